@@ -1,0 +1,24 @@
+"""rook_core: a native-accelerated engine for the Rook family of card games.
+
+>>> from rook_core import HandState
+>>> h = HandState.deal("tournament", seed=7)
+>>> h.phase.label, len(h.legal_actions())
+('bid', 11)
+"""
+
+from .actions import Phase, action_name, parse_action
+from .cards import BIRD, Card, CardSet, card_name, parse_card, parse_cards
+from .errors import (IllegalActionError, NotationError, PositionError, RookError,
+                     VariantError)
+from .variant import PRESETS, SEED_PRESETS, Variant, get_preset
+from ._native.hand import HandState
+from ._native.rules import Rules, rules_for
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BIRD", "Card", "CardSet", "HandState", "IllegalActionError", "NotationError", "PRESETS",
+    "Phase", "PositionError", "RookError", "Rules", "SEED_PRESETS", "Variant", "VariantError",
+    "action_name", "card_name", "get_preset", "parse_action", "parse_card", "parse_cards",
+    "rules_for",
+]

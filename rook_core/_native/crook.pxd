@@ -1,0 +1,122 @@
+# Declarations of the plain C11 core in src/rook (rules.h, hand.h, batch.h, rng.h).
+from libc.stdint cimport uint8_t, uint16_t, int32_t, int64_t, uint32_t, uint64_t
+
+cdef extern from "rook/rng.h" nogil:
+    ctypedef struct rook_rng:
+        uint64_t s[4]
+    uint64_t rook_splitmix64(uint64_t *x)
+    void rook_rng_seed(rook_rng *g, uint64_t seed)
+    uint64_t rook_rng_next(rook_rng *g)
+    uint32_t rook_rng_below(rook_rng *g, uint32_t n)
+
+cdef extern from "rook/rules.h" nogil:
+    enum:
+        ROOK_MAX_COUNTER_GROUPS
+        ROOK_MAX_POST_STEPS
+        ROOK_PH_BID
+        ROOK_PH_NEST
+        ROOK_PH_TRUMP
+        ROOK_PH_PASS
+        ROOK_PH_PLAY
+        ROOK_PH_DONE
+        ROOK_PH_THROWN_IN
+    ctypedef struct rook_rules:
+        uint64_t deck
+        uint64_t special_trumps
+        uint64_t anytime
+        uint64_t counters
+        uint64_t counter_masks[8]
+        int32_t counter_values[8]
+        int32_t n_counter_groups
+        uint8_t strength[64]
+        uint8_t must_trump
+        uint8_t hand_size
+        uint8_t nest_size
+        uint8_t jump_bids
+        int32_t min_bid
+        int32_t bid_step
+        int32_t max_bid
+        uint8_t opener_must_bid
+        uint8_t stick_the_dealer
+        uint8_t post_bid[3]
+        uint8_t n_post_bid
+        uint8_t discard_counters
+        uint8_t pass_cards
+        uint8_t first_lead_declarer
+        uint8_t nest_to_declarer
+        uint8_t made_scores_bid
+        uint8_t set_loses_points
+        int32_t last_trick_bonus
+        int32_t most_tricks_bonus
+        int32_t penalty_points
+    uint64_t rook_trump_mask(const rook_rules *r, int trump)
+    uint64_t rook_follow_mask(const rook_rules *r, int led, int trump)
+    uint64_t rook_legal_mask(const rook_rules *r, uint64_t hand, int led, int trump)
+    int rook_trick_winner(const rook_rules *r, const uint8_t *cards, int n, int trump)
+    int rook_points(const rook_rules *r, uint64_t mask)
+
+cdef extern from "rook/hand.h" nogil:
+    enum:
+        ROOK_A_PASS
+        ROOK_A_TRUMP
+        ROOK_A_PENALTY
+        ROOK_A_BID
+        ROOK_MAX_BID_LIMIT
+        ROOK_N_ACTIONS
+        ROOK_NO_SEAT
+    enum:
+        ROOK_OK
+        ROOK_E_UNKNOWN_ACTION
+        ROOK_E_WRONG_PHASE
+        ROOK_E_HAND_OVER
+        ROOK_E_NOT_IN_HAND
+        ROOK_E_MUST_FOLLOW
+        ROOK_E_MUST_FOLLOW_TRUMP
+        ROOK_E_MUST_TRUMP
+        ROOK_E_BID_BELOW_MIN
+        ROOK_E_BID_ABOVE_MAX
+        ROOK_E_BID_STEP
+        ROOK_E_BID_NOT_HIGHER
+        ROOK_E_BID_JUMP
+        ROOK_E_OPENER_MUST_BID
+        ROOK_E_DEALER_STUCK
+        ROOK_E_DISCARD_COUNTER
+        ROOK_E_BAD_COLOR
+    ctypedef struct rook_hand:
+        uint64_t hands[4]
+        uint64_t nest
+        uint64_t dealt_nest
+        uint64_t played
+        uint64_t won[2]
+        uint64_t passing[4]
+        int32_t points[2]
+        int32_t score[2]
+        int32_t penalty[2]
+        int32_t high_bid
+        int32_t nest_points
+        uint8_t phase
+        uint8_t dealer
+        uint8_t to_move
+        uint8_t declarer
+        uint8_t trump
+        uint8_t passed
+        uint8_t post_idx
+        uint8_t remaining
+        uint8_t leader
+        uint8_t trick_n
+        uint8_t trick[4]
+        uint8_t tricks_won[2]
+        uint8_t tricks_done
+        uint8_t last_winner
+        uint8_t passes_done
+    void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer, const uint64_t *hands, uint64_t nest)
+    void rook_hand_deal(rook_hand *h, const rook_rules *r, int dealer, rook_rng *g)
+    int rook_hand_apply(rook_hand *h, const rook_rules *r, int action)
+    void rook_hand_play_unchecked(rook_hand *h, const rook_rules *r, int card)
+    int rook_hand_legal(const rook_hand *h, const rook_rules *r, uint16_t *out)
+    uint64_t rook_hand_legal_cards(const rook_hand *h, const rook_rules *r)
+    void rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts)
+
+cdef extern from "rook/batch.h" nogil:
+    void rook_random_hands(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n, int32_t *points)
+    void rook_random_hand(rook_hand *h, const rook_rules *r, int trump, int dealer, rook_rng *g)

@@ -1,0 +1,114 @@
+"""The one integer action space of a trick-taking hand, and its text form.
+
+=====================  ==============================================================
+action                 meaning
+=====================  ==============================================================
+``0 .. 63``            a card id: discard it to the nest (T-20, T-21), put it aside
+                       to pass (T-22), or play it to the trick (T-8 .. T-11)
+``PASS`` (64)          pass in the bidding (T-4)
+``TRUMP + c`` (65-68)  name color ``c`` trump (T-7); B=65, G=66, R=67, Y=68
+``PENALTY + t`` (69,70) record the T-35 penalty against team ``t``; allowed in any
+                       phase, never listed as legal, does not change the turn
+``BID + n`` (72 + n)   bid ``n`` points (T-3), e.g. 142 bids 70
+=====================  ==============================================================
+
+The same numbers are used by the C core (``src/rook/hand.h``), bots, the
+simulator and the JSON forms.  Text forms: a card (``R14``), ``pass``,
+``bid 70`` (or just ``70``), ``trump R`` (or ``trump Red``), ``penalty 0``.
+
+>>> parse_action("bid 75"), action_name(147), action_name(parse_action("trump y"))
+(147, 'bid 75', 'trump Y')
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from .cards import card_name, color_name, parse_card, parse_color
+from .errors import NotationError
+
+__all__ = ["PASS", "TRUMP", "PENALTY", "BID", "MAX_BID_LIMIT", "N_ACTIONS", "Phase",
+           "action_name", "parse_action", "bid_action", "trump_action"]
+
+PASS = 64
+TRUMP = 65
+PENALTY = 69
+BID = 72
+MAX_BID_LIMIT = 1000
+N_ACTIONS = BID + MAX_BID_LIMIT + 1
+
+
+class Phase(IntEnum):
+    """The phases of a hand (T-1 .. T-14), in the C core's numbering."""
+
+    BID = 0
+    NEST = 1
+    TRUMP = 2
+    PASS = 3
+    PLAY = 4
+    DONE = 5
+    THROWN_IN = 6
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+def bid_action(amount: int) -> int:
+    """Return the action that bids ``amount`` points."""
+    if not isinstance(amount, int) or not 0 < amount <= MAX_BID_LIMIT:
+        raise NotationError(f"a bid must be a whole number 1..{MAX_BID_LIMIT}, not {amount!r}", amount)
+    return BID + amount
+
+
+def trump_action(color: int | str) -> int:
+    """Return the action that names ``color`` trump."""
+    return TRUMP + parse_color(color)
+
+
+def action_name(action: int) -> str:
+    """Return the text form of ``action``.
+
+    :raises NotationError: for a number outside the encoding.
+    """
+    if isinstance(action, int) and not isinstance(action, bool):
+        if 0 <= action < 64:
+            return card_name(action)
+        if action == PASS:
+            return "pass"
+        if TRUMP <= action < TRUMP + 4:
+            return f"trump {color_name(action - TRUMP)}"
+        if action in (PENALTY, PENALTY + 1):
+            return f"penalty {action - PENALTY}"
+        if BID < action < N_ACTIONS:
+            return f"bid {action - BID}"
+    raise NotationError(f"{action!r} is not an action of the encoding", action)
+
+
+def parse_action(text: str | int) -> int:
+    """Return the action written ``text`` (an int is checked and returned).
+
+    :raises NotationError: quoting ``text`` when it is not an action.
+    """
+    if isinstance(text, int) and not isinstance(text, bool):
+        action_name(text)
+        return text
+    if not isinstance(text, str):
+        raise NotationError(f"an action must be text or an int, not {text!r}", text)
+    t = text.strip().lower().split()
+    if len(t) == 1 and t[0] == "pass":
+        return PASS
+    if len(t) == 1 and t[0].isdigit():
+        return bid_action(int(t[0]))
+    if len(t) == 2 and t[0] == "bid" and t[1].isdigit():
+        return bid_action(int(t[1]))
+    if len(t) == 2 and t[0] == "trump":
+        return trump_action(t[1])
+    if len(t) == 2 and t[0] == "penalty" and t[1] in ("0", "1"):
+        return PENALTY + int(t[1])
+    if len(t) == 1:
+        try:
+            return int(parse_card(t[0]))
+        except NotationError:
+            pass
+    raise NotationError(f"unknown action {text!r} (a card, 'pass', 'bid N', 'trump C' or 'penalty T')", text)

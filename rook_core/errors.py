@@ -1,0 +1,37 @@
+"""Typed errors raised by rook_core.
+
+Every public entry point validates its input and raises one of these; a
+refused action leaves the state unchanged.  All subclass :class:`ValueError`
+so callers that only know the standard library can still catch them.
+"""
+
+from __future__ import annotations
+
+
+class RookError(ValueError):
+    """Base class of every error rook_core raises on bad input."""
+
+
+class NotationError(RookError):
+    """Card or action text that cannot be read; the message quotes the text."""
+
+    def __init__(self, message: str, text: object = None) -> None:
+        super().__init__(message)
+        self.text = text
+
+
+class VariantError(RookError):
+    """A variant configuration that breaks a rule of RULES.md sections 1, 2 or 4."""
+
+
+class IllegalActionError(RookError):
+    """An action refused by the rules; ``rule`` names the RULES.md id it breaks."""
+
+    def __init__(self, message: str, rule: str | None = None, action: int | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.action = action
+
+
+class PositionError(RookError):
+    """A trick-play position (FORMATS.md) whose fields are not consistent."""

@@ -1,0 +1,160 @@
+"""Trick-play positions: the FORMATS.md JSON form of a moment in the play.
+
+>>> p = parse_position({"preset": "tournament", "trump": "R", "leader": 0,
+...     "trick": ["B5"], "hands": [["B6"], ["B7", "Rook"], ["B8", "R5"], ["B9", "G5"]]})
+>>> p.to_move, p.trump
+(1, 2)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CardSet, Card, parse_cards, parse_color
+from .errors import NotationError, PositionError, RookError
+from .variant import Variant, get_preset
+
+__all__ = ["Position", "parse_position"]
+
+_FIELDS = {"id", "preset", "variant", "trump", "leader", "trick", "hands", "nest_points", "taken"}
+
+
+@dataclass(frozen=True)
+class Position:
+    """A validated trick-play position (every hand visible)."""
+
+    variant: Variant
+    trump: int
+    leader: int
+    trick: tuple[int, ...]
+    hands: tuple[int, int, int, int]
+    nest_points: int = 0
+    taken: tuple[int, int] = (0, 0)
+    id: Any = None
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % 4
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the FORMATS.md JSON object of this position."""
+        from .variant import PRESETS
+        out: dict[str, Any] = {}
+        if self.id is not None:
+            out["id"] = self.id
+        if PRESETS.get(self.variant.name) == self.variant:
+            out["preset"] = self.variant.name
+        else:
+            out["variant"] = self.variant.to_dict()
+        out.update({
+            "trump": "BGRY"[self.trump],
+            "leader": self.leader,
+            "trick": [str(Card(c)) for c in self.trick],
+            "hands": [CardSet(h).names() for h in self.hands],
+            "nest_points": self.nest_points,
+            "taken": list(self.taken),
+        })
+        return out
+
+
+def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise PositionError(f"{what} must be an integer {lo}..{hi}, not {value!r}")
+    return value
+
+
+def parse_position(data: Any) -> Position:
+    """Return the :class:`Position` described by ``data`` (a dict or JSON text).
+
+    :raises PositionError: naming the inconsistent field (sizes that do not fit
+        the seat order, duplicate cards, cards outside the deck, an illegal
+        card already in the trick).
+    """
+    if isinstance(data, Position):
+        return data
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError as e:
+            raise PositionError(f"not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise PositionError("a position must be a JSON object")
+    unknown = set(data) - _FIELDS
+    if unknown:
+        raise PositionError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    try:
+        if "variant" in data:
+            variant = Variant.from_dict(data["variant"])
+        elif "preset" in data:
+            variant = get_preset(data["preset"])
+        else:
+            raise PositionError("the field 'preset' is required")
+    except RookError as e:
+        raise PositionError(str(e)) from None
+    for k in ("trump", "leader", "hands"):
+        if k not in data:
+            raise PositionError(f"the field {k!r} is required")
+    try:
+        trump = parse_color(data["trump"])
+    except NotationError as e:
+        raise PositionError(f"trump: {e}") from None
+    leader = _int(data["leader"], "leader", 0, 3)
+    hands_in = data["hands"]
+    if not isinstance(hands_in, list) or len(hands_in) != 4:
+        raise PositionError("hands must be a list of 4 lists of cards")
+    deck = variant.deck_mask
+    try:
+        trick_cards = parse_cards(data.get("trick", []), deck_mask=deck, what="trick")
+        trick_list = data.get("trick", [])
+        if not isinstance(trick_list, list):
+            raise PositionError("trick must be a list of cards")
+        from .cards import parse_card
+        trick = tuple(int(parse_card(t)) for t in trick_list)
+        hands = []
+        for s in range(4):
+            if not isinstance(hands_in[s], list):
+                raise PositionError(f"hands[{s}] must be a list of cards")
+            hands.append(parse_cards(hands_in[s], deck_mask=deck, what=f"hands[{s}]"))
+    except NotationError as e:
+        raise PositionError(str(e)) from None
+    if len(trick) > 3:
+        raise PositionError(f"the trick holds {len(trick)} cards; a trick in progress holds 0 to 3")
+    seen = trick_cards
+    for s in range(4):
+        dup = seen & hands[s]
+        if dup:
+            raise PositionError(f"card(s) {CardSet(dup)} of hands[{s}] appear twice in the position")
+        seen |= hands[s]
+    to_move = (leader + len(trick)) % 4
+    m = hands[to_move].bit_count()
+    if m < 1:
+        raise PositionError(f"seat {to_move} is to move but holds no card")
+    if m > variant.hand_size:
+        raise PositionError(f"seat {to_move} holds {m} cards, more than the hand size {variant.hand_size}")
+    for s in range(4):
+        played = (s - leader) % 4 < len(trick)
+        want = m - 1 if played else m
+        if hands[s].bit_count() != want:
+            raise PositionError(
+                f"hands[{s}] holds {hands[s].bit_count()} cards but should hold {want}: the seat "
+                f"to move holds {m} and seats that played to the trick one fewer")
+    if trick:
+        from ._native.rules import rules_for
+        rules = rules_for(variant)
+        for i, c in enumerate(trick):
+            seat = (leader + i) % 4
+            had = hands[seat] | (1 << c)
+            legal = rules.legal_mask(had, -1 if i == 0 else trick[0], trump)
+            if not legal >> c & 1:
+                raise PositionError(
+                    f"trick card {Card(c)} of seat {seat} was illegal: that seat held "
+                    f"{CardSet(legal & ~(1 << c))} which it had to play (T-9, T-10)")
+    nest_points = _int(data.get("nest_points", 0), "nest_points", 0, 10_000)
+    taken_in = data.get("taken", [0, 0])
+    if not isinstance(taken_in, list) or len(taken_in) != 2:
+        raise PositionError("taken must be a list of two integers")
+    taken = (_int(taken_in[0], "taken[0]", 0, 10_000), _int(taken_in[1], "taken[1]", 0, 10_000))
+    return Position(variant, trump, leader, trick, tuple(hands), nest_points, taken,  # type: ignore[arg-type]
+                    data.get("id"))

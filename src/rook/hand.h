@@ -1,0 +1,110 @@
+/* hand.h: the state machine of one trick-taking hand (RULES.md T-1..T-35).
+ *
+ * A `rook_hand` is a plain value (no pointers): copying it is a snapshot, so
+ * undo is "restore the copy taken before apply" and clone is a copy.  The
+ * phases are explicit (deal -> bid -> nest/trump/pass in the variant's order
+ * -> play -> done, or thrown in when all pass).  Every step is one action from
+ * a single integer space:
+ *
+ *   0..63                 a card id: discard to the nest (T-20/T-21), put a card
+ *                         aside to pass (T-22), or play it (T-8..T-11)
+ *   ROOK_A_PASS           pass in the bidding (T-4)
+ *   ROOK_A_TRUMP + c      name color c trump (T-7)
+ *   ROOK_A_PENALTY + t    record a penalty against team t (T-35); any phase,
+ *                         not in the legal list, does not change the turn
+ *   ROOK_A_BID + amount   bid `amount` points (T-3)
+ *
+ * apply() validates fully and returns a ROOK_E_* code without touching the
+ * state when it refuses; the _unchecked paths trust their caller.
+ */
+#ifndef ROOK_HAND_H
+#define ROOK_HAND_H
+
+#include <stdint.h>
+#include "rook/rules.h"
+#include "rook/rng.h"
+
+#define ROOK_A_PASS 64
+#define ROOK_A_TRUMP 65
+#define ROOK_A_PENALTY 69
+#define ROOK_A_BID 72
+#define ROOK_MAX_BID_LIMIT 1000
+#define ROOK_N_ACTIONS (ROOK_A_BID + ROOK_MAX_BID_LIMIT + 1)
+#define ROOK_NO_SEAT 255
+
+/* Error codes of rook_hand_apply (0 = applied). */
+enum {
+    ROOK_OK = 0,
+    ROOK_E_UNKNOWN_ACTION,   /* not an action of the encoding */
+    ROOK_E_WRONG_PHASE,      /* the action does not belong to this phase */
+    ROOK_E_HAND_OVER,        /* the hand is over */
+    ROOK_E_NOT_IN_HAND,      /* the card is not in the mover's hand */
+    ROOK_E_MUST_FOLLOW,      /* T-9 */
+    ROOK_E_MUST_FOLLOW_TRUMP,/* T-10: a trump or the bird was led */
+    ROOK_E_MUST_TRUMP,       /* T-9 must_trump */
+    ROOK_E_BID_BELOW_MIN,    /* T-3 */
+    ROOK_E_BID_ABOVE_MAX,    /* T-3 */
+    ROOK_E_BID_STEP,         /* T-3 */
+    ROOK_E_BID_NOT_HIGHER,   /* T-3 */
+    ROOK_E_BID_JUMP,         /* T-3 jump_bids = false */
+    ROOK_E_OPENER_MUST_BID,  /* T-6 */
+    ROOK_E_DEALER_STUCK,     /* section 4 stick_the_dealer */
+    ROOK_E_DISCARD_COUNTER,  /* T-20 discard_counters = false */
+    ROOK_E_BAD_COLOR,        /* T-7 */
+    ROOK_E_N_ERRORS
+};
+
+typedef struct rook_hand {
+    uint64_t hands[4];      /* each seat's cards now */
+    uint64_t nest;          /* before the exchange the dealt nest, after it the discards */
+    uint64_t dealt_nest;    /* the nest as dealt (known to the declarer, T-15) */
+    uint64_t played;        /* every card played to a trick, the current one included */
+    uint64_t won[2];        /* cards of the tricks each team took */
+    uint64_t passing[4];    /* T-22: cards each seat put aside to pass */
+    int32_t points[2];      /* points taken (counters; at the end nest and bonuses too) */
+    int32_t score[2];       /* T-30..T-32: the hand's score once done (no penalties) */
+    int32_t penalty[2];     /* T-35: penalties recorded this hand (negative) */
+    int32_t high_bid;       /* T-3: the high bid, 0 before the first bid */
+    int32_t nest_points;    /* T-13: points of the discarded nest */
+    uint8_t phase;          /* ROOK_PH_* */
+    uint8_t dealer;
+    uint8_t to_move;
+    uint8_t declarer;       /* ROOK_NO_SEAT until bidding ends (or in a bare position) */
+    uint8_t trump;          /* ROOK_NO_SEAT until named */
+    uint8_t passed;         /* T-4: bit s set once seat s passed */
+    uint8_t post_idx;       /* index of the current post-bid step */
+    uint8_t remaining;      /* cards still to discard / pass for the seat to move */
+    uint8_t leader;         /* seat that led the current trick */
+    uint8_t trick_n;        /* cards in the current trick */
+    uint8_t trick[4];       /* the current trick, in play order */
+    uint8_t tricks_won[2];
+    uint8_t tricks_done;
+    uint8_t last_winner;    /* winner of the last completed trick */
+    uint8_t passes_done;    /* T-22: seats that finished passing */
+} rook_hand;
+
+/* Set *h to the start of a hand dealt as `hands`/`nest` by `dealer` (T-2, T-3). */
+void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer,
+                    const uint64_t hands[4], uint64_t nest);
+
+/* Deal a hand from the random stream g and set *h to its start (T-2). */
+void rook_hand_deal(rook_hand *h, const rook_rules *r, int dealer, rook_rng *g);
+
+/* Return ROOK_OK and apply `action`, or return an error code and leave *h unchanged. */
+int rook_hand_apply(rook_hand *h, const rook_rules *r, int action);
+
+/* Apply a card the caller knows to be legal in the play phase. */
+void rook_hand_play_unchecked(rook_hand *h, const rook_rules *r, int card);
+
+/* Write the legal actions to out (ascending) and return their count.
+ * out must hold ROOK_N_ACTIONS entries. The penalty actions are not listed. */
+int rook_hand_legal(const rook_hand *h, const rook_rules *r, uint16_t *out);
+
+/* Return the mask of legal card actions (0 outside the card phases). */
+uint64_t rook_hand_legal_cards(const rook_hand *h, const rook_rules *r);
+
+/* Add to counts[k] the number of legal action sequences of length k+1 from h,
+ * k < depth; a sequence that ends the hand counts at every deeper k too. */
+void rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts);
+
+#endif
