@@ -1,0 +1,210 @@
+"""A game: hands until a team reaches the target (T-1, T-6, T-33, T-34).
+
+The game deals each hand from its own seed (derived from the game seed and
+the hand number), rotates the deal to the left after every hand that was
+played (T-1), lets the same dealer redeal a hand thrown in (T-6), adds the
+hand scores (T-30 .. T-32, T-35 penalties included), and ends when, after a
+hand, at least one team has reached the target and the scores differ (T-34);
+equal scores at or above the target play another hand (sudden death).
+
+>>> g = Game("tournament", seed=3)
+>>> g.current.phase.label, g.hand_number, g.totals
+('bid', 1, (0, 0))
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ._native.hand import HandState
+from .actions import PENALTY, Phase, action_name, parse_action
+from .errors import IllegalActionError, RookError
+from .variant import PRESETS, Variant, get_preset
+
+__all__ = ["Game", "hand_seed"]
+
+_MASK64 = (1 << 64) - 1
+
+
+def hand_seed(game_seed: int, index: int) -> int:
+    """Return the deal seed of hand ``index`` (0-based, redeals counted) of a game."""
+    z = (game_seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+class Game:
+    """A seeded game of a trick-taking variant, played through one action space.
+
+    :raises VariantError: for an unknown preset.
+    """
+
+    def __init__(self, variant: Variant | str, seed: int = 0, first_dealer: int | None = None) -> None:
+        self.variant = variant if isinstance(variant, Variant) else get_preset(variant)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RookError(f"a seed must be an int, not {seed!r}")
+        self.seed = seed
+        dealer = self.variant.first_dealer if first_dealer is None else first_dealer
+        if dealer not in range(4):
+            raise RookError(f"first_dealer must be a seat 0..3, not {first_dealer!r}")
+        self.first_dealer = dealer
+        self.hands: list[HandState] = [HandState.deal(self.variant, hand_seed(seed, 0), dealer)]
+
+    # ------------------------------------------------------------------ state
+    @property
+    def current(self) -> HandState:
+        """The hand being played (the last one once the game is over)."""
+        return self.hands[-1]
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current hand (redeals counted)."""
+        return len(self.hands)
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Running scores of team 0 and team 1, penalties of the current hand included."""
+        t0 = t1 = 0
+        for h in self.hands:
+            s = h.score
+            t0 += s[0]
+            t1 += s[1]
+        return (t0, t1)
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team once the game is over (T-34), else None."""
+        h = self.current
+        if h.phase != Phase.DONE:
+            return None
+        t = self.totals
+        if max(t) >= self.variant.target and t[0] != t[1]:
+            return 0 if t[0] > t[1] else 1
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.is_over else self.current.to_move
+
+    def legal_actions(self) -> list[int]:
+        """Return the legal actions of the seat to move (none once the game is over)."""
+        return [] if self.is_over else self.current.legal_actions()
+
+    # ---------------------------------------------------------------- actions
+    def apply(self, action: int, seat: int | None = None) -> None:
+        """Apply ``action`` to the current hand; start the next hand when it ends.
+
+        :raises IllegalActionError: as :meth:`HandState.apply`, or after the game ended (T-34).
+        """
+        if self.is_over:
+            raise IllegalActionError(f"illegal action {action_name(action)}: the game is over (T-34)",
+                                     rule="T-34", action=action)
+        h = self.current
+        h.apply(action, seat)
+        if action in (PENALTY, PENALTY + 1):
+            return
+        if h.phase == Phase.THROWN_IN:  # T-6: the same dealer deals again
+            self._next_hand(h.dealer)
+        elif h.phase == Phase.DONE and self.winner is None:  # T-1, T-34
+            self._next_hand((h.dealer + 1) % 4)
+
+    def apply_text(self, text: str, seat: int | None = None) -> None:
+        """Apply the action written ``text``."""
+        self.apply(parse_action(text), seat)
+
+    def _next_hand(self, dealer: int) -> None:
+        self.hands.append(HandState.deal(self.variant, hand_seed(self.seed, len(self.hands)), dealer))
+
+    def undo(self) -> None:
+        """Undo the last action, across hand boundaries.
+
+        :raises IllegalActionError: when nothing was played.
+        """
+        if len(self.current) == 0:
+            if len(self.hands) == 1:
+                raise IllegalActionError("there is no action to undo")
+            self.hands.pop()
+        self.current.undo()
+
+    def history(self) -> list[int]:
+        """Return every action of the game in order."""
+        out: list[int] = []
+        for h in self.hands:
+            out.extend(h.history)
+        return out
+
+    def clone(self) -> Game:
+        g = Game.__new__(Game)
+        g.variant, g.seed, g.first_dealer = self.variant, self.seed, self.first_dealer
+        g.hands = [h.clone() for h in self.hands]
+        return g
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.variant == other.variant and self.seed == other.seed
+                and self.first_dealer == other.first_dealer and self.hands == other.hands)
+
+    # ------------------------------------------------------------------ views
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Return the current hand's observation for ``seat`` plus the game's public state."""
+        obs = self.current.observation(seat)
+        obs.update({"hand_number": self.hand_number, "totals": list(self.totals),
+                    "target": self.variant.target, "winner": self.winner})
+        if self.is_over:
+            obs.pop("legal_actions", None)
+            obs["to_move"] = None
+        return obs
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the game as JSON-ready data; :meth:`from_json` replays it exactly."""
+        v = self.variant
+        return {
+            "format": "rook-game/1",
+            "variant": v.name if PRESETS.get(v.name) == v else v.to_dict(),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "actions": [action_name(a) for a in self.history()],
+            "summary": {"hands": self.hand_number, "totals": list(self.totals), "winner": self.winner},
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Game:
+        """Return the game :meth:`to_json` wrote (a dict or JSON text).
+
+        :raises RookError: for a malformed document or an action the rules refuse.
+        """
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except ValueError as e:
+                raise RookError(f"game JSON is not valid JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise RookError("game JSON must be an object")
+        unknown = set(data) - {"format", "variant", "seed", "first_dealer", "actions", "summary"}
+        if unknown:
+            raise RookError(f"game JSON has unknown field(s): {', '.join(sorted(unknown))}")
+        for k in ("variant", "seed", "actions"):
+            if k not in data:
+                raise RookError(f"game JSON lacks the field {k!r}")
+        v = data["variant"]
+        variant = Variant.from_dict(v) if isinstance(v, dict) else get_preset(v)
+        g = cls(variant, data["seed"], data.get("first_dealer"))
+        if not isinstance(data["actions"], list):
+            raise RookError("game JSON 'actions' must be a list")
+        for i, a in enumerate(data["actions"]):
+            try:
+                g.apply(parse_action(a))
+            except RookError as e:
+                raise type(e)(f"game JSON action {i} ({a!r}): {e}") from None
+        return g
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.variant.name} seed={self.seed} hand={self.hand_number} "
+                f"totals={self.totals} winner={self.winner}>")
