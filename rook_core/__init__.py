@@ -3,7 +3,7 @@
 >>> from rook_core import HandState
 >>> h = HandState.deal("tournament", seed=7)
 >>> h.phase.label, len(h.legal_actions())
-('bid', 11)
+('bid', 12)
 """
 
 from .actions import Phase, action_name, parse_action

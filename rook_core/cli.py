@@ -1,0 +1,211 @@
+"""The ``rook`` command line.
+
+* ``rook legal``: FORMATS.md positions on stdin, legal cards on stdout.
+* ``rook perft --depth D``: FORMATS.md positions on stdin, perft counts on stdout.
+* ``rook play --preset P --seed N``: a complete game between bots, as a readable log.
+
+The JSON-lines commands answer every input line with one output line, in
+order, echoing ``id``; a bad line gets ``{"id": ..., "error": ...}`` and the
+run goes on; the exit status is 1 if any line failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from .errors import RookError
+
+__all__ = ["main"]
+
+
+# ------------------------------------------------------------ JSON lines
+def _run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[dict[str, Any]], dict[str, Any]]) -> int:
+    failed = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        ident: Any = None
+        try:
+            try:
+                obj = json.loads(line)
+            except ValueError as e:
+                raise RookError(f"not valid JSON: {e}") from None
+            if isinstance(obj, dict):
+                ident = obj.get("id")
+            result = {"id": ident}
+            result.update(answer(obj))
+        except RookError as e:
+            failed += 1
+            result = {"id": ident, "error": str(e)}
+        out.write(json.dumps(result) + "\n")
+        out.flush()
+    return 1 if failed else 0
+
+
+def _legal(obj: dict[str, Any]) -> dict[str, Any]:
+    from ._native.hand import HandState
+    h = HandState.from_position(obj)
+    return {"to_move": h.to_move, "legal": h.legal_cards().names()}
+
+
+def _perft(depth: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def answer(obj: dict[str, Any]) -> dict[str, Any]:
+        from ._native.hand import HandState
+        h = HandState.from_position(obj)
+        return {"perft": h.perft(depth)}
+    return answer
+
+
+# ------------------------------------------------------------------ play
+def _fmt_hand(mask_cards: Iterable[Any]) -> str:
+    from .cards import Card
+    from . import _layout as L
+    cards = list(mask_cards)
+    groups = []
+    for c in range(L.N_COLORS):
+        ranks = sorted((int(x) & 15 for x in cards if not Card(int(x)).is_bird and int(x) >> 4 == c),
+                       reverse=True)
+        if ranks:
+            groups.append(L.COLOR_LETTERS[c] + ":" + ",".join(str(r) for r in ranks))
+    if any(Card(int(x)).is_bird for x in cards):
+        groups.append("Rook")
+    return "  ".join(groups) if groups else "-"
+
+
+def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out: TextIO) -> int:
+    """Play a seeded game between bots and write a readable log; return the winner or -1."""
+    from .actions import PASS, Phase, action_name
+    from .agents import make_agent
+    from .cards import CardSet, color_name
+    from .game import Game
+    from .variant import get_preset
+    from . import _layout as L
+
+    variant = get_preset(preset)
+    game = Game(variant, seed)
+    bots = [make_agent(kind, variant, seed * 4 + i) for i, kind in enumerate(agents)]
+    w = out.write
+    w(f"rook play: {variant.name}, seed {seed}, target {variant.target}; "
+      f"seats 0-3: {', '.join(agents)}; teams: 0 = seats 0+2, 1 = seats 1+3\n")
+
+    def hand_report(h: Any, number: int) -> None:
+        w(f"\n=== Hand {number}: dealer seat {h.dealer} ===\n")
+        start = h.clone()
+        while len(start):
+            start.undo()
+        for s in range(4):
+            w(f"  seat {s}: {_fmt_hand(start.hand(s))}\n")
+        if variant.nest_size:
+            w(f"  nest:   {_fmt_hand(start.nest)}\n")
+        bids = h.bids()
+        w("  bidding: " + ", ".join(f"s{s} {'pass' if b is None else b}" for s, b in bids) + "\n")
+        if h.phase == Phase.THROWN_IN:
+            w("  all passed: the same dealer deals again (T-6)\n")
+            return
+        d = h.declarer
+        w(f"  declarer: seat {d} (team {d % 2}) at {h.high_bid}\n")
+        for ph, seat, a in h.events():
+            if ph == Phase.TRUMP:
+                w(f"  trump: {L.COLOR_NAMES[a - 65]}\n")
+        if variant.nest_size and h.phase in (Phase.PLAY, Phase.DONE):
+            w(f"  seat {d} takes the nest {_fmt_hand(h.dealt_nest)} and discards {_fmt_hand(h.nest)}\n")
+        if variant.pass_cards and h.phase in (Phase.PLAY, Phase.DONE):
+            for s in range(4):
+                w(f"  seat {s} passes {_fmt_hand(h.passing(s))} to seat {(s + 3) % 4}\n")
+        for i, t in enumerate(h.tricks(), 1):
+            cards = ", ".join(f"s{s} {c}" for s, c in t["cards"])
+            w(f"  trick {i}: {cards} -> seat {t['winner']}" + (f" (+{t['points']})" if t["points"] else "") + "\n")
+        if h.phase == Phase.DONE:
+            p, sc = h.points, h.score
+            team = d % 2
+            last = h.tricks()[-1]["winner"] % 2
+            extra = []
+            if h.nest_points:
+                extra.append(f"nest {h.nest_points}")
+            if variant.last_trick_bonus:
+                extra.append(f"last-trick bonus {variant.last_trick_bonus}")
+            if extra:
+                w(f"  team {last} takes the last trick: {' and '.join(extra)}\n")
+            w(f"  points: team 0 {p[0]}, team 1 {p[1]}\n")
+            verdict = "made" if h.made else "set"
+            w(f"  team {team} bid {h.high_bid} and took {p[team]}: {verdict}; "
+              f"scores: team 0 {sc[0]:+d}, team 1 {sc[1]:+d}\n")
+
+    n_reported = 0
+    while not game.is_over and game.hand_number <= max_hands:
+        seat = game.to_move
+        assert seat is not None
+        game.apply(bots[seat].act(game.observation(seat)))
+        while n_reported < len(game.hands) - 1 or (game.is_over and n_reported < len(game.hands)):
+            h = game.hands[n_reported]
+            n_reported += 1
+            hand_report(h, n_reported)
+            before = [0, 0]
+            for prev in game.hands[:n_reported]:
+                before = [before[0] + prev.score[0], before[1] + prev.score[1]]
+            w(f"  totals: team 0 {before[0]}, team 1 {before[1]}\n")
+    t = game.totals
+    if game.is_over:
+        win = game.winner
+        assert win is not None
+        w(f"\nTeam {win} (seats {win} and {win + 2}) wins {t[win]} to {t[1 - win]} "
+          f"after {len(game.hands)} hands.\n")
+        return win
+    w(f"\nNo winner after {max_hands} hands (totals {t[0]} to {t[1]}): stopped by --max-hands.\n")
+    return -1
+
+
+# ------------------------------------------------------------------ main
+def build_parser() -> argparse.ArgumentParser:
+    from .variant import PRESETS
+    p = argparse.ArgumentParser(prog="rook", description="rook_core: the Rook card-game engine.")
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("legal", help="legal cards of FORMATS.md positions (JSON lines on stdin)")
+    pf = sub.add_parser("perft", help="perft counts of FORMATS.md positions (JSON lines on stdin)")
+    pf.add_argument("--depth", type=int, required=True, help="number of cards to look ahead (1..64)")
+    pl = sub.add_parser("play", help="play a seeded game between bots and print it")
+    pl.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--agents", default="greedy,greedy,greedy,greedy",
+                    help="four agent kinds, comma separated (random, greedy)")
+    pl.add_argument("--max-hands", type=int, default=1000,
+                    help="stop a game that has no winner after this many hands")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "legal":
+            return _run_jsonl(sys.stdin, sys.stdout, _legal)
+        if args.command == "perft":
+            if not 1 <= args.depth <= 64:
+                raise RookError(f"--depth must be 1..64, not {args.depth}")
+            return _run_jsonl(sys.stdin, sys.stdout, _perft(args.depth))
+        if args.command == "play":
+            agents = [a.strip() for a in args.agents.split(",")]
+            if len(agents) != 4:
+                raise RookError(f"--agents needs four kinds, got {len(agents)}")
+            from .agents import AGENTS
+            for a in agents:
+                if a not in AGENTS:
+                    raise RookError(f"unknown agent {a!r}; known: {', '.join(AGENTS)}")
+            if args.max_hands < 1:
+                raise RookError("--max-hands must be at least 1")
+            play_game_log(args.preset, args.seed, agents, args.max_hands, sys.stdout)
+            return 0
+    except RookError as e:
+        print(f"rook: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `rook play | head`
+        sys.stderr.close()
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

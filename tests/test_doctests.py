@@ -1,0 +1,21 @@
+"""Run the doctests of every public rook_core module (the installed package)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "rook_core", "rook_core.cards", "rook_core.variant", "rook_core.actions",
+    "rook_core.position", "rook_core.game", "rook_core._native.hand",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0, f"{name} has no doctest"
+    assert result.failed == 0
