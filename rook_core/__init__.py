@@ -13,11 +13,12 @@ from .errors import (IllegalActionError, NotationError, PositionError, RookError
 from .variant import PRESETS, SEED_PRESETS, Variant, get_preset
 from ._native.hand import HandState
 from ._native.rules import Rules, rules_for
+from .game import Game
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BIRD", "Card", "CardSet", "HandState", "IllegalActionError", "NotationError", "PRESETS",
+    "BIRD", "Card", "CardSet", "Game", "HandState", "IllegalActionError", "NotationError", "PRESETS",
     "Phase", "PositionError", "RookError", "Rules", "SEED_PRESETS", "Variant", "VariantError",
     "action_name", "card_name", "get_preset", "parse_action", "parse_card", "parse_cards",
     "rules_for",

@@ -11,14 +11,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.venv-asan
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q --upgrade pip >/dev/null
-ROOK_SANITIZE=ON "$venv/bin/pip" install -q \
-  --config-settings=build-dir=build/asan --config-settings=cmake.build-type=Debug '.[test]'
+ROOK_SANITIZE=ON "$venv/bin/pip" install -q --force-reinstall \
+  --config-settings=build-dir=build/asan '.[test]'
 asan=$(gcc -print-file-name=libasan.so)
 ubsan=$(gcc -print-file-name=libubsan.so)
 export LD_PRELOAD="$asan:$ubsan"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# Run from outside the tree so the installed (instrumented) package is imported.
-cd tests/..
-exec "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir=. "$@"
+# Run from outside the tree so that the installed (instrumented) package is
+# imported, not the sources.
+root=$(pwd)
+cd "$(mktemp -d)"
+exec "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests" "$@"

@@ -17,7 +17,7 @@ cdef class HandState:
     cdef dict _deal_dict(self)
     cdef void _grow(self) except *
     cpdef HandState clone(self)
-    cpdef apply(self, int action, object seat=*)
+    cpdef apply(self, object action, object seat=*)
     cdef void _raise_seat(self, seat, int action) except *
     cdef void _raise(self, int err, int action) except *
     cdef int _nest_step(self)

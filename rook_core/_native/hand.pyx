@@ -279,26 +279,38 @@ cdef class HandState:
         """Return the legal cards as a :class:`CardSet`."""
         return CardSet(rook_hand_legal_cards(&self.h, &self.rules.r))
 
-    def is_legal(self, int action):
+    def is_legal(self, action):
         """Return whether ``action`` would be accepted now."""
         cdef rook_hand tmp = self.h
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_ACT:
+            return False
         return rook_hand_apply(&tmp, &self.rules.r, action) == 0
 
-    cpdef apply(self, int action, object seat=None):
-        """Apply ``action``; ``seat``, when given, must be the seat to move.
+    cpdef apply(self, object action, object seat=None):
+        """Apply ``action`` (an int of the action space, rook_core.actions);
+        ``seat``, when given, must be the seat to move.
 
         :raises IllegalActionError: why, citing the rule; the state is unchanged.
         """
         cdef int err
+        cdef int a
+        try:
+            if not isinstance(action, int):
+                raise TypeError
+            a = action
+        except (TypeError, OverflowError):
+            raise IllegalActionError(
+                f"{action!r} is not an action: actions are ints 0..{N_ACT - 1} "
+                f"(use apply_text for text)", action=None) from None
         if seat is not None and seat != self.h.to_move:
-            self._raise_seat(seat, action)
+            self._raise_seat(seat, a)
         if self.n == self.cap:
             self._grow()
         self.stack[self.n] = self.h
-        err = rook_hand_apply(&self.h, &self.rules.r, action)
+        err = rook_hand_apply(&self.h, &self.rules.r, a)
         if err:
-            self._raise(err, action)
-        self.actions[self.n] = <uint16_t>action
+            self._raise(err, a)
+        self.actions[self.n] = <uint16_t>a
         self.n += 1
 
     def apply_text(self, text, seat=None):
@@ -383,7 +395,10 @@ cdef class HandState:
 
     # -------------------------------------------------------------- errors
     cdef void _raise_seat(self, seat, int action) except *:
-        what = action_name(action) if action >= 0 else "this action"
+        try:
+            what = action_name(action)
+        except NotationError:
+            what = "this action"
         if self.h.to_move == ROOK_NO_SEAT:
             raise IllegalActionError(f"{what}: the hand is over, no seat is to move (T-14)",
                                      rule="T-14", action=action)
@@ -393,7 +408,10 @@ cdef class HandState:
 
     cdef void _raise(self, int err, int action) except *:
         cdef int s = self.h.to_move
-        name = action_name(action) if 0 <= action < N_ACT and not (70 < action < 72) else repr(action)
+        try:
+            name = action_name(action)
+        except NotationError:
+            name = repr(action)
         ph = Phase(self.h.phase).label
         rule = None
         if err == ROOK_E_UNKNOWN_ACTION:

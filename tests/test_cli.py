@@ -1,0 +1,131 @@
+"""The ``rook`` command line: FORMATS.md JSON lines and the play log."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rook_core import HandState
+from rook_core._reference.tricks import legal_cards
+from rook_core.cards import CardSet, card_name
+from rook_core.position import parse_position
+from rook_core.variant import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+PERFT = [json.loads(line) for line in (ROOT / "tests" / "data" / "perft.jsonl").read_text().splitlines()
+         if line.strip()]
+
+
+def rook(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rook_core.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _position(rec: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in rec.items() if k != "perft"}
+
+
+def test_legal_answers_every_line_in_order_with_reference_cards() -> None:
+    """``rook legal`` (FORMATS.md): the exact legal cards (T-9, T-10), id echoed."""
+    recs = [_position(r) for r in PERFT]
+    for i, r in enumerate(recs):
+        r["id"] = f"p{i}"
+    res = rook("legal", stdin="".join(json.dumps(r) + "\n" for r in recs))
+    assert res.returncode == 0, res.stderr
+    lines = [json.loads(x) for x in res.stdout.splitlines()]
+    assert [x["id"] for x in lines] == [r["id"] for r in recs]
+    for rec, ans in zip(recs, lines):
+        p = parse_position(rec)
+        want = legal_cards(p.variant, list(CardSet(p.hands[p.to_move])), list(p.trick), p.trump)
+        assert sorted(ans["legal"]) == sorted(card_name(c) for c in want), rec["id"]
+        assert ans["to_move"] == p.to_move
+
+
+def test_legal_bad_lines_get_errors_and_the_run_goes_on() -> None:
+    good = _position(PERFT[0]) | {"id": "good"}
+    bad_card = dict(good, id="bad-card", trick=["X99"])
+    bad_sizes = dict(good, id="bad-sizes", hands=[["B5"], [], [], []])
+    lines = ["not json", json.dumps(bad_card), json.dumps(good), json.dumps(bad_sizes),
+             json.dumps({"id": "no-preset"}), json.dumps(dict(good, id="bad-preset", preset="bridge"))]
+    res = rook("legal", stdin="\n".join(lines) + "\n")
+    assert res.returncode == 1
+    out = [json.loads(x) for x in res.stdout.splitlines()]
+    assert len(out) == 6
+    assert out[0]["id"] is None and "JSON" in out[0]["error"]
+    assert out[1]["id"] == "bad-card" and "X99" in out[1]["error"]
+    assert out[2]["id"] == "good" and "legal" in out[2]
+    assert out[3]["id"] == "bad-sizes" and "error" in out[3]
+    assert "preset" in out[4]["error"]
+    assert "bridge" in out[5]["error"]
+
+
+def test_legal_rejects_an_illegal_card_already_in_the_trick() -> None:
+    """FORMATS.md: an illegal card already in the trick is an error (T-9)."""
+    pos = {"id": "x", "preset": "tournament", "trump": "R", "leader": 0, "trick": ["B5", "G5"],
+           "hands": [["B6"], ["B7"], ["B8", "R5"], ["B9", "G6"]]}
+    res = rook("legal", stdin=json.dumps(pos) + "\n")
+    out = json.loads(res.stdout)
+    assert res.returncode == 1 and "G5" in out["error"] and "T-9" in out["error"]
+
+
+def test_perft_matches_the_reference_vectors() -> None:
+    """``rook perft --depth D``: counts per depth, equal to the generated vectors."""
+    depth = 3
+    recs = [_position(r) | {"id": i} for i, r in enumerate(PERFT)]
+    res = rook("perft", "--depth", str(depth), stdin="".join(json.dumps(r) + "\n" for r in recs))
+    assert res.returncode == 0, res.stderr
+    for rec, line in zip(PERFT, res.stdout.splitlines()):
+        ans = json.loads(line)
+        stored = rec["perft"]
+        n = min(depth, len(stored))
+        assert ans["perft"][:n] == stored[:n]
+        assert len(ans["perft"]) == depth
+
+
+def test_perft_past_the_end_repeats_the_last_count() -> None:
+    """FORMATS.md: counts past the end of the hand repeat the last one."""
+    pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+           "hands": [["B5"], ["B6"], ["B7"], ["Rook"]]}
+    assert HandState.from_position(pos).perft(6) == [1, 1, 1, 1, 1, 1]
+    res = rook("perft", "--depth", "6", stdin=json.dumps(pos) + "\n")
+    assert json.loads(res.stdout)["perft"] == [1, 1, 1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_play_is_reproducible_byte_for_byte(preset: str) -> None:
+    a = rook("play", "--preset", preset, "--seed", "11")
+    b = rook("play", "--preset", preset, "--seed", "11")
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    assert "wins" in a.stdout.splitlines()[-1]
+    assert "trick 1:" in a.stdout and "bidding:" in a.stdout and "totals:" in a.stdout
+    c = rook("play", "--preset", preset, "--seed", "12")
+    assert c.stdout != a.stdout
+
+
+def test_play_log_shows_every_step_of_partnership_57() -> None:
+    out = rook("play", "--preset", "partnership-57", "--seed", "3").stdout
+    for needle in ("trump:", "takes the nest", "passes", "last-trick bonus 20", "points: team 0"):
+        assert needle in out
+
+
+def test_play_with_random_agents_stops_at_max_hands() -> None:
+    res = rook("play", "--seed", "1", "--agents", "random,random,random,random", "--max-hands", "3")
+    assert res.returncode == 0
+    last = res.stdout.splitlines()[-1]
+    assert "wins" in last or "--max-hands" in last
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["play", "--agents", "random,random"], "four"),
+    (["play", "--agents", "random,random,random,bogus"], "bogus"),
+    (["play", "--max-hands", "0"], "max-hands"),
+    (["perft", "--depth", "0"], "depth"),
+])
+def test_bad_arguments_are_clear_errors(args: list[str], needle: str) -> None:
+    res = rook(*args)
+    assert res.returncode == 2 and needle in res.stderr

@@ -1,0 +1,50 @@
+"""The card bit layout has one definition (tools/gen_layout.py) and three
+generated twins that agree with it (C-1, C-2)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+from rook_core import _layout as L
+from rook_core.cards import BIRD, Card, CardSet, parse_card
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tool():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("gen_layout", ROOT / "tools" / "gen_layout.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_generated_files_are_current() -> None:
+    assert _tool().main(["--check"]) == 0
+
+
+def test_c_header_defines_match_the_python_twin() -> None:
+    text = (ROOT / "src" / "rook" / "layout.h").read_text()
+    defines = dict(re.findall(r"#define (ROOK_\w+) (0x[0-9a-f]+|\d+)", text))
+    assert int(defines["ROOK_BIRD"], 0) == L.BIRD
+    assert int(defines["ROOK_BB_BIRD"], 0) == L.BB_BIRD
+    assert int(defines["ROOK_BB_ALL_COLORED"], 0) == L.BB_ALL_COLORED
+    for c, letter in enumerate(L.COLOR_LETTERS):
+        assert int(defines[f"ROOK_BB_COLOR_{letter}"], 0) == L.BB_COLORS[c]
+
+
+def test_C1_C2_every_card_has_one_bit() -> None:
+    """C-1: four colors of ranks 1..14; C-2: one bird; all bits distinct."""
+    bits = set()
+    for c in range(4):
+        for r in range(1, 15):
+            card = Card.of(c, r)
+            assert (card.color, card.rank) == (c, r)
+            assert L.BB_COLORS[c] >> card & 1
+            assert L.BB_RANKS[r] >> card & 1
+            bits.add(int(card))
+    assert BIRD not in bits and len(bits) == 56
+    assert parse_card("Rook") == BIRD == parse_card("crow")
+    assert len(CardSet(L.BB_ALL_COLORED | L.BB_BIRD)) == 57

@@ -1,0 +1,22 @@
+"""The README's commands and Python example stay true."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_readme_opens_with_the_two_commands() -> None:
+    blocks = re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
+    assert "pip install -e '.[test]'" in blocks[0] and "rook play" in blocks[0]
+    assert blocks[1].strip() == ".venv/bin/python -m pytest"
+
+
+def test_readme_python_example_runs() -> None:
+    code = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)[0]
+    namespace: dict[str, object] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    h = namespace["h"]
+    assert h.phase.label == "play" and len(h.trick) == 1  # type: ignore[attr-defined]
