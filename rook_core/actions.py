@@ -95,20 +95,21 @@ def parse_action(text: str | int) -> int:
         return text
     if not isinstance(text, str):
         raise NotationError(f"an action must be text or an int, not {text!r}", text)
-    t = text.strip().lower().split()
-    if len(t) == 1 and t[0] == "pass":
-        return PASS
-    if len(t) == 1 and t[0].isdigit():
-        return bid_action(int(t[0]))
-    if len(t) == 2 and t[0] == "bid" and t[1].isdigit():
-        return bid_action(int(t[1]))
-    if len(t) == 2 and t[0] == "trump":
-        return trump_action(t[1])
-    if len(t) == 2 and t[0] == "penalty" and t[1] in ("0", "1"):
-        return PENALTY + int(t[1])
-    if len(t) == 1:
-        try:
-            return int(parse_card(t[0]))
-        except NotationError:
-            pass
+    words = text.split()
+    t = [w.lower() for w in words]
+    try:
+        if len(t) == 1 and t[0] == "pass":
+            return PASS
+        if len(t) == 1 and t[0].isdigit():
+            return bid_action(int(t[0]))
+        if len(t) == 2 and t[0] == "bid" and t[1].isdigit():
+            return bid_action(int(t[1]))
+        if len(t) == 2 and t[0] == "trump":
+            return trump_action(words[1])
+        if len(t) == 2 and t[0] == "penalty" and t[1] in ("0", "1"):
+            return PENALTY + int(t[1])
+        if len(t) == 1:
+            return int(parse_card(words[0]))
+    except NotationError as e:
+        raise NotationError(f"bad action {text!r}: {e}", text) from None
     raise NotationError(f"unknown action {text!r} (a card, 'pass', 'bid N', 'trump C' or 'penalty T')", text)

@@ -14,10 +14,10 @@ cdef class HandState:
 
     @staticmethod
     cdef HandState _new(Rules rules, object start)
-    cdef dict _deal_dict(self)
+    cdef dict _start_dict(self)
     cdef void _grow(self) except *
     cpdef HandState clone(self)
     cpdef apply(self, object action, object seat=*)
     cdef void _raise_seat(self, seat, int action) except *
     cdef void _raise(self, int err, int action) except *
-    cdef int _nest_step(self)
+    cdef bint _nest_taken(self)

@@ -83,7 +83,6 @@ cdef class HandState:
         rook_rng_seed(&g, _seed64(seed))
         cdef HandState s = HandState._new(rules, None)
         rook_hand_deal(&s.h, &rules.r, dealer, &g)
-        s.start_info = {"deal": s._deal_dict()}
         s.start = s.h
         return s
 
@@ -122,7 +121,6 @@ cdef class HandState:
                             f"{v.nest_size} there (T-2)")
         cdef HandState st = HandState._new(rules, None)
         rook_hand_init(&st.h, &rules.r, dealer, masks, nm)
-        st.start_info = {"deal": st._deal_dict()}
         st.start = st.h
         return st
 
@@ -155,7 +153,7 @@ cdef class HandState:
         st.h.points[0] = p.taken[0]
         st.h.points[1] = p.taken[1]
         st.h.tricks_done = v.hand_size - (p.hands[p.leader].bit_count() + (1 if p.trick else 0))
-        st.start_info = {"position": p.to_dict()}
+        st.start_info = p
         st.start = st.h
         return st
 
@@ -205,10 +203,13 @@ cdef class HandState:
                 raise type(e)(f"hand JSON action {i} ({a!r}): {e}") from None
         return st
 
-    cdef dict _deal_dict(self):
-        return {"dealer": self.h.dealer,
-                "hands": [CardSet(self.h.hands[i]).names() for i in range(4)],
-                "nest": CardSet(self.h.nest).names()}
+    cdef dict _start_dict(self):
+        """The start of this hand: the deal, or the position it was built from."""
+        if self.start_info is not None:
+            return {"position": self.start_info.to_dict()}
+        return {"deal": {"dealer": self.start.dealer,
+                         "hands": [CardSet(self.start.hands[i]).names() for i in range(4)],
+                         "nest": CardSet(self.start.nest).names()}}
 
     # --------------------------------------------------------------- copies
     cdef void _grow(self) except *:
@@ -368,7 +369,7 @@ cdef class HandState:
                 f"{what}: exactly {self.h.remaining} card(s) are due, not {m.bit_count()} ({rule})",
                 rule=rule)
         if seat is not None and seat != self.h.to_move:
-            self._raise_seat(seat, -1)
+            self._raise_seat(seat, (m & -m).bit_length() - 1 if m else -1)
         snapshot = self.n
         try:
             for c in CardSet(m):
@@ -399,12 +400,21 @@ cdef class HandState:
             what = action_name(action)
         except NotationError:
             what = "this action"
+        cdef int ph = self.h.phase
         if self.h.to_move == ROOK_NO_SEAT:
-            raise IllegalActionError(f"{what}: the hand is over, no seat is to move (T-14)",
-                                     rule="T-14", action=action)
+            raise IllegalActionError(f"illegal action {what}: the hand is over, no seat is to "
+                                     f"move (T-14)", rule="T-14", action=action)
+        if ph == ROOK_PH_BID and isinstance(seat, int) and 0 <= seat < 4 and (self.h.passed >> seat) & 1:
+            raise IllegalActionError(f"illegal action {what}: seat {seat} has passed and may not "
+                                     f"bid again in this hand (T-4)", rule="T-4", action=action)
+        rule, why = {ROOK_PH_BID: ("T-3", "the bidding goes clockwise"),
+                     ROOK_PH_NEST: ("T-20", "only the declarer handles the nest"),
+                     ROOK_PH_TRUMP: ("T-7", "the declarer names trump"),
+                     ROOK_PH_PASS: ("T-22", "seats pass their cards in turn"),
+                     ROOK_PH_PLAY: ("T-8", "play goes clockwise from the leader")}[ph]
         raise IllegalActionError(
-            f"{what}: seat {seat} is not to move; seat {self.h.to_move} is "
-            f"(T-3 bids clockwise, T-8 plays clockwise)", rule="T-8", action=action)
+            f"illegal action {what}: seat {seat} is not to move, seat {self.h.to_move} is "
+            f"({why}, {rule})", rule=rule, action=action)
 
     cdef void _raise(self, int err, int action) except *:
         cdef int s = self.h.to_move
@@ -654,27 +664,26 @@ cdef class HandState:
             "points": list(self.points),
             "score": list(self.score) if self.is_over else None,
         }
-        took_nest = decl == seat and self.h.phase != ROOK_PH_BID and (
-            self.h.post_idx > self._nest_step() or self.h.phase == ROOK_PH_NEST
-            or self.h.phase in (ROOK_PH_PLAY, ROOK_PH_DONE))
-        if took_nest and self.rules.r.nest_size:
-            obs["nest"] = CardSet(self.h.dealt_nest).names()
-            if self.h.phase != ROOK_PH_NEST or self.h.remaining == 0:
-                obs["discarded"] = CardSet(self.h.nest).names()
-            else:
-                obs["discarded"] = CardSet(self.h.nest).names()
+        if decl == seat and self.rules.r.nest_size and self._nest_taken():
+            obs["nest"] = CardSet(self.h.dealt_nest).names()     # T-15: the declarer only
+            obs["discarded"] = CardSet(self.h.nest).names()
         if self.h.passing[seat]:
             obs["passed"] = CardSet(self.h.passing[seat]).names()
         if self.h.to_move == seat:
             obs["legal_actions"] = self.legal_actions()
         return obs
 
-    cdef int _nest_step(self):
+    cdef bint _nest_taken(self):
+        """Whether the declarer has taken the nest into the hand (T-20, T-21)."""
         cdef int i
+        if self.h.phase == ROOK_PH_BID or self.h.phase == ROOK_PH_THROWN_IN:
+            return False
+        if self.h.phase == ROOK_PH_PLAY or self.h.phase == ROOK_PH_DONE:
+            return True
         for i in range(self.rules.r.n_post_bid):
             if self.rules.r.post_bid[i] == ROOK_PH_NEST:
-                return i
-        return 99
+                return self.h.post_idx >= i
+        return False
 
     def to_json(self):
         """Return the state as JSON-ready data: variant, start and actions
@@ -685,7 +694,7 @@ cdef class HandState:
         return {
             "format": "rook-hand/1",
             "variant": vj,
-            "start": self.start_info,
+            "start": self._start_dict(),
             "actions": [action_name(a) for a in self.history],
             "summary": {"phase": Phase(self.h.phase).label, "to_move": self.to_move,
                         "points": list(self.points), "score": list(self.score)},
