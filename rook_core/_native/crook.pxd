@@ -1,5 +1,5 @@
 # Declarations of the plain C11 core in src/rook (rules.h, hand.h, batch.h, rng.h).
-from libc.stdint cimport uint8_t, uint16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, uint8_t, uint16_t, int32_t, int64_t, uint32_t, uint64_t
 
 cdef extern from "rook/rng.h" nogil:
     ctypedef struct rook_rng:
@@ -49,6 +49,10 @@ cdef extern from "rook/rules.h" nogil:
         int32_t last_trick_bonus
         int32_t most_tricks_bonus
         int32_t penalty_points
+        int16_t card_points[64]
+        uint64_t trumps[4]
+        uint64_t follow[4][64]
+    void rook_rules_finish(rook_rules *r)
     uint64_t rook_trump_mask(const rook_rules *r, int trump)
     uint64_t rook_follow_mask(const rook_rules *r, int led, int trump)
     uint64_t rook_legal_mask(const rook_rules *r, uint64_t hand, int led, int trump)

@@ -10,7 +10,7 @@ below validate their arguments and call the C kernels (``rook_legal_mask``,
 from libc.stdint cimport uint8_t, int32_t, uint64_t, int64_t
 from rook_core._native.crook cimport (
     rook_rules, rook_legal_mask, rook_trick_winner, rook_points, rook_random_hands,
-    rook_trump_mask, ROOK_PH_NEST, ROOK_PH_TRUMP, ROOK_PH_PASS,
+    rook_trump_mask, rook_rules_finish, ROOK_PH_NEST, ROOK_PH_TRUMP, ROOK_PH_PASS,
 )
 
 from rook_core.errors import NotationError, VariantError
@@ -68,6 +68,7 @@ cdef class Rules:
         r.last_trick_bonus = variant.last_trick_bonus
         r.most_tricks_bonus = variant.most_tricks_bonus
         r.penalty_points = variant.penalty_points
+        rook_rules_finish(r)
 
     def __repr__(self):
         return f"Rules({self.variant.name!r})"

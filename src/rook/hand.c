@@ -119,7 +119,8 @@ void rook_hand_play_unchecked(rook_hand *h, const rook_rules *r, int card)
     uint64_t cards = (1ULL << h->trick[0]) | (1ULL << h->trick[1])
                    | (1ULL << h->trick[2]) | (1ULL << h->trick[3]);
     h->won[team] |= cards;
-    h->points[team] += rook_points(r, cards);                             /* T-12 */
+    h->points[team] += r->card_points[h->trick[0]] + r->card_points[h->trick[1]]  /* T-12 */
+                     + r->card_points[h->trick[2]] + r->card_points[h->trick[3]];
     h->tricks_won[team]++;
     h->tricks_done++;
     h->last_winner = (uint8_t)w;

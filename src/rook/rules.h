@@ -67,24 +67,48 @@ typedef struct rook_rules {
     int32_t last_trick_bonus; /* T-13 */
     int32_t most_tricks_bonus; /* section 4 */
     int32_t penalty_points;   /* T-35 */
+    /* Derived by rook_rules_finish() from the fields above: */
+    int16_t card_points[64];  /* T-12: points of each card */
+    uint64_t trumps[4];       /* T-10: the trump cards for each trump color */
+    uint64_t follow[4][64];   /* T-9, T-10: cards that follow a led card, per trump */
 } rook_rules;
+
+/* Fill the derived tables of r (card_points, trumps, follow) from its fields.
+ * T-10: the special trumps belong to the trump color; a led special trump or
+ * trump asks for every trump; any other led card asks for its own color. */
+static inline void rook_rules_finish(rook_rules *r)
+{
+    for (int c = 0; c < 64; c++) {
+        r->card_points[c] = 0;
+        for (int g = 0; g < r->n_counter_groups; g++)
+            if ((r->counter_masks[g] >> c) & 1)
+                r->card_points[c] = (int16_t)r->counter_values[g];
+    }
+    for (int t = 0; t < 4; t++) {
+        r->trumps[t] = (ROOK_BB_COLOR(t) & ~r->special_trumps) | r->special_trumps;
+        for (int led = 0; led < 64; led++) {
+            int special = (int)((r->special_trumps >> led) & 1);
+            if (special || (led != ROOK_BIRD && ROOK_COLOR_OF(led) == t))
+                r->follow[t][led] = r->trumps[t];
+            else if (led == ROOK_BIRD)
+                r->follow[t][led] = 0;   /* only reached when the bird is not special */
+            else
+                r->follow[t][led] = ROOK_BB_COLOR(ROOK_COLOR_OF(led)) & ~r->special_trumps;
+        }
+    }
+}
 
 /* Return the cards that are trump when `trump` (0..3) is named (T-10). */
 static inline uint64_t rook_trump_mask(const rook_rules *r, int trump)
 {
-    return (ROOK_BB_COLOR(trump) & ~r->special_trumps) | r->special_trumps;
+    return r->trumps[trump];
 }
 
 /* Return the cards that follow `led` (a card id) when `trump` is named:
  * its color, or all trumps when a trump or special trump was led (T-10). */
 static inline uint64_t rook_follow_mask(const rook_rules *r, int led, int trump)
 {
-    if ((r->special_trumps >> led) & 1)
-        return rook_trump_mask(r, trump);
-    int color = ROOK_COLOR_OF(led);
-    if (color == trump)
-        return rook_trump_mask(r, trump);
-    return ROOK_BB_COLOR(color) & ~r->special_trumps;
+    return r->follow[trump][led];
 }
 
 /* Return the legal cards of `hand` for a trick whose first card is `led`
