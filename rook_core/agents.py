@@ -45,7 +45,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def act(self, observation: dict[str, Any]) -> int:
-        return self.rng.choice(observation["legal_actions"])
+        return int(self.rng.choice(observation["legal_actions"]))
 
 
 def _cards(names: list[str]) -> list[int]:
@@ -90,7 +90,7 @@ class GreedyAgent:
 
     # ----------------------------------------------------------------- act
     def act(self, observation: dict[str, Any]) -> int:
-        legal = observation["legal_actions"]
+        legal: list[int] = [int(a) for a in observation["legal_actions"]]
         phase = observation["phase"]
         hand = _cards(observation["hand"])
         if phase == "bid":
@@ -141,4 +141,5 @@ def make_agent(kind: str, variant: Variant, seed: int = 0) -> Agent:
     except KeyError:
         from .errors import RookError
         raise RookError(f"unknown agent {kind!r}; known: {', '.join(AGENTS)}") from None
-    return cls(variant, seed)  # type: ignore[abstract]
+    agent: Agent = cls(variant, seed)  # type: ignore[assignment]
+    return agent

@@ -177,6 +177,7 @@ class CardSet:
     """
 
     __slots__ = ("mask",)
+    mask: int
 
     def __init__(self, mask: int | Iterable[int] = 0) -> None:
         if not isinstance(mask, int):

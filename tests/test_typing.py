@@ -1,0 +1,15 @@
+"""The package type-checks under ``mypy --strict`` (compiled modules via their .pyi stubs)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_mypy_strict_passes() -> None:
+    res = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "rook_core"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr
