@@ -124,3 +124,22 @@ cdef extern from "rook/hand.h" nogil:
 cdef extern from "rook/batch.h" nogil:
     void rook_random_hands(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n, int32_t *points)
     void rook_random_hand(rook_hand *h, const rook_rules *r, int trump, int dealer, rook_rng *g)
+
+cdef extern from "rook/solve.h" nogil:
+    ctypedef struct rook_solver:
+        pass
+    ctypedef struct rook_dd_pos:
+        uint64_t hands[4]
+        uint8_t trick[4]
+        uint8_t trick_n
+        uint8_t leader
+        uint8_t trump
+        int32_t nest_points
+    rook_solver *rook_solver_new(size_t tt_bytes)
+    void rook_solver_free(rook_solver *s)
+    void rook_solver_clear(rook_solver *s)
+    void rook_solver_set_budget(rook_solver *s, uint64_t nodes)
+    uint64_t rook_solver_nodes(const rook_solver *s)
+    int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int target)
+    int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int *lo, int *hi)
+    int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t *values)

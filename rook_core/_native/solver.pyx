@@ -1,0 +1,180 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Double-dummy solving of trick-play positions (every hand visible).
+
+A :class:`Solver` owns a transposition table (one solver per thread; the
+search itself runs without the GIL and touches no Python object).  Values are
+the points team 0 takes from the position to the end of the hand, as
+FORMATS.md's ``rook solve`` defines them: counters of the current and later
+tricks, the nest points and the last-trick bonus for the last trick (T-12,
+T-13); ``taken`` is not counted.  See ``src/rook/solve.h`` for the algorithm.
+"""
+
+from libc.stdint cimport int32_t, uint64_t
+from rook_core._native.crook cimport (
+    rook_solver, rook_dd_pos, rook_solver_new, rook_solver_free, rook_solver_set_budget,
+    rook_solver_nodes, rook_dd_at_least, rook_dd_value, rook_dd_move_values,
+)
+from rook_core._native.rules cimport Rules
+
+from dataclasses import dataclass, field
+
+from rook_core._native.rules import rules_for
+from rook_core.cards import Card, CardSet
+from rook_core.errors import PositionError, RookError
+
+
+class BudgetExceeded(RookError):
+    """The node budget ran out before the answer was proven; ``lo``/``hi`` bound it."""
+
+    def __init__(self, message, lo, hi, nodes):
+        super().__init__(message)
+        self.lo = lo
+        self.hi = hi
+        self.nodes = nodes
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The answer of :meth:`Solver.solve` (FORMATS.md ``rook solve``)."""
+
+    value: int
+    move_values: dict = field(default_factory=dict)  # Card -> value after that card
+    best: list = field(default_factory=list)          # cards that achieve value
+    to_move: int = 0
+    nodes: int = 0
+
+    def to_json(self, ident=None):
+        return {"id": ident, "value": self.value,
+                "move_values": {str(c): v for c, v in self.move_values.items()},
+                "best": [str(c) for c in self.best]}
+
+
+cdef class Solver:
+    """A double-dummy solver context with its own table.
+
+    :param tt_bytes: size of the transposition table (default 32 MiB).
+    :param node_budget: stop a search after this many nodes (0: no limit);
+        the call then raises :class:`BudgetExceeded` with proven bounds.
+
+    >>> from rook_core.solver import Solver
+    >>> pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+    ...        "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
+    >>> Solver().solve(pos).value
+    15
+    """
+
+    cdef rook_solver *s
+    cdef readonly uint64_t node_budget
+    cdef readonly uint64_t last_nodes
+
+    def __cinit__(self, size_t tt_bytes=32 << 20, uint64_t node_budget=0):
+        self.s = rook_solver_new(tt_bytes)
+        if self.s == NULL:
+            raise MemoryError(f"cannot allocate a {tt_bytes}-byte solver table")
+        self.node_budget = node_budget
+        rook_solver_set_budget(self.s, node_budget)
+
+    def __dealloc__(self):
+        rook_solver_free(self.s)
+
+    cdef Rules _prepare(self, object position, rook_dd_pos *p):
+        from rook_core._native.hand import HandState
+        from rook_core.position import parse_position
+        cdef int i
+        if isinstance(position, HandState):
+            h = position
+            if h.phase.label != "play":
+                raise PositionError(f"the solver needs a hand in the play phase, not {h.phase.label}")
+            variant = h.variant
+            for i in range(4):
+                p.hands[i] = h.hand_mask(i)
+            trick = [int(c) for c in h.trick]
+            p.leader = h.leader
+            p.trump = h.trump
+            p.nest_points = h.nest_points
+        else:
+            pos = parse_position(position)
+            variant = pos.variant
+            for i in range(4):
+                p.hands[i] = pos.hands[i]
+            trick = list(pos.trick)
+            p.leader = pos.leader
+            p.trump = pos.trump
+            p.nest_points = pos.nest_points
+        if variant.most_tricks_bonus:
+            raise PositionError(f"variant {variant.name!r}: the solver does not score the "
+                                f"most-tricks bonus (it depends on tricks before the position)")
+        p.trick_n = len(trick)
+        for i in range(4):
+            p.trick[i] = trick[i] if i < len(trick) else 255
+        return rules_for(variant)
+
+    def value(self, position):
+        """Return the exact double-dummy value of ``position`` (FORMATS.md ``value``).
+
+        :raises PositionError: for an inconsistent position.
+        :raises BudgetExceeded: when the node budget runs out.
+        """
+        cdef rook_dd_pos p
+        cdef Rules rules = self._prepare(position, &p)
+        cdef int lo = 0, hi = 0, v
+        with nogil:
+            v = rook_dd_value(self.s, &rules.r, &p, &lo, &hi)
+        self.last_nodes = rook_solver_nodes(self.s)
+        if v < 0:
+            raise BudgetExceeded(f"node budget {self.node_budget} ran out: the value is in "
+                                 f"[{lo}, {hi}]", lo, hi, self.last_nodes)
+        return v
+
+    def at_least(self, position, int target, int team=0):
+        """Return whether ``team`` can take at least ``target`` points from here
+        (the declarer's "do we make the bid?").
+
+        :raises BudgetExceeded: when the node budget runs out.
+        """
+        cdef rook_dd_pos p
+        cdef Rules rules = self._prepare(position, &p)
+        cdef int r, t
+        if team not in (0, 1):
+            raise RookError(f"team must be 0 or 1, not {team}")
+        if team == 0:
+            t = target
+        else:
+            t = _total(rules, &p) - target + 1   # team 1 >= target  <=>  not (team 0 >= total - target + 1)
+        with nogil:
+            r = rook_dd_at_least(self.s, &rules.r, &p, t)
+        self.last_nodes = rook_solver_nodes(self.s)
+        if r < 0:
+            raise BudgetExceeded(f"node budget {self.node_budget} ran out", 0, 0, self.last_nodes)
+        return bool(r) if team == 0 else not r
+
+    def solve(self, position):
+        """Return a :class:`SolveResult`: the value, the value after each
+        legal card of the seat to move, and the best cards.
+
+        :raises PositionError: for an inconsistent position.
+        :raises BudgetExceeded: when the node budget runs out.
+        """
+        cdef rook_dd_pos p
+        cdef Rules rules = self._prepare(position, &p)
+        cdef int32_t values[64]
+        cdef int v, i
+        for i in range(64):
+            values[i] = -1
+        with nogil:
+            v = rook_dd_move_values(self.s, &rules.r, &p, values)
+        self.last_nodes = rook_solver_nodes(self.s)
+        if v < 0:
+            raise BudgetExceeded(f"node budget {self.node_budget} ran out", 0, 0, self.last_nodes)
+        mv = {Card(i): values[i] for i in range(64) if values[i] >= 0}
+        to_move = (p.leader + p.trick_n) % 4
+        return SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, self.last_nodes)
+
+
+cdef int _total(Rules rules, rook_dd_pos *p):
+    cdef int t = rules.variant.last_trick_bonus + p.nest_points
+    cdef int i
+    t += rules.points(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
+    for i in range(p.trick_n):
+        t += rules.points((<uint64_t>1) << p.trick[i])
+    return t
