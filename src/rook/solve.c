@@ -5,19 +5,32 @@
 
 #define NO_SUIT 255
 
+/* A table entry: the position at a trick boundary with ranks made relative
+ * to the cards still out (h: each seat's cards as suit*16 + index among the
+ * suit's unplayed cards, weakest first), `pattern` a hash of the points and
+ * the bird's place in that relative order, and the leader. */
 typedef struct tt_entry {
     uint64_t h[4];
+    uint64_t pattern;
+    uint32_t gen;        /* entries of another generation are empty */
     int16_t lo, hi;      /* bounds on the points team 0 takes from this trick boundary */
     uint8_t leader;
-    uint8_t used;
-    uint8_t pad[2];
+    uint8_t pad[3];
 } tt_entry;
+
+typedef struct tt_key {
+    uint64_t h[4];
+    uint64_t pattern;
+} tt_key;
 
 struct rook_solver {
     tt_entry *tt;
     uint64_t tt_mask;
     uint64_t nodes, budget;
     int aborted;
+    uint32_t gen;
+    const rook_rules *ctx_r;  /* the context the table's entries belong to */
+    int ctx_trump, ctx_end;
     /* the position being searched */
     const rook_rules *r;
     uint64_t hands[4];
@@ -58,7 +71,10 @@ void rook_solver_free(rook_solver *s)
 
 void rook_solver_clear(rook_solver *s)
 {
-    memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
+    if (++s->gen == 0) {           /* wrapped: really clear */
+        memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
+        s->gen = 1;
+    }
 }
 
 void rook_solver_set_budget(rook_solver *s, uint64_t nodes) { s->budget = nodes; }
@@ -102,41 +118,79 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
         }
         s->suit_len[suit] = (uint8_t)n;
     }
-    rook_solver_clear(s);
+    /* Entries stay valid while the rules, trump and end points are the same. */
+    if (s->gen == 0 || s->ctx_r != r || s->ctx_trump != p->trump || s->ctx_end != s->end_points) {
+        rook_solver_clear(s);
+        s->ctx_r = r;
+        s->ctx_trump = p->trump;
+        s->ctx_end = s->end_points;
+    }
 }
 
-static inline uint64_t tt_hash(const uint64_t h[4], int leader)
+/* Build the relative-rank key of the current trick boundary. */
+static inline void make_key(const rook_solver *s, tt_key *k)
 {
-    uint64_t x = h[0] * 0x9E3779B97F4A7C15ULL;
-    x ^= (h[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    x ^= (h[2] ^ (x >> 29)) * 0x165667B19E3779F9ULL;
-    x ^= (h[3] + (uint64_t)leader) * 0xD6E8FEB86659FD93ULL;
+    const rook_rules *r = s->r;
+    uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
+    uint64_t pat = 0x8CB92BA72F3D8DD7ULL;
+    k->h[0] = k->h[1] = k->h[2] = k->h[3] = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint64_t present = all & s->suit_mask[suit];
+        int idx = 0;
+        for (int j = 0; present; j++) {
+            int c = s->suit_order[suit][j];
+            uint64_t bit = 1ULL << c;
+            if (!(present & bit))
+                continue;
+            present &= ~bit;
+            int seat = (s->hands[1] & bit) ? 1 : (s->hands[2] & bit) ? 2 : (s->hands[3] & bit) ? 3 : 0;
+            k->h[seat] |= 1ULL << (16 * suit + idx);
+            int tag = r->card_points[c] * 2 + (int)((r->anytime >> c) & 1);
+            if (tag)
+                pat = (pat ^ (uint64_t)(tag * 64 + 16 * suit + idx)) * 0x100000001B3ULL;
+            idx++;
+        }
+    }
+    k->pattern = pat;
+}
+
+static inline uint64_t tt_hash(const tt_key *k, int leader)
+{
+    uint64_t x = k->h[0] * 0x9E3779B97F4A7C15ULL;
+    x ^= (k->h[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    x ^= (k->h[2] ^ (x >> 29)) * 0x165667B19E3779F9ULL;
+    x ^= (k->h[3] + (uint64_t)leader) * 0xD6E8FEB86659FD93ULL;
+    x ^= k->pattern;
     x ^= x >> 32;
-    return x;
+    x *= 0x9E3779B97F4A7C15ULL;
+    return x ^ (x >> 29);
 }
 
-static inline tt_entry *tt_find(rook_solver *s, int leader)
+static inline int tt_same(const rook_solver *s, const tt_entry *e, const tt_key *k, int leader)
 {
-    tt_entry *e = &s->tt[tt_hash(s->hands, leader) & s->tt_mask];
-    if (e->used && e->leader == leader && e->h[0] == s->hands[0] && e->h[1] == s->hands[1]
-        && e->h[2] == s->hands[2] && e->h[3] == s->hands[3])
-        return e;
-    return NULL;
+    return e->gen == s->gen && e->leader == leader && e->pattern == k->pattern
+        && e->h[0] == k->h[0] && e->h[1] == k->h[1] && e->h[2] == k->h[2] && e->h[3] == k->h[3];
 }
 
-static inline void tt_store(rook_solver *s, int leader, int lo, int hi)
+static inline tt_entry *tt_find(rook_solver *s, const tt_key *k, int leader)
 {
-    tt_entry *e = &s->tt[tt_hash(s->hands, leader) & s->tt_mask];
-    if (e->used && e->leader == leader && e->h[0] == s->hands[0] && e->h[1] == s->hands[1]
-        && e->h[2] == s->hands[2] && e->h[3] == s->hands[3]) {
+    tt_entry *e = &s->tt[tt_hash(k, leader) & s->tt_mask];
+    return tt_same(s, e, k, leader) ? e : NULL;
+}
+
+static inline void tt_store(rook_solver *s, const tt_key *k, int leader, int lo, int hi)
+{
+    tt_entry *e = &s->tt[tt_hash(k, leader) & s->tt_mask];
+    if (tt_same(s, e, k, leader)) {
         if (lo > e->lo) e->lo = (int16_t)lo;
         if (hi < e->hi) e->hi = (int16_t)hi;
         return;
     }
     for (int i = 0; i < 4; i++)
-        e->h[i] = s->hands[i];
+        e->h[i] = k->h[i];
+    e->pattern = k->pattern;
+    e->gen = s->gen;
     e->leader = (uint8_t)leader;
-    e->used = 1;
     e->lo = (int16_t)lo;
     e->hi = (int16_t)hi;
 }
@@ -286,8 +340,10 @@ static int search(rook_solver *s, int alpha, int beta)
     if (beta <= 0)
         return 0;
     int alpha0 = alpha, beta0 = beta;
+    tt_key key;
     if (s->trick_n == 0) {
-        tt_entry *e = tt_find(s, s->leader);
+        make_key(s, &key);
+        tt_entry *e = tt_find(s, &key, s->leader);
         if (e) {
             if (e->lo >= beta)
                 return e->lo;
@@ -332,7 +388,7 @@ static int search(rook_solver *s, int alpha, int beta)
             lo = best;
         else
             lo = hi = best;
-        tt_store(s, s->leader, lo, hi);
+        tt_store(s, &key, s->leader, lo, hi);
     }
     return best;
 }
