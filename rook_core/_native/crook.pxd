@@ -140,6 +140,7 @@ cdef extern from "rook/solve.h" nogil:
     void rook_solver_clear(rook_solver *s)
     void rook_solver_set_budget(rook_solver *s, uint64_t nodes)
     uint64_t rook_solver_nodes(const rook_solver *s)
+    uint64_t rook_solver_stat(const rook_solver *s, int which)
     int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int target)
     int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int *lo, int *hi)
     int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t *values)

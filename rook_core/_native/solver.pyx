@@ -12,7 +12,7 @@ T-13); ``taken`` is not counted.  See ``src/rook/solve.h`` for the algorithm.
 from libc.stdint cimport int32_t, uint64_t
 from rook_core._native.crook cimport (
     rook_solver, rook_dd_pos, rook_solver_new, rook_solver_free, rook_solver_set_budget,
-    rook_solver_nodes, rook_dd_at_least, rook_dd_value, rook_dd_move_values,
+    rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value, rook_dd_move_values,
 )
 from rook_core._native.rules cimport Rules
 
@@ -108,6 +108,13 @@ cdef class Solver:
         for i in range(4):
             p.trick[i] = trick[i] if i < len(trick) else 255
         return rules_for(variant)
+
+    def stats(self):
+        """Return statistics of the last search: nodes by cards still in
+        hands ({cards: nodes}) and table hits."""
+        by = {i: rook_solver_stat(self.s, i) for i in range(64) if rook_solver_stat(self.s, i)}
+        return {"nodes": rook_solver_nodes(self.s), "nodes_by_cards": by,
+                "tt_hits": rook_solver_stat(self.s, 64)}
 
     def value(self, position):
         """Return the exact double-dummy value of ``position`` (FORMATS.md ``value``).

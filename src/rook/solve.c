@@ -27,6 +27,8 @@ struct rook_solver {
     tt_entry *tt;
     uint64_t tt_mask;
     uint64_t nodes, budget;
+    uint64_t nodes_by_cards[64];  /* nodes by the number of cards still in hands */
+    uint64_t tt_hits;
     int aborted;
     uint32_t gen;
     const rook_rules *ctx_r;  /* the context the table's entries belong to */
@@ -81,6 +83,13 @@ void rook_solver_set_budget(rook_solver *s, uint64_t nodes) { s->budget = nodes;
 
 uint64_t rook_solver_nodes(const rook_solver *s) { return s->nodes; }
 
+uint64_t rook_solver_stat(const rook_solver *s, int which)
+{
+    if (which >= 0 && which < 64)
+        return s->nodes_by_cards[which];
+    return which == 64 ? s->tt_hits : 0;
+}
+
 /* Prepare the suit tables and the position; clear the table. */
 static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
 {
@@ -94,6 +103,8 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     s->trump = p->trump;
     s->end_points = p->nest_points + r->last_trick_bonus;
     s->nodes = 0;
+    s->tt_hits = 0;
+    memset(s->nodes_by_cards, 0, sizeof s->nodes_by_cards);
     s->aborted = 0;
     uint64_t trumps = r->trumps[p->trump];
     for (int suit = 0; suit < 4; suit++) {
@@ -281,6 +292,35 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
 
 static int search(rook_solver *s, int alpha, int beta);
 
+/* At a trick boundary, set sure[t] to the points team t is certain to take:
+ * the top unplayed trump wins whatever trick it falls in, and so does each
+ * trump below it while the same team holds the whole run (a higher trump in
+ * the same trick is then the team's own).  (A top card of another suit is
+ * not sure: its holder may have to discard it on a trick of another suit.) */
+static void sure_points(const rook_solver *s, int sure[2])
+{
+    const rook_rules *r = s->r;
+    uint64_t team_cards[2] = {s->hands[0] | s->hands[2], s->hands[1] | s->hands[3]};
+    uint64_t all = team_cards[0] | team_cards[1];
+    sure[0] = sure[1] = 0;
+    {
+        int suit = s->trump;
+        int owner = -1;
+        for (int j = s->suit_len[suit] - 1; j >= 0; j--) {
+            int c = s->suit_order[suit][j];
+            uint64_t bit = 1ULL << c;
+            if (!(all & bit))
+                continue;
+            int t = (team_cards[0] & bit) ? 0 : 1;
+            if (owner < 0)
+                owner = t;
+            else if (t != owner)
+                break;
+            sure[t] += r->card_points[c];
+        }
+    }
+}
+
 /* Play `card` for the seat to move, search on, undo; return team 0's points
  * from before the card to the end of the hand. */
 static int child(rook_solver *s, int card, int alpha, int beta)
@@ -331,6 +371,7 @@ static int search(rook_solver *s, int alpha, int beta)
         return 0;
     }
     uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
+    s->nodes_by_cards[rook_popcount(all)]++;
     int total = rook_points(r, all) + s->end_points;
     for (int i = 0; i < s->trick_n; i++)
         total += r->card_points[s->trick[i]];
@@ -341,10 +382,25 @@ static int search(rook_solver *s, int alpha, int beta)
         return 0;
     int alpha0 = alpha, beta0 = beta;
     tt_key key;
+    if (s->trick_n == 0 && rook_popcount(all) == 4) {
+        /* the last trick: every card is forced */
+        uint8_t t[4];
+        for (int i = 0; i < 4; i++)
+            t[i] = (uint8_t)rook_lsb(s->hands[(s->leader + i) & 3]);
+        int w = (s->leader + rook_trick_winner(r, t, 4, s->trump)) & 1;
+        return w ? 0 : total;
+    }
     if (s->trick_n == 0) {
+        int sure[2];
+        sure_points(s, sure);
+        if (sure[0] >= beta)
+            return sure[0];
+        if (total - sure[1] <= alpha)
+            return total - sure[1];
         make_key(s, &key);
         tt_entry *e = tt_find(s, &key, s->leader);
         if (e) {
+            s->tt_hits++;
             if (e->lo >= beta)
                 return e->lo;
             if (e->hi <= alpha)

@@ -55,6 +55,10 @@ void rook_solver_set_budget(rook_solver *s, uint64_t nodes);
 /* Nodes searched since the last call that reset them (the solve calls do). */
 uint64_t rook_solver_nodes(const rook_solver *s);
 
+/* Search statistics of the last call: nodes with `which` (0..63) cards still
+ * in hands, or (which = 64) table hits. */
+uint64_t rook_solver_stat(const rook_solver *s, int which);
+
 /* Return 1 if team 0 can take at least `target` points from p, 0 if not,
  * -1 if the budget ran out first. */
 int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int target);
