@@ -2,6 +2,8 @@
 
 * ``rook legal``: FORMATS.md positions on stdin, legal cards on stdout.
 * ``rook perft --depth D``: FORMATS.md positions on stdin, perft counts on stdout.
+* ``rook solve``: FORMATS.md positions on stdin, double-dummy values on stdout
+  (``--show`` prints a table for a person instead).
 * ``rook play --preset P --seed N``: a complete game between bots, as a readable log.
 
 The JSON-lines commands answer every input line with one output line, in
@@ -58,6 +60,43 @@ def _perft(depth: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
         h = HandState.from_position(obj)
         return {"perft": h.perft(depth)}
     return answer
+
+
+def _solve(budget: int, at_least: int | None, show: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    from .solver import Solver
+    solver = Solver(node_budget=budget)
+
+    def answer(obj: dict[str, Any]) -> dict[str, Any]:
+        from .position import parse_position
+        pos = parse_position(obj)
+        res = solver.solve(pos)
+        out = res.to_json(obj.get("id"))
+        out.pop("id")
+        out["to_move"] = res.to_move
+        out["nodes"] = res.nodes
+        if at_least is not None:
+            out["at_least"] = {"target": at_least, "team0": solver.at_least(pos, at_least, 0)}
+        if show:
+            out["_show"] = _show_solution(pos, res)
+        return out
+    return answer
+
+
+def _show_solution(pos: Any, res: Any) -> str:
+    from .cards import Card, CardSet
+    from . import _layout as L
+    lines = [f"{pos.variant.name}: trump {L.COLOR_NAMES[pos.trump]}, "
+             + (f"seat {pos.leader} led {' '.join(str(Card(c)) for c in pos.trick)}" if pos.trick
+                else f"seat {pos.leader} leads")
+             + (f", nest {pos.nest_points} points" if pos.nest_points else "")]
+    for s in range(4):
+        mark = "  <- to move" if s == res.to_move else ""
+        lines.append(f"  seat {s} (team {s % 2}): {_fmt_hand(CardSet(pos.hands[s]))}{mark}")
+    lines.append(f"value: team 0 takes {res.value} points from here (double dummy)")
+    lines.append("  card    value")
+    for c, v in sorted(res.move_values.items(), key=lambda kv: (-kv[1] if res.to_move % 2 == 0 else kv[1])):
+        lines.append(f"  {str(c):<6} {v:>6}" + ("   best" if c in res.best else ""))
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ play
@@ -167,6 +206,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("legal", help="legal cards of FORMATS.md positions (JSON lines on stdin)")
     pf = sub.add_parser("perft", help="perft counts of FORMATS.md positions (JSON lines on stdin)")
     pf.add_argument("--depth", type=int, required=True, help="number of cards to look ahead (1..64)")
+    so = sub.add_parser("solve", help="double-dummy values of FORMATS.md positions (JSON lines on stdin)")
+    so.add_argument("--budget", type=int, default=0,
+                    help="node budget per position (0: none); past it the line gets an error with bounds")
+    so.add_argument("--at-least", type=int, default=None, metavar="T",
+                    help="also answer whether team 0 can take at least T points")
+    so.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
     pl = sub.add_parser("play", help="play a seeded game between bots and print it")
     pl.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
     pl.add_argument("--seed", type=int, default=0)
@@ -186,6 +231,22 @@ def main(argv: list[str] | None = None) -> int:
             if not 1 <= args.depth <= 64:
                 raise RookError(f"--depth must be 1..64, not {args.depth}")
             return _run_jsonl(sys.stdin, sys.stdout, _perft(args.depth))
+        if args.command == "solve":
+            if args.budget < 0:
+                raise RookError("--budget must not be negative")
+            answer = _solve(args.budget, args.at_least, args.show)
+            if not args.show:
+                return _run_jsonl(sys.stdin, sys.stdout, answer)
+            failed = 0
+            for line in sys.stdin:
+                if not line.strip():
+                    continue
+                try:
+                    print(answer(json.loads(line))["_show"] + "\n")
+                except (RookError, ValueError) as e:
+                    failed = 1
+                    print(f"error: {e}\n")
+            return failed
         if args.command == "play":
             agents = [a.strip() for a in args.agents.split(",")]
             if len(agents) != 4:

@@ -129,3 +129,47 @@ def test_play_with_random_agents_stops_at_max_hands() -> None:
 def test_bad_arguments_are_clear_errors(args: list[str], needle: str) -> None:
     res = rook(*args)
     assert res.returncode == 2 and needle in res.stderr
+
+
+def test_solve_answers_per_formats_and_agrees_with_minimax() -> None:
+    """``rook solve`` (FORMATS.md): value, move_values, best; id echoed (T-11..T-13)."""
+    from rook_core._reference.tricks import _play_legal_card, ref_play_from_position
+
+    def minimax(s):  # type: ignore[no-untyped-def]
+        if s.is_over:
+            return s.points[0]
+        vals = [minimax(_play_legal_card(s, c)) for c in s.legal()]
+        return max(vals) if s.to_move % 2 == 0 else min(vals)
+
+    recs = [_position(r) | {"id": i} for i, r in enumerate(PERFT)
+            if r["preset"] != "dixie" and sum(len(h) for h in r["hands"]) <= 10]
+    assert len(recs) >= 10
+    res = rook("solve", "--at-least", "20", stdin="".join(json.dumps(r) + "\n" for r in recs))
+    assert res.returncode == 0, res.stderr
+    for rec, line in zip(recs, res.stdout.splitlines()):
+        ans = json.loads(line)
+        ref = ref_play_from_position(rec)
+        ref.points = [0, 0]  # FORMATS.md: the value does not count ``taken``
+        assert ans["id"] == rec["id"]
+        assert ans["value"] == minimax(ref)
+        want = {card_name(c): minimax(_play_legal_card(ref, c)) for c in ref.legal()}
+        assert ans["move_values"] == want
+        assert sorted(ans["best"]) == sorted(c for c, v in want.items() if v == ans["value"])
+        assert ans["at_least"]["team0"] == (ans["value"] >= 20)
+
+
+def test_solve_show_and_errors() -> None:
+    pos = {"id": "s", "preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+           "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
+    shown = rook("solve", "--show", stdin=json.dumps(pos) + "\n")
+    assert shown.returncode == 0 and "value: team 0 takes 15 points" in shown.stdout
+    bad = rook("solve", stdin=json.dumps(dict(pos, hands=[["R14"], [], [], []])) + "\n")
+    assert bad.returncode == 1 and json.loads(bad.stdout)["error"]
+    big = HandState.deal("tournament", seed=1)
+    while big.phase.label != "play":
+        big.apply(big.legal_actions()[-1] if big.phase.label == "bid" and big.high_bid == 0 else big.legal_actions()[0])
+    full = {"id": "big", "preset": "tournament", "trump": "BGRY"[big.trump], "leader": big.leader,
+            "trick": [], "hands": [big.hand(s).names() for s in range(4)]}
+    out = rook("solve", "--budget", "50", stdin=json.dumps(full) + "\n")
+    ans = json.loads(out.stdout)
+    assert out.returncode == 1 and "budget" in ans["error"] and ans["id"] == "big"
