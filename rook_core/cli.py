@@ -70,7 +70,7 @@ def _solve(budget: int, at_least: int | None, show: bool) -> Callable[[dict[str,
         from .position import parse_position
         pos = parse_position(obj)
         res = solver.solve(pos)
-        out = res.to_json(obj.get("id"))
+        out: dict[str, Any] = res.to_json(obj.get("id"))
         out.pop("id")
         out["to_move"] = res.to_move
         out["nodes"] = res.nodes

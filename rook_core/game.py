@@ -14,12 +14,12 @@ equal scores at or above the target play another hand (sudden death).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ._native.hand import HandState
 from .actions import PENALTY, Phase, action_name, parse_action
 from .errors import IllegalActionError, RookError
+from .jsonio import read_object, replay
 from .variant import PRESETS, Variant, get_preset
 
 __all__ = ["Game", "hand_seed"]
@@ -180,29 +180,12 @@ class Game:
 
         :raises RookError: for a malformed document or an action the rules refuse.
         """
-        if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except ValueError as e:
-                raise RookError(f"game JSON is not valid JSON: {e}") from None
-        if not isinstance(data, dict):
-            raise RookError("game JSON must be an object")
-        unknown = set(data) - {"format", "variant", "seed", "first_dealer", "actions", "summary"}
-        if unknown:
-            raise RookError(f"game JSON has unknown field(s): {', '.join(sorted(unknown))}")
-        for k in ("variant", "seed", "actions"):
-            if k not in data:
-                raise RookError(f"game JSON lacks the field {k!r}")
+        data = read_object(data, "game JSON", ("format", "variant", "seed", "first_dealer", "actions",
+                                               "summary"), ("variant", "seed", "actions"))
         v = data["variant"]
         variant = Variant.from_dict(v) if isinstance(v, dict) else get_preset(v)
         g = cls(variant, data["seed"], data.get("first_dealer"))
-        if not isinstance(data["actions"], list):
-            raise RookError("game JSON 'actions' must be a list")
-        for i, a in enumerate(data["actions"]):
-            try:
-                g.apply(parse_action(a))
-            except RookError as e:
-                raise type(e)(f"game JSON action {i} ({a!r}): {e}") from None
+        replay(g, data["actions"], "game JSON")
         return g
 
     def __repr__(self) -> str:

@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from .cards import CardSet, Card, parse_cards, parse_color
 from .errors import NotationError, PositionError, RookError
+from .jsonio import read_object
 from .variant import Variant, get_preset
 
 __all__ = ["Position", "parse_position"]
@@ -74,16 +74,7 @@ def parse_position(data: Any) -> Position:
     """
     if isinstance(data, Position):
         return data
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except ValueError as e:
-            raise PositionError(f"not valid JSON: {e}") from None
-    if not isinstance(data, dict):
-        raise PositionError("a position must be a JSON object")
-    unknown = set(data) - _FIELDS
-    if unknown:
-        raise PositionError(f"unknown field(s): {', '.join(sorted(unknown))}")
+    data = read_object(data, "position", _FIELDS, error=PositionError)
     try:
         if "variant" in data:
             variant = Variant.from_dict(data["variant"])

@@ -31,6 +31,7 @@ from rook_core._native.rules import rules_for
 from rook_core.actions import Phase, action_name, parse_action
 from rook_core.cards import CardSet, card_name, color_name, parse_cards, parse_color, Card
 from rook_core.errors import IllegalActionError, NotationError, RookError
+from rook_core.jsonio import read_object, replay
 from rook_core.variant import Variant, get_preset
 
 cdef int N_ACT = ROOK_N_ACTIONS
@@ -163,20 +164,8 @@ cdef class HandState:
 
         :raises RookError: for a malformed document or an action the rules refuse.
         """
-        import json
-        if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except ValueError as e:
-                raise RookError(f"hand JSON is not valid JSON: {e}") from None
-        if not isinstance(data, dict):
-            raise RookError("hand JSON must be an object")
-        unknown = set(data) - {"format", "variant", "start", "actions", "summary"}
-        if unknown:
-            raise RookError(f"hand JSON has unknown field(s): {', '.join(sorted(unknown))}")
-        for k in ("variant", "start", "actions"):
-            if k not in data:
-                raise RookError(f"hand JSON lacks the field {k!r}")
+        data = read_object(data, "hand JSON", ("format", "variant", "start", "actions", "summary"),
+                           ("variant", "start", "actions"))
         v = data["variant"]
         if isinstance(v, dict):
             v = Variant.from_dict(v)
@@ -193,14 +182,7 @@ cdef class HandState:
             st = cls.from_position(pos)
         else:
             raise RookError("hand JSON 'start' must be {'deal': ...} or {'position': ...}")
-        acts = data["actions"]
-        if not isinstance(acts, list):
-            raise RookError("hand JSON 'actions' must be a list")
-        for i, a in enumerate(acts):
-            try:
-                st.apply(parse_action(a))
-            except RookError as e:
-                raise type(e)(f"hand JSON action {i} ({a!r}): {e}") from None
+        replay(st, data["actions"], "hand JSON")
         return st
 
     cdef dict _start_dict(self):

@@ -33,7 +33,7 @@ not record.
 >>> from rook_core.cards import card_name
 >>> {card_name(c): v for c, v in sorted(dd_move_values(pos).items())}
 {'B5': 15, 'R14': 15}
->>> dd_at_least(pos, 15), dd_at_least(pos, 16), dd_at_least(pos, 30, team=1)
+>>> dd_at_least(pos, 15), dd_at_least(pos, 16), dd_at_least(pos, 25, team=1)
 (True, False, True)
 """
 
@@ -47,8 +47,8 @@ from .tricks import RefPlay, _play_legal_card, card_points, ref_play_from_positi
 
 __all__ = ["dd_at_least", "dd_best", "dd_move_values", "dd_total", "dd_value", "ref_state"]
 
-# The memo key: each seat's remaining cards, the leader, the current trick.
-_Key = tuple[tuple[frozenset[int], ...], int, tuple[int, ...]]
+# The memo key at a trick boundary: each seat's remaining cards and the leader.
+_Key = tuple[tuple[frozenset[int], ...], int]
 
 
 def ref_state(position: Any) -> RefPlay:
@@ -92,13 +92,11 @@ def dd_total(position: Any) -> int:
     """Return every point still to be taken from ``position``: the counters in
     the hands and in the current trick (T-12), the nest points and the
     last-trick bonus (T-13, T-14).  The two teams' values sum to this."""
-    state = ref_state(position)
-    cards = [c for hand in state.hands for c in hand] + list(state.trick)
-    return card_points(state.variant, cards) + state.nest_points + state.variant.last_trick_bonus
+    return _points_to_come(ref_state(position))
 
 
 def _key(state: RefPlay) -> _Key:
-    return tuple(frozenset(h) for h in state.hands), state.leader, tuple(state.trick)
+    return tuple(frozenset(h) for h in state.hands), state.leader
 
 
 def _future_points(state: RefPlay, memo: dict[_Key, int]) -> int:
@@ -107,20 +105,42 @@ def _future_points(state: RefPlay, memo: dict[_Key, int]) -> int:
 
     Team 0 (seats 0, 2) picks the card with the largest result, team 1 the
     smallest (FORMATS.md ``rook solve``); every legal card is tried (T-9,
-    T-10).  The result depends only on the remaining hands, the leader and
-    the current trick (trump, variant and nest points are fixed for the whole
+    T-10) except that a team stops looking once a card gives it every point
+    still to come (:func:`_points_to_come`; team 1: none of them), since no
+    card can do better than that.
+
+    At a trick boundary the result depends only on the remaining hands and
+    the leader (trump, variant and nest points are fixed for the whole
     search, and the most-tricks bonus is refused), so it is memoised by them.
+    A state inside a trick is reached only from its trick's first state, so
+    it is not memoised.
     """
     if state.is_over:
         return 0
-    key = _key(state)
-    known = memo.get(key)
-    if known is not None:
-        return known
-    results = [_gain(state, card, memo) for card in sorted(state.legal())]
-    best = max(results) if state.to_move % 2 == 0 else min(results)
-    memo[key] = best
+    key = _key(state) if not state.trick else None
+    if key is not None and key in memo:
+        return memo[key]
+    team0_moves = state.to_move % 2 == 0
+    everything = _points_to_come(state)
+    best: int | None = None
+    for card in sorted(state.legal()):
+        result = _gain(state, card, memo)
+        if best is None or (result > best if team0_moves else result < best):
+            best = result
+        if best == (everything if team0_moves else 0):
+            break  # nothing can beat taking all (or none) of what is left
+    assert best is not None, "a seat to move always holds a legal card (T-9)"
+    if key is not None:
+        memo[key] = best
     return best
+
+
+def _points_to_come(state: RefPlay) -> int:
+    """Return every point still to be taken from ``state``: the counters in
+    the hands and in the current trick (T-12), the nest points and the
+    last-trick bonus (T-13, T-14)."""
+    cards = [c for hand in state.hands for c in hand] + list(state.trick)
+    return card_points(state.variant, cards) + state.nest_points + state.variant.last_trick_bonus
 
 
 def _gain(state: RefPlay, card: int, memo: dict[_Key, int]) -> int:

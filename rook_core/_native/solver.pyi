@@ -1,0 +1,29 @@
+from typing import Any
+
+from rook_core.cards import Card
+from rook_core.errors import RookError
+
+class BudgetExceeded(RookError):
+    lo: int
+    hi: int
+    nodes: int
+    def __init__(self, message: str, lo: int, hi: int, nodes: int) -> None: ...
+
+class SolveResult:
+    value: int
+    move_values: dict[Card, int]
+    best: list[Card]
+    to_move: int
+    nodes: int
+    def __init__(self, value: int, move_values: dict[Card, int] = ..., best: list[Card] = ...,
+                 to_move: int = ..., nodes: int = ...) -> None: ...
+    def to_json(self, ident: Any = None) -> dict[str, Any]: ...
+
+class Solver:
+    node_budget: int
+    last_nodes: int
+    def __init__(self, tt_bytes: int = ..., node_budget: int = 0) -> None: ...
+    def stats(self) -> dict[str, Any]: ...
+    def value(self, position: Any) -> int: ...
+    def at_least(self, position: Any, target: int, team: int = 0) -> bool: ...
+    def solve(self, position: Any) -> SolveResult: ...

@@ -1,0 +1,53 @@
+"""Reading the JSON documents of rook_core (hands, games, positions) with clear errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from .actions import parse_action
+from .errors import RookError
+
+__all__ = ["read_object", "replay"]
+
+
+def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable[str] = (),
+                error: type[RookError] = RookError) -> dict[str, Any]:
+    """Return ``data`` (a dict, or JSON text of one) after checking its fields.
+
+    :raises RookError: (or ``error``) for invalid JSON, a non-object, an
+        unknown field or a missing required field, naming ``what``.
+    """
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError as e:
+            raise error(f"{what}: not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise error(f"{what} must be a JSON object")
+    unknown = set(data) - set(allowed)
+    if unknown:
+        raise error(f"{what} has unknown field(s): {', '.join(sorted(unknown))}")
+    for k in required:
+        if k not in data:
+            raise error(f"{what}: the field {k!r} is required")
+    return data
+
+
+class _Applies(Protocol):
+    def apply(self, action: int, seat: int | None = None) -> None: ...
+
+
+def replay(target: _Applies, actions: Any, what: str) -> None:
+    """Apply ``actions`` (ints or their text forms) to ``target`` in order.
+
+    :raises RookError: naming the index and text of the first action refused.
+    """
+    if not isinstance(actions, list):
+        raise RookError(f"{what} 'actions' must be a list")
+    for i, a in enumerate(actions):
+        try:
+            target.apply(parse_action(a))
+        except RookError as e:
+            raise type(e)(f"{what} action {i} ({a!r}): {e}") from None
