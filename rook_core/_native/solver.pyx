@@ -152,7 +152,9 @@ cdef class Solver:
             r = rook_dd_at_least(self.s, &rules.r, &p, t)
         self.last_nodes = rook_solver_nodes(self.s)
         if r < 0:
-            raise BudgetExceeded(f"node budget {self.node_budget} ran out", 0, 0, self.last_nodes)
+            total = _total(rules, &p)
+            raise BudgetExceeded(f"node budget {self.node_budget} ran out: team 0's value is "
+                                 f"only known to lie in [0, {total}]", 0, total, self.last_nodes)
         return bool(r) if team == 0 else not r
 
     def solve(self, position):
@@ -172,7 +174,9 @@ cdef class Solver:
             v = rook_dd_move_values(self.s, &rules.r, &p, values)
         self.last_nodes = rook_solver_nodes(self.s)
         if v < 0:
-            raise BudgetExceeded(f"node budget {self.node_budget} ran out", 0, 0, self.last_nodes)
+            total = _total(rules, &p)
+            raise BudgetExceeded(f"node budget {self.node_budget} ran out: the value is only "
+                                 f"known to lie in [0, {total}]", 0, total, self.last_nodes)
         mv = {Card(i): values[i] for i in range(64) if values[i] >= 0}
         to_move = (p.leader + p.trick_n) % 4
         return SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, self.last_nodes)

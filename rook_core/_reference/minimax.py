@@ -1,37 +1,44 @@
 """Double-dummy values by exhaustive minimax: the oracle of the native solver.
 
-This is the slow, obviously correct twin of ``src/rook/solve.c``.  It plays
-every legal card (T-9, T-10) at every turn with the reference play-out model
-of :mod:`rook_core._reference.tricks` (:class:`RefPlay`,
-``_play_legal_card``), which also decides who wins each trick (T-11) and
-scores it (T-12, T-13, T-14).  There is no alpha-beta, no move ordering, no
-equivalent-card merging and no bound: the only shortcut is a memo of exact
-values keyed by the whole remaining state (see :func:`_future_points`), which
-cannot change any answer because the points still to come are a function of
-that key alone.
+This is the slow, obviously correct twin of ``src/rook/solve.c``.  The value
+follows FORMATS.md ``rook solve``: the number of points team 0 (seats 0 and
+2) takes from the position to the end of the hand when team 0 maximises and
+team 1 minimises, counting
 
-The value follows FORMATS.md ``rook solve``: the number of points team 0
-(seats 0 and 2) takes from the position to the end of the hand when team 0
-maximises and team 1 minimises (T-8: seats move clockwise from the leader,
-the winner of a trick leads the next), counting
-
-* the counters of the cards already in ``trick`` and of every later card, for
-  the team that wins their trick (T-11, T-12);
+* the counters (T-12) of the cards already in ``trick`` and of every later
+  card, for the team whose seat wins their trick (T-11);
 * ``nest_points`` and the variant's ``last_trick_bonus`` for the team that
   takes the last trick (T-13, T-14);
 
 and not counting ``taken`` (the points of tricks completed before the
-position).  Variants with a ``most_tricks_bonus`` (``dixie``, RULES.md
-section 4) are refused with :class:`~rook_core.errors.PositionError`: that
-bonus depends on the tricks won before the position, which a position does
-not record.
+position).  Seats play clockwise from the leader and the winner of a trick
+leads the next (T-8); every legal card (T-9, T-10) is tried at every turn.
+Variants with a ``most_tricks_bonus`` (``dixie``, RULES.md section 4) are
+refused with :class:`~rook_core.errors.PositionError`: that bonus depends on
+the tricks won before the position, which a position does not record.
+
+There are two searches, and the tests check that they agree:
+
+* :func:`plain_value` is the textbook definition over :class:`RefPlay`:
+  every card through :func:`~rook_core._reference.tricks.play_card`, no memo,
+  no cut-off.  It is exponential and only used on short endings.
+* :class:`_Search` (behind :func:`dd_value`, :func:`dd_move_values`,
+  :func:`dd_at_least`) is the same minimax over plain tuples, using only the
+  reference kernels :func:`~rook_core._reference.tricks.legal_cards`,
+  :func:`~rook_core._reference.tricks.trick_winner` and
+  :func:`~rook_core._reference.tricks.card_points`, with two shortcuts that
+  cannot change an answer: the value at a trick boundary is remembered by
+  (remaining hands, leader), which is all it depends on; and a team stops
+  trying cards once one gives it every point still to come (team 0) or none
+  of them (team 1), since no card can do better.  There is no alpha-beta, no
+  move ordering, no equivalent-card merging and no bound table.
 
 >>> pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
 ...        "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
->>> dd_value(pos)
-15
+>>> dd_value(pos), plain_value(pos), dd_total(pos)
+(15, 15, 40)
 >>> from rook_core.cards import card_name
->>> {card_name(c): v for c, v in sorted(dd_move_values(pos).items())}
+>>> {card_name(c): v for c, v in dd_move_values(pos).items()}
 {'B5': 15, 'R14': 15}
 >>> dd_at_least(pos, 15), dd_at_least(pos, 16), dd_at_least(pos, 25, team=1)
 (True, False, True)
@@ -43,22 +50,24 @@ from typing import Any
 
 from rook_core.errors import PositionError
 
-from .tricks import RefPlay, _play_legal_card, card_points, ref_play_from_position
+from .tricks import RefPlay, card_points, legal_cards, play_card, ref_play_from_position, trick_winner
 
-__all__ = ["dd_at_least", "dd_best", "dd_move_values", "dd_total", "dd_value", "ref_state"]
+__all__ = ["dd_at_least", "dd_best", "dd_move_values", "dd_total", "dd_value", "plain_value",
+           "ref_state"]
 
-# The memo key at a trick boundary: each seat's remaining cards and the leader.
-_Key = tuple[tuple[frozenset[int], ...], int]
+Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
 
+
+# ------------------------------------------------------------------ input
 
 def ref_state(position: Any) -> RefPlay:
     """Return the :class:`RefPlay` of ``position`` with no points taken yet.
 
     ``position`` is a FORMATS.md trick-play position (dict, JSON text or
-    :class:`~rook_core.position.Position`), a :class:`RefPlay`, or a
-    ``HandState`` in the play phase (read through its public fields: hands,
-    trump, leader, trick, nest points).  ``taken`` is dropped: the value does
-    not count it (FORMATS.md ``rook solve``).
+    :class:`~rook_core.position.Position`, read by ``parse_position``), a
+    :class:`RefPlay`, or a ``HandState`` in the play phase (read through its
+    public fields: hands, trump, leader, trick, nest points).  ``taken`` is
+    dropped: the value does not count it (FORMATS.md ``rook solve``).
 
     :raises PositionError: for an inconsistent position, a ``HandState`` not
         in the play phase, or a variant with a ``most_tricks_bonus``.
@@ -88,107 +97,170 @@ def _from_hand_state(hand: Any) -> RefPlay:
                    hands, [0, 0], hand.nest_points)
 
 
-def dd_total(position: Any) -> int:
-    """Return every point still to be taken from ``position``: the counters in
-    the hands and in the current trick (T-12), the nest points and the
-    last-trick bonus (T-13, T-14).  The two teams' values sum to this."""
-    return _points_to_come(ref_state(position))
-
-
-def _key(state: RefPlay) -> _Key:
-    return tuple(frozenset(h) for h in state.hands), state.leader
-
-
-def _future_points(state: RefPlay, memo: dict[_Key, int]) -> int:
-    """Return the points team 0 takes from ``state`` to the end of the hand
-    under double-dummy play (points already in ``state.points`` not counted).
-
-    Team 0 (seats 0, 2) picks the card with the largest result, team 1 the
-    smallest (FORMATS.md ``rook solve``); every legal card is tried (T-9,
-    T-10) except that a team stops looking once a card gives it every point
-    still to come (:func:`_points_to_come`; team 1: none of them), since no
-    card can do better than that.
-
-    At a trick boundary the result depends only on the remaining hands and
-    the leader (trump, variant and nest points are fixed for the whole
-    search, and the most-tricks bonus is refused), so it is memoised by them.
-    A state inside a trick is reached only from its trick's first state, so
-    it is not memoised.
-    """
-    if state.is_over:
-        return 0
-    key = _key(state) if not state.trick else None
-    if key is not None and key in memo:
-        return memo[key]
-    team0_moves = state.to_move % 2 == 0
-    everything = _points_to_come(state)
-    best: int | None = None
-    for card in sorted(state.legal()):
-        result = _gain(state, card, memo)
-        if best is None or (result > best if team0_moves else result < best):
-            best = result
-        if best == (everything if team0_moves else 0):
-            break  # nothing can beat taking all (or none) of what is left
-    assert best is not None, "a seat to move always holds a legal card (T-9)"
-    if key is not None:
-        memo[key] = best
-    return best
-
-
 def _points_to_come(state: RefPlay) -> int:
-    """Return every point still to be taken from ``state``: the counters in
-    the hands and in the current trick (T-12), the nest points and the
-    last-trick bonus (T-13, T-14)."""
+    """Return every point still to be taken from ``state``: the counters in the
+    hands and in the current trick (T-12), the nest points and the last-trick
+    bonus (T-13, T-14)."""
     cards = [c for hand in state.hands for c in hand] + list(state.trick)
     return card_points(state.variant, cards) + state.nest_points + state.variant.last_trick_bonus
 
 
-def _gain(state: RefPlay, card: int, memo: dict[_Key, int]) -> int:
-    """Return the points team 0 takes from ``state`` to the end of the hand
-    when the seat to move plays ``card`` and play goes on double dummy: what
-    completing the trick gives at once (T-11 .. T-14), plus the rest."""
-    child = _play_legal_card(state, card)
-    return child.points[0] - state.points[0] + _future_points(child, memo)
+def dd_total(position: Any) -> int:
+    """Return every point still to be taken from ``position`` (counters in the
+    hands and the trick, nest points, last-trick bonus: T-12 .. T-14).  Team 0
+    takes :func:`dd_value` of them and team 1 the rest.
+
+    :raises PositionError: see :func:`ref_state`.
+    """
+    return _points_to_come(ref_state(position))
+
+
+# ------------------------------------------------------- the textbook search
+
+def plain_value(position: Any) -> int:
+    """Return the double-dummy value by the plain definition: play every legal
+    card with :func:`~rook_core._reference.tricks.play_card` (T-8 .. T-14) down
+    to the end of the hand; team 0 takes the largest result, team 1 the
+    smallest.  No memo, no cut-off: only for endings of a few tricks.
+
+    :raises PositionError: see :func:`ref_state`.
+    """
+    def walk(state: RefPlay) -> int:
+        if state.is_over:
+            return state.points[0]
+        results = [walk(play_card(state, card)) for card in sorted(state.legal())]
+        return max(results) if state.to_move % 2 == 0 else min(results)
+
+    return walk(ref_state(position))  # points start at [0, 0]: taken is not counted
+
+
+# ---------------------------------------------------------- the used search
+
+class _Search:
+    """Exhaustive minimax of one position's variant, trump and nest points.
+
+    A state is ``(hands, leader, trick)``: ``hands`` four frozensets of card
+    ids, ``trick`` a tuple of the cards of the current trick (led card first,
+    card i from seat leader + i).  :meth:`future` returns the points team 0
+    takes from a state to the end of the hand, the cards in ``trick``
+    included.
+    """
+
+    def __init__(self, state: RefPlay) -> None:
+        self.variant = state.variant
+        self.trump = state.trump
+        self.end_points = state.nest_points + state.variant.last_trick_bonus  # T-13
+        self.memo: dict[tuple[Hands, int], int] = {}          # trick boundaries only
+        self.legal_memo: dict[tuple[frozenset[int], int | None], list[int]] = {}
+        self.winner_memo: dict[tuple[int, ...], int] = {}
+
+    def legal(self, hand: frozenset[int], trick: tuple[int, ...]) -> list[int]:
+        """Return the legal cards of ``hand`` (T-9, T-10), in card-id order;
+        ``legal_cards`` looks only at the led card, so that is the memo key."""
+        led = trick[0] if trick else None
+        key = (hand, led)
+        cards = self.legal_memo.get(key)
+        if cards is None:
+            cards = self.legal_memo[key] = sorted(legal_cards(self.variant, hand, trick[:1],
+                                                              self.trump))
+        return cards
+
+    def winner(self, trick: tuple[int, ...]) -> int:
+        """Return the index in a full ``trick`` of the card that wins it (T-11)."""
+        index = self.winner_memo.get(trick)
+        if index is None:
+            index = self.winner_memo[trick] = trick_winner(self.variant, trick, self.trump)
+        return index
+
+    def future(self, hands: Hands, leader: int, trick: tuple[int, ...]) -> int:
+        """Return the points team 0 takes from this state to the end of the
+        hand when team 0 maximises and team 1 minimises."""
+        if not trick and not any(hands):
+            return 0
+        if not trick and (hands, leader) in self.memo:
+            return self.memo[hands, leader]
+        seat = (leader + len(trick)) % 4
+        team0_moves = seat % 2 == 0
+        everything = (card_points(self.variant, [c for h in hands for c in h] + list(trick))
+                      + self.end_points)
+        best: int | None = None
+        for card in self.legal(hands[seat], trick):
+            result = self.after(hands, leader, trick, card)
+            if best is None or (result > best if team0_moves else result < best):
+                best = result
+            if best == (everything if team0_moves else 0):
+                break  # no card can beat taking all (team 0) or none (team 1) of the rest
+        assert best is not None, "the seat to move holds a legal card (T-9)"
+        if not trick:
+            self.memo[hands, leader] = best
+        return best
+
+    def after(self, hands: Hands, leader: int, trick: tuple[int, ...], card: int) -> int:
+        """Return the points team 0 takes from this state to the end of the
+        hand when the seat to move plays ``card`` and play goes on double
+        dummy.  A fourth card completes the trick: its winner's team takes
+        its counters (T-11, T-12), and after the last trick also the nest
+        points and the last-trick bonus (T-13, T-14); the winner leads next
+        (T-8)."""
+        seat = (leader + len(trick)) % 4
+        new_hands: Hands = tuple(h - {card} if s == seat else h  # type: ignore[assignment]
+                                 for s, h in enumerate(hands))
+        new_trick = trick + (card,)
+        if len(new_trick) < 4:
+            return self.future(new_hands, leader, new_trick)
+        winner = (leader + self.winner(new_trick)) % 4
+        points = card_points(self.variant, new_trick)
+        if not any(new_hands):
+            points += self.end_points
+        return (points if winner % 2 == 0 else 0) + self.future(new_hands, winner, ())
+
+
+def _start(state: RefPlay) -> tuple[_Search, Hands, int, tuple[int, ...]]:
+    hands: Hands = tuple(frozenset(h) for h in state.hands)  # type: ignore[assignment]
+    return _Search(state), hands, state.leader, tuple(state.trick)
 
 
 def dd_move_values(position: Any) -> dict[int, int]:
     """Return ``{card: value}`` for every legal card of the seat to move
-    (T-9, T-10): the double-dummy value of the position after that card
-    (FORMATS.md ``move_values``).
+    (T-9, T-10), in card-id order: the double-dummy value of the position
+    after that card (FORMATS.md ``move_values``).
 
     :raises PositionError: see :func:`ref_state`.
     """
-    state = ref_state(position)
-    memo: dict[_Key, int] = {}
-    return {card: _gain(state, card, memo) for card in sorted(state.legal())}
+    search, hands, leader, trick = _start(ref_state(position))
+    seat = (leader + len(trick)) % 4
+    return {card: search.after(hands, leader, trick, card)
+            for card in search.legal(hands[seat], trick)}
 
 
 def dd_value(position: Any) -> int:
-    """Return the double-dummy value of ``position`` (FORMATS.md ``value``):
-    the best of :func:`dd_move_values` for the team of the seat to move,
-    the largest for team 0 (seats 0, 2) and the smallest for team 1.
+    """Return the double-dummy value of ``position`` (FORMATS.md ``value``).
 
     :raises PositionError: see :func:`ref_state`.
     """
-    state = ref_state(position)
-    return _future_points(state, {})
+    search, hands, leader, trick = _start(ref_state(position))
+    return search.future(hands, leader, trick)
 
 
 def dd_best(position: Any) -> tuple[int, dict[int, int], list[int]]:
     """Return ``(value, move_values, best)`` as FORMATS.md ``rook solve``
-    defines them; ``best`` lists, in card-id order, exactly the legal cards
-    whose value is the position's value."""
+    defines them: the value is the best of the move values for the team of
+    the seat to move (largest for team 0, smallest for team 1), and ``best``
+    lists, in card-id order, exactly the legal cards that achieve it.
+
+    :raises PositionError: see :func:`ref_state`.
+    """
     state = ref_state(position)
     values = dd_move_values(state)
     value = max(values.values()) if state.to_move % 2 == 0 else min(values.values())
-    return value, values, [c for c in sorted(values) if values[c] == value]
+    return value, values, [c for c in values if values[c] == value]
 
 
 def dd_at_least(position: Any, target: int, team: int = 0) -> bool:
     """Return whether ``team`` can take at least ``target`` points from
-    ``position`` under double-dummy play (team 0 = seats 0, 2).
+    ``position`` under double-dummy play (team 0 = seats 0 and 2).
 
-    Team 0 takes :func:`dd_value` points; team 1 takes the rest of
+    Team 0 takes :func:`dd_value` points and team 1 the rest of
     :func:`dd_total` (T-14: every point goes to one team or the other).
 
     :raises PositionError: see :func:`ref_state`.
@@ -196,6 +268,7 @@ def dd_at_least(position: Any, target: int, team: int = 0) -> bool:
     """
     if team not in (0, 1):
         raise ValueError(f"team must be 0 or 1, not {team!r}")
-    value = dd_value(position)
-    taken = value if team == 0 else dd_total(position) - value
+    state = ref_state(position)
+    value = dd_value(state)
+    taken = value if team == 0 else _points_to_come(state) - value
     return taken >= target
