@@ -1,5 +1,62 @@
-"""Double-dummy solving (see :mod:`rook_core._native.solver`)."""
+"""Double-dummy solving (see :mod:`rook_core._native.solver` and ``src/rook/solve.h``).
+
+:class:`Solver` solves one position at a time and owns its table;
+:func:`solve_many` spreads many positions over threads, one solver per
+thread (the native search releases the GIL, so the threads use every core).
+The answers do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from ._native.solver import BudgetExceeded, SolveResult, Solver
+from .errors import RookError
 
-__all__ = ["BudgetExceeded", "SolveResult", "Solver"]
+__all__ = ["BudgetExceeded", "SolveResult", "Solver", "solve_many"]
+
+
+def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: str = "solve",
+               tt_bytes: int = 32 << 20, node_budget: int = 0,
+               progress: Callable[[int, int], None] | None = None) -> list[SolveResult | int | RookError]:
+    """Solve every position on ``workers`` threads (default: every core).
+
+    ``what`` is ``"solve"`` (a :class:`SolveResult` each) or ``"value"`` (an
+    int each).  A position that cannot be solved (bad input, budget) gives
+    its :class:`~rook_core.errors.RookError` in its place instead of
+    stopping the batch.  ``progress(done, total)`` is called as positions finish.
+
+    :raises RookError: for a bad ``what`` or ``workers``.
+    """
+    items: Sequence[Any] = list(positions)
+    if what not in ("solve", "value"):
+        raise RookError(f"what must be 'solve' or 'value', not {what!r}")
+    n_workers = workers if workers is not None else (os.cpu_count() or 1)
+    if not isinstance(n_workers, int) or n_workers < 1:
+        raise RookError(f"workers must be a positive int, not {workers!r}")
+    local = threading.local()
+    done = [0]
+    lock = threading.Lock()
+
+    def one(pos: Any) -> SolveResult | int | RookError:
+        solver = getattr(local, "solver", None)
+        if solver is None:
+            solver = local.solver = Solver(tt_bytes, node_budget)
+        try:
+            out: SolveResult | int | RookError = solver.solve(pos) if what == "solve" else solver.value(pos)
+        except RookError as e:
+            out = e
+        if progress is not None:
+            with lock:
+                done[0] += 1
+                progress(done[0], len(items))
+        return out
+
+    if n_workers == 1 or len(items) <= 1:
+        return [one(p) for p in items]
+    with ThreadPoolExecutor(max_workers=n_workers) as pool:
+        return list(pool.map(one, items))

@@ -1,0 +1,63 @@
+"""``solve_many``: the batch call gives the single-solver answers in order,
+whatever the number of workers, and reports bad positions in place."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rook_core import HandState
+from rook_core.errors import PositionError, RookError
+from rook_core.solver import BudgetExceeded, SolveResult, Solver, solve_many
+
+
+def _positions(n: int, cards_left: int) -> list[dict[str, object]]:
+    out = []
+    for i in range(n):
+        rng = random.Random(i)
+        h = HandState.deal("crowsnest" if i % 2 else "tournament", seed=i)
+        while h.phase.label != "play":
+            h.apply(rng.choice(h.legal_actions()))
+        while sum(len(h.hand(s)) for s in range(4)) > cards_left:
+            h.apply(rng.choice(h.legal_actions()))
+        out.append({"preset": h.variant.name, "trump": "BGRY"[h.trump], "leader": h.leader,
+                    "trick": [str(c) for c in h.trick], "hands": [h.hand(s).names() for s in range(4)],
+                    "nest_points": h.nest_points})
+    return out
+
+
+POSITIONS = _positions(24, 14)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_solve_many_equals_one_solver_in_order(workers: int) -> None:
+    solver = Solver()
+    want = [solver.solve(p) for p in POSITIONS]
+    seen: list[tuple[int, int]] = []
+    got = solve_many(POSITIONS, workers=workers, progress=lambda d, t: seen.append((d, t)))
+    assert all(isinstance(g, SolveResult) for g in got)
+    assert [(g.value, g.move_values, g.best) for g in got] == [  # type: ignore[union-attr]
+        (w.value, w.move_values, w.best) for w in want]
+    assert sorted(d for d, _ in seen) == list(range(1, len(POSITIONS) + 1))
+    assert {t for _, t in seen} == {len(POSITIONS)}
+    assert solve_many(POSITIONS, workers=workers, what="value") == [w.value for w in want]
+
+
+def test_solve_many_reports_bad_positions_in_place() -> None:
+    bad = dict(POSITIONS[0], hands=[["R14"], [], [], []])
+    got = solve_many([POSITIONS[0], bad, POSITIONS[1]], workers=2, what="value")
+    assert isinstance(got[0], int) and isinstance(got[2], int)
+    assert isinstance(got[1], PositionError)
+
+
+def test_solve_many_budget_errors_in_place() -> None:
+    big = _positions(1, 36)[0]
+    got = solve_many([big, POSITIONS[0]], workers=2, what="value", node_budget=20)
+    assert isinstance(got[0], BudgetExceeded) and got[0].lo <= got[0].hi
+
+
+@pytest.mark.parametrize("kwargs", [{"what": "nope"}, {"workers": 0}])
+def test_solve_many_bad_arguments(kwargs: dict[str, object]) -> None:
+    with pytest.raises(RookError):
+        solve_many(POSITIONS[:1], **kwargs)  # type: ignore[arg-type]
