@@ -183,20 +183,45 @@ static inline int tt_same(const rook_solver *s, const tt_entry *e, const tt_key 
         && e->h[0] == k->h[0] && e->h[1] == k->h[1] && e->h[2] == k->h[2] && e->h[3] == k->h[3];
 }
 
+/* The table is made of buckets of two entries; a new entry replaces an
+ * entry of an older generation, else the one with fewer cards left (the
+ * cheaper one to search again). */
+static inline tt_entry *tt_bucket(rook_solver *s, const tt_key *k, int leader)
+{
+    return &s->tt[tt_hash(k, leader) & s->tt_mask & ~1ULL];
+}
+
 static inline tt_entry *tt_find(rook_solver *s, const tt_key *k, int leader)
 {
-    tt_entry *e = &s->tt[tt_hash(k, leader) & s->tt_mask];
-    return tt_same(s, e, k, leader) ? e : NULL;
+    tt_entry *b = tt_bucket(s, k, leader);
+    if (tt_same(s, &b[0], k, leader))
+        return &b[0];
+    if (tt_same(s, &b[1], k, leader))
+        return &b[1];
+    return NULL;
+}
+
+static inline int entry_cards(const tt_entry *e)
+{
+    return rook_popcount(e->h[0] | e->h[1] | e->h[2] | e->h[3]);
 }
 
 static inline void tt_store(rook_solver *s, const tt_key *k, int leader, int lo, int hi)
 {
-    tt_entry *e = &s->tt[tt_hash(k, leader) & s->tt_mask];
-    if (tt_same(s, e, k, leader)) {
+    tt_entry *b = tt_bucket(s, k, leader);
+    tt_entry *e;
+    if (tt_same(s, &b[0], k, leader) || tt_same(s, &b[1], k, leader)) {
+        e = tt_same(s, &b[0], k, leader) ? &b[0] : &b[1];
         if (lo > e->lo) e->lo = (int16_t)lo;
         if (hi < e->hi) e->hi = (int16_t)hi;
         return;
     }
+    if (b[0].gen != s->gen)
+        e = &b[0];
+    else if (b[1].gen != s->gen)
+        e = &b[1];
+    else
+        e = entry_cards(&b[0]) <= entry_cards(&b[1]) ? &b[0] : &b[1];
     for (int i = 0; i < 4; i++)
         e->h[i] = k->h[i];
     e->pattern = k->pattern;
