@@ -8,12 +8,12 @@ here regenerates it in-process and compares.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _support import load_tool, read_jsonl
 
 from rook_core import HandState
 from rook_core.variant import PRESETS
@@ -24,15 +24,11 @@ TOOL = ROOT / "tools" / "gen_perft_vectors.py"
 
 
 def _load_tool() -> Any:
-    spec = importlib.util.spec_from_file_location("gen_perft_vectors", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_perft_vectors")
 
 
 def _records() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    return read_jsonl(DATA)
 
 
 RECORDS = _records()

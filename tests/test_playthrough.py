@@ -12,13 +12,13 @@ points and scores (T-14, T-30 .. T-32) or game totals and winner (T-34).
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _support import load_tool, read_jsonl
 
 from rook_core import HandState, PRESETS, parse_action
 from rook_core.cards import CardSet
@@ -30,11 +30,7 @@ TOOL = ROOT / "tools" / "gen_playthroughs.py"
 
 
 def _load_tool() -> Any:
-    spec = importlib.util.spec_from_file_location("gen_playthroughs", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_playthroughs")
 
 
 TOOL_MODULE = _load_tool()

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import doctest
 import functools
-import importlib.util
 import json
 import random
 import zlib
@@ -64,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _support import load_tool, read_jsonl
 
 from rook_core import HandState
 from rook_core._reference.minimax import (dd_at_least, dd_best, dd_total, dd_value,
@@ -536,15 +536,11 @@ def test_budget_exceeded_gives_bounds(seed: int) -> None:
 # ------------------------------------------------------- reference vectors
 
 def _load_tool() -> Any:
-    spec = importlib.util.spec_from_file_location("gen_solver_vectors", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("gen_solver_vectors")
 
 
 def _records() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    return read_jsonl(DATA)
 
 
 RECORDS = _records()

@@ -49,6 +49,9 @@ from rook_core._reference.tricks import (RefPlay, card_points, deck_cards,  # no
 from rook_core.cards import BIRD, card_name, color_name  # noqa: E402
 from rook_core.variant import PRESETS, Variant  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _vectors import write_or_check  # noqa: E402
+
 OUT = ROOT / "tests" / "data" / "perft.jsonl"
 BASE_SEED = 20_241_130
 KINDS = (("start", 2), ("mid", 2), ("trick", 2), ("end", 3))
@@ -160,16 +163,7 @@ def generate_text() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = generate_text()
-    if "--check" in argv:
-        if not OUT.exists() or OUT.read_text() != text:
-            print(f"{OUT} is out of date; run python tools/gen_perft_vectors.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(text)
-    print(f"wrote {len(text.splitlines())} positions to {OUT}")
-    return 0
+    return write_or_check(OUT, generate_text, argv, "gen_perft_vectors.py")
 
 
 if __name__ == "__main__":

@@ -48,6 +48,9 @@ from rook_core._reference.tricks import RefPlay, card_points, deck_cards, play_c
 from rook_core.cards import BIRD, card_name, color_name  # noqa: E402
 from rook_core.variant import PRESETS, Variant  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _vectors import write_or_check  # noqa: E402
+
 OUT = ROOT / "tests" / "data" / "solve.jsonl"
 BASE_SEED = 20_241_201
 # (tricks left, positions per preset); a quarter of them at a trick boundary.
@@ -117,16 +120,7 @@ def generate_text() -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = generate_text()
-    if "--check" in argv:
-        if not OUT.exists() or OUT.read_text() != text:
-            print(f"{OUT} is out of date; run python tools/gen_solver_vectors.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(text)
-    print(f"wrote {len(text.splitlines())} positions to {OUT}")
-    return 0
+    return write_or_check(OUT, generate_text, argv, "gen_solver_vectors.py")
 
 
 if __name__ == "__main__":

@@ -109,6 +109,10 @@ cdef class Solver:
             p.trick[i] = trick[i] if i < len(trick) else 255
         return rules_for(variant)
 
+    def _budget_stop(self, int total):
+        raise BudgetExceeded(f"node budget {self.node_budget} ran out: team 0's value is only "
+                             f"known to lie in [0, {total}]", 0, total, self.last_nodes)
+
     def stats(self):
         """Return statistics of the last search: nodes by cards still in
         hands ({cards: nodes}) and table hits."""
@@ -152,9 +156,7 @@ cdef class Solver:
             r = rook_dd_at_least(self.s, &rules.r, &p, t)
         self.last_nodes = rook_solver_nodes(self.s)
         if r < 0:
-            total = _total(rules, &p)
-            raise BudgetExceeded(f"node budget {self.node_budget} ran out: team 0's value is "
-                                 f"only known to lie in [0, {total}]", 0, total, self.last_nodes)
+            self._budget_stop(_total(rules, &p))
         return bool(r) if team == 0 else not r
 
     def solve(self, position):
@@ -174,9 +176,7 @@ cdef class Solver:
             v = rook_dd_move_values(self.s, &rules.r, &p, values)
         self.last_nodes = rook_solver_nodes(self.s)
         if v < 0:
-            total = _total(rules, &p)
-            raise BudgetExceeded(f"node budget {self.node_budget} ran out: the value is only "
-                                 f"known to lie in [0, {total}]", 0, total, self.last_nodes)
+            self._budget_stop(_total(rules, &p))
         mv = {Card(i): values[i] for i in range(64) if values[i] >= 0}
         to_move = (p.leader + p.trick_n) % 4
         return SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, self.last_nodes)
