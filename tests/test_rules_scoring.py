@@ -377,17 +377,22 @@ def test_T33_T34_game_ends_after_the_hand_where_a_team_reaches_the_target(preset
     assert e.value.rule == "T-34"
 
 
-def test_T34_team_with_more_points_wins_when_both_reach_target() -> None:
-    # find a first hand where both teams score points, then set the target so
-    # that both reach it: the higher total wins
+def _first_deal_where_both_score() -> tuple[int, Game, tuple[int, int]]:
+    """Return (seed, game, first-hand score) of the first tournament game
+    whose first hand gives both teams different positive scores."""
     for seed in range(50):
         g = Game("tournament", seed=seed)
         play_game_hand(g)
         s = g.hands[0].score
         if min(s) > 0 and s[0] != s[1]:
-            break
-    else:
-        pytest.fail("no suitable deal")
+            return seed, g, s
+    pytest.fail("no suitable deal")
+
+
+def test_T34_team_with_more_points_wins_when_both_reach_target() -> None:
+    # find a first hand where both teams score points, then set the target so
+    # that both reach it: the higher total wins
+    seed, g, s = _first_deal_where_both_score()
     v = Variant.from_preset("tournament", target=min(s))
     g = Game(v, seed=seed)
     play_game_hand(g)
@@ -397,14 +402,7 @@ def test_T34_team_with_more_points_wins_when_both_reach_target() -> None:
 
 
 def test_T34_tie_at_or_above_target_plays_sudden_death() -> None:
-    for seed in range(50):
-        g = Game("tournament", seed=seed)
-        play_game_hand(g)
-        s = g.hands[0].score
-        if min(s) > 0 and s[0] != s[1]:
-            break
-    else:
-        pytest.fail("no suitable deal")
+    seed, g, s = _first_deal_where_both_score()
     actions = g.hands[0].history
     diff = abs(s[0] - s[1])
     leader = 0 if s[0] > s[1] else 1
