@@ -534,9 +534,14 @@ int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *
     int n = gen_moves(s, seat, moves, classes);
     int maximize = !(seat & 1);
     int best = maximize ? -1 : total + 1;
+    /* The position's value first: the best card's value equals it, and it is
+     * the first guess for every card. */
+    int root = drive(s, total / 2, 0, total, NULL, NULL);
+    if (root < 0)
+        return -1;
     for (int i = 0; i < n; i++) {
         /* value of the child: narrow with null windows through child() */
-        int lo = 0, hi = total, g = total / 2;
+        int lo = 0, hi = total, g = maximize ? root : root + 1;
         while (lo < hi) {
             if (g <= lo) g = lo + 1;
             if (g > hi) g = hi;
