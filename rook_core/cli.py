@@ -201,7 +201,9 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
 # ------------------------------------------------------------------ main
 def build_parser() -> argparse.ArgumentParser:
     from .variant import PRESETS
+    from . import __version__
     p = argparse.ArgumentParser(prog="rook", description="rook_core: the Rook card-game engine.")
+    p.add_argument("--version", action="version", version=f"rook_core {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("legal", help="legal cards of FORMATS.md positions (JSON lines on stdin)")
     pf = sub.add_parser("perft", help="perft counts of FORMATS.md positions (JSON lines on stdin)")

@@ -173,3 +173,10 @@ def test_solve_show_and_errors() -> None:
     out = rook("solve", "--budget", "50", stdin=json.dumps(full) + "\n")
     ans = json.loads(out.stdout)
     assert out.returncode == 1 and "budget" in ans["error"] and ans["id"] == "big"
+
+
+def test_version_and_module_entry_point() -> None:
+    from rook_core import __version__
+    res = subprocess.run([sys.executable, "-m", "rook_core", "--version"], capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0 and res.stdout.strip() == f"rook_core {__version__}"
