@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from _support import finish_game_hand
 
 from rook_core import (CardSet, HandState, IllegalActionError, PRESETS, Phase, Variant,
                        parse_card)
@@ -37,17 +38,6 @@ def finish(h: HandState) -> None:
             open_and_pass(h)
         else:
             h.apply(h.legal_actions()[0])
-
-
-def finish_game_hand(g: Game) -> None:
-    """Play the current hand of a game to its end (first bidder opens, others pass)."""
-    n = g.hand_number
-    while g.hand_number == n and not g.is_over:
-        h = g.current
-        if h.phase == Phase.BID:
-            g.apply(BID + h.variant.min_bid if h.high_bid == 0 else PASS)
-        else:
-            g.apply(h.legal_actions()[0])
 
 
 # --------------------------------------------------------------------- T-1
@@ -503,7 +493,8 @@ def test_T21_swapping_back_the_same_widow_card() -> None:
 
 # --------------------------------------------------------------------- T-22
 
-def test_T22_every_player_passes_three_cards_to_the_right() -> None:
+def p57_at_pass() -> HandState:
+    """partnership-57 with p57_hands(): seat 1 declares at 70, names red, swaps the bird back."""
     hands, widow = p57_hands()
     h = HandState.from_hands("partnership-57", hands, nest=[widow], dealer=0)
     h.bid(70)
@@ -511,6 +502,11 @@ def test_T22_every_player_passes_three_cards_to_the_right() -> None:
         h.pass_bid()
     h.name_trump("R")
     h.discard(["Rook"])
+    return h
+
+
+def test_T22_every_player_passes_three_cards_to_the_right() -> None:
+    h = p57_at_pass()
     assert h.phase == Phase.PASS
     passes = {1: "G1 G2 G3", 2: "R1 R2 R3", 3: "Y1 Y2 Y3", 0: "B1 B2 B3"}
     dealt = {s: h.hand(s) for s in range(4)}
@@ -533,18 +529,12 @@ def test_T22_every_player_passes_three_cards_to_the_right() -> None:
 
 
 def test_T22_passing_is_simultaneous_received_cards_come_after_all_passed() -> None:
-    hands, widow = p57_hands()
-    h = HandState.from_hands("partnership-57", hands, nest=[widow], dealer=0)
-    h.bid(70)
-    for _ in range(3):
-        h.pass_bid()
-    h.name_trump("R")
-    h.discard(["Rook"])
+    h = p57_at_pass()
     h.pass_cards("G1 G2 G3")          # seat 1 -> seat 0
     h.pass_cards("R1 R2 R3")          # seat 2 -> seat 1
     h.pass_cards("Y1 Y2 Y3")          # seat 3 -> seat 2
     assert h.to_move == 0
-    assert h.hand(0) == CardSet.parse(hands[0])  # nothing received yet
+    assert h.hand(0) == CardSet.parse(p57_hands()[0][0])  # nothing received yet
     assert "G1" not in h.hand(1) and "R1" not in h.hand(1)
     with pytest.raises(IllegalActionError) as e:
         h.pass_cards("G1 B1 B2")      # seat 0 cannot pass what it has not received

@@ -8,6 +8,7 @@ plays, so the winner and the points of every trick can be read off by hand.
 from __future__ import annotations
 
 import pytest
+from _support import finish_game_hand
 
 from rook_core import CardSet, HandState, IllegalActionError, PRESETS, Phase, Variant
 from rook_core.actions import BID, PASS, PENALTY
@@ -338,14 +339,7 @@ def test_T13_last_trick_bonus_only_in_partnership_57() -> None:
 
 # ----------------------------------------------------------------- T-33, T-34
 
-def play_game_hand(g: Game) -> None:
-    n = g.hand_number
-    while g.hand_number == n and not g.is_over:
-        h = g.current
-        if h.phase == Phase.BID:
-            g.apply(BID + h.variant.min_bid if h.high_bid == 0 else PASS)
-        else:
-            g.apply(h.legal_actions()[0])
+play_game_hand = finish_game_hand
 
 
 def test_T33_targets_of_the_presets() -> None:
