@@ -297,62 +297,49 @@ def expected_points(v: Variant, table: dict[int, int], bird: int | None) -> None
         assert v.card_points("Rook") == bird
 
 
-def test_presets_table_partnership_57() -> None:
-    v = PRESETS["partnership-57"]
-    assert (v.hand_size, v.nest_size) == (14, 1)
-    assert (v.min_bid, v.bid_step, v.max_bid) == (70, 5, 200)
-    assert v.jump_bids is False and v.opener_must_bid is True
-    assert v.post_bid_order == ("trump", "nest", "pass")
-    assert v.nest_exchange == "swap_one" and v.pass_cards == 3
-    assert v.must_trump is True and v.one_high is False
-    assert v.bird_rank == "high" and v.bird_anytime is False
-    expected_points(v, COUNTERS_57, 20)
+# RULES.md table 2.4, one column per seed preset.
+PRESET_TABLE = {
+    "partnership-57": dict(deck=57, sizes=(14, 1), bids=(70, 5, 200), jump_bids=False,
+                           opener_must_bid=True, order=("trump", "nest", "pass"),
+                           nest_exchange="swap_one", pass_cards=3, must_trump=True,
+                           bird=("high", False), counters=COUNTERS_57, bird_points=20,
+                           last_trick_bonus=20, total=200, scoring=("points", "points", 500)),
+    "tournament": dict(deck=41, sizes=(9, 5), bids=(70, 5, 120), jump_bids=True,
+                       opener_must_bid=False, order=("nest", "trump"), nest_exchange="discard",
+                       pass_cards=0, must_trump=False, bird=("high", True), counters=COUNTERS_41,
+                       bird_points=20, last_trick_bonus=0, total=120,
+                       scoring=("points", "bid", 300)),
+    "crowsnest": dict(deck=41, sizes=(9, 5), bids=(70, 5, 120), jump_bids=True,
+                      opener_must_bid=False, order=("nest", "trump"), nest_exchange="discard",
+                      pass_cards=0, must_trump=False, bird=("low", True), counters=COUNTERS_41,
+                      bird_points=20, last_trick_bonus=0, total=120, scoring=("bid", "bid", 300)),
+    "crowsnest-100": dict(deck=40, sizes=(9, 4), bids=(70, 5, 100), jump_bids=True,
+                          opener_must_bid=False, order=("nest", "trump"), nest_exchange="discard",
+                          pass_cards=0, must_trump=False, bird=(None, False), counters=COUNTERS_41,
+                          bird_points=None, last_trick_bonus=0, total=100,
+                          scoring=("bid", "bid", 300)),
+}
+
+
+@pytest.mark.parametrize("name", list(PRESET_TABLE))
+def test_presets_table_2_4(name: str) -> None:
+    """Every row of RULES.md table 2.4 for each seed preset (C-3, T-2, T-3, T-6, T-7,
+    T-9, T-12, T-13, T-20..T-22, T-31..T-33)."""
+    want = PRESET_TABLE[name]
+    v = PRESETS[name]
+    assert len(CardSet(v.deck_mask)) == v.deck_size == want["deck"]
+    assert (v.hand_size, v.nest_size) == want["sizes"]
+    assert (v.min_bid, v.bid_step, v.max_bid) == want["bids"]
+    assert (v.jump_bids, v.opener_must_bid) == (want["jump_bids"], want["opener_must_bid"])
+    assert v.post_bid_order == want["order"]
+    assert (v.nest_exchange, v.pass_cards) == (want["nest_exchange"], want["pass_cards"])
+    assert v.must_trump is want["must_trump"] and v.one_high is False
+    assert (v.bird_rank, v.bird_anytime) == want["bird"]
+    assert v.bird is (want["bird_points"] is not None)
+    expected_points(v, want["counters"], want["bird_points"])
     assert v.card_points("B13") == 0  # T-12: the 13 is not a counter
-    assert v.last_trick_bonus == 20 and v.total_points == 200
-    assert (v.made_scores, v.set_loses, v.target) == ("points", "points", 500)
-
-
-def test_presets_table_tournament() -> None:
-    v = PRESETS["tournament"]
-    assert (v.hand_size, v.nest_size) == (9, 5)
-    assert (v.min_bid, v.bid_step, v.max_bid) == (70, 5, 120)
-    assert v.jump_bids is True and v.opener_must_bid is False
-    assert v.post_bid_order == ("nest", "trump")
-    assert v.nest_exchange == "discard" and v.pass_cards == 0
-    assert v.must_trump is False
-    assert v.bird_rank == "high" and v.bird_anytime is True
-    expected_points(v, COUNTERS_41, 20)
-    assert v.last_trick_bonus == 0 and v.total_points == 120
-    assert (v.made_scores, v.set_loses, v.target) == ("points", "bid", 300)
-
-
-def test_presets_table_crowsnest() -> None:
-    v = PRESETS["crowsnest"]
-    assert len(CardSet(v.deck_mask)) == 41
-    assert (v.hand_size, v.nest_size) == (9, 5)
-    assert (v.min_bid, v.bid_step, v.max_bid) == (70, 5, 120)
-    assert v.jump_bids is True and v.opener_must_bid is False
-    assert v.post_bid_order == ("nest", "trump")
-    assert v.nest_exchange == "discard" and v.pass_cards == 0
-    assert v.must_trump is False
-    assert v.bird_rank == "low" and v.bird_anytime is True
-    expected_points(v, COUNTERS_41, 20)
-    assert v.last_trick_bonus == 0 and v.total_points == 120
-    assert (v.made_scores, v.set_loses, v.target) == ("bid", "bid", 300)
-
-
-def test_presets_table_crowsnest_100() -> None:
-    v = PRESETS["crowsnest-100"]
-    assert v.bird is False
-    assert (v.hand_size, v.nest_size) == (9, 4)
-    assert (v.min_bid, v.bid_step, v.max_bid) == (70, 5, 100)
-    assert v.jump_bids is True and v.opener_must_bid is False
-    assert v.post_bid_order == ("nest", "trump")
-    assert v.nest_exchange == "discard" and v.pass_cards == 0
-    assert v.must_trump is False
-    expected_points(v, COUNTERS_41, None)
-    assert v.last_trick_bonus == 0 and v.total_points == 100
-    assert (v.made_scores, v.set_loses, v.target) == ("bid", "bid", 300)
+    assert (v.last_trick_bonus, v.total_points) == (want["last_trick_bonus"], want["total"])
+    assert (v.made_scores, v.set_loses, v.target) == want["scoring"]
 
 
 def test_presets_seed_list() -> None:
