@@ -18,7 +18,8 @@ from .variant import Variant, get_preset
 
 __all__ = ["Position", "parse_position"]
 
-_FIELDS = {"id", "preset", "variant", "trump", "leader", "trick", "hands", "nest_points", "taken"}
+_FIELDS = {"id", "preset", "variant", "trump", "leader", "trick", "hands", "nest_points", "taken",
+           "tricks"}
 
 
 @dataclass(frozen=True)
@@ -33,10 +34,37 @@ class Position:
     nest_points: int = 0
     taken: tuple[int, int] = (0, 0)
     id: Any = None
+    tricks: tuple[int, int] | None = None
 
     @property
     def to_move(self) -> int:
         return (self.leader + len(self.trick)) % 4
+
+    @property
+    def tricks_done(self) -> int:
+        """Return the number of tricks completed before the current one (T-8)."""
+        return self.variant.hand_size - self.hands[self.leader].bit_count() - (1 if self.trick else 0)
+
+    def tricks_won(self) -> tuple[int, int]:
+        """Return the tricks each team took before the current trick: the
+        ``tricks`` field, or (0, 0) when it is missing (like ``taken``, what
+        the position does not say starts at zero; only the most-tricks bonus
+        of section 4 depends on it, and the solver refuses to guess: see
+        :meth:`known_tricks_won`)."""
+        return self.tricks if self.tricks is not None else (0, 0)
+
+    def known_tricks_won(self) -> tuple[int, int]:
+        """Return :meth:`tricks_won` when the value of the position depends
+        on it only as far as the position says.
+
+        :raises PositionError: for a position after the first trick of a
+            variant with a ``most_tricks_bonus`` (section 4) and no ``tricks``.
+        """
+        if self.tricks is None and self.tricks_done and self.variant.most_tricks_bonus:
+            raise PositionError(
+                f"variant {self.variant.name!r} gives a most-tricks bonus, so a position after "
+                f"the first trick must say how many tricks each team took: the field 'tricks'")
+        return self.tricks_won()
 
     def to_dict(self) -> dict[str, Any]:
         """Return the FORMATS.md JSON object of this position."""
@@ -56,6 +84,8 @@ class Position:
             "nest_points": self.nest_points,
             "taken": list(self.taken),
         })
+        if self.tricks is not None:
+            out["tricks"] = list(self.tricks)
         return out
 
 
@@ -147,5 +177,15 @@ def parse_position(data: Any) -> Position:
     if not isinstance(taken_in, list) or len(taken_in) != 2:
         raise PositionError("taken must be a list of two integers")
     taken = (_int(taken_in[0], "taken[0]", 0, 10_000), _int(taken_in[1], "taken[1]", 0, 10_000))
+    done = variant.hand_size - hands[leader].bit_count() - (1 if trick else 0)
+    tricks = None
+    if "tricks" in data:
+        tricks_in = data["tricks"]
+        if not isinstance(tricks_in, list) or len(tricks_in) != 2:
+            raise PositionError("tricks must be a list of two integers")
+        tricks = (_int(tricks_in[0], "tricks[0]", 0, done), _int(tricks_in[1], "tricks[1]", 0, done))
+        if sum(tricks) != done:
+            raise PositionError(f"tricks says {tricks[0]} + {tricks[1]} tricks were taken, but the "
+                                f"hands show {done} completed tricks")
     return Position(variant, trump, leader, trick, tuple(hands), nest_points, taken,  # type: ignore[arg-type]
-                    data.get("id"))
+                    data.get("id"), tricks)

@@ -5,19 +5,20 @@ equivalent cards, null-window driver) must give exactly the values of
 ``rook_core._reference.minimax`` (plain minimax over the reference trick
 rules, RULES.md T-8 .. T-14), in the FORMATS.md ``rook solve`` sense: the
 points team 0 takes from the position to the end of the hand, the cards in
-``trick``, ``nest_points`` and the last-trick bonus included, ``taken`` not.
+``trick``, ``nest_points``, the last-trick bonus and ``dixie``'s most-tricks
+bonus (section 4: the tricks before the position come from its ``tricks``)
+included, ``taken`` not.
 
-What is checked, per preset (every preset but ``dixie``, whose most-tricks
-bonus the solver refuses):
+What is checked, per preset (all nine):
 
 * ``test_T8_T14_solver_equals_minimax``: ``ENDINGS_PER_PRESET`` = 1,250 random
-  endings (10,000 in all) by tricks left, the current trick included:
+  endings (11,250 in all) by tricks left, the current trick included:
   ``TRICK_COUNTS`` = 1: 220, 2: 380, 3: 460, 4: 180, 5: 10.  A quarter of them
   start at a trick boundary, the rest with 1-3 cards of the current trick
   played.  Half come from whole hands played through ``HandState`` (random
   bidding, nest, trump, passing, then random cards; solved both as a
   ``HandState`` and as FORMATS.md JSON), half from random deals of the ending
-  alone with random ``nest_points`` (0-60) and random ``taken``.  For each:
+  alone with random ``nest_points`` (0-60), ``taken`` and ``tricks``.  For each:
   ``value`` (from ``solve`` and from ``value``), ``move_values`` for every
   legal card, and ``best`` = exactly the cards achieving the value; half the
   positions go to a solver with the smallest table (1,024 entries), so that
@@ -37,9 +38,10 @@ bonus the solver refuses):
   by 1 or 3 (teams swapped: value' = total - value).  Presets with a
   permanent trump (``red-one``'s R1) keep that card's color fixed.
 * FORMATS.md errors: duplicate cards, wrong hand sizes, bad trump, an illegal
-  card in the trick, unknown preset, a hand not in the play phase, ``dixie``:
-  ``PositionError`` with a message naming the problem, from the solver and
-  from the reference.
+  card in the trick, unknown preset, a hand not in the play phase, a
+  ``dixie`` position after the first trick without ``tricks``, ``tricks``
+  that do not add up: ``PositionError`` with a message naming the problem,
+  from the solver and from the reference.
 * Node budget: ``Solver(node_budget=10)`` on 9-trick positions raises
   ``BudgetExceeded`` from ``value`` with ``lo <= hi`` bounding the true
   value, and from ``solve`` and ``at_least`` with ``lo <= hi``.
@@ -79,7 +81,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "solve.jsonl"
 TOOL = ROOT / "tools" / "gen_solver_vectors.py"
 
-NAMES = [name for name, v in PRESETS.items() if not v.most_tricks_bonus]
+NAMES = list(PRESETS)
 TRICK_COUNTS = {1: 220, 2: 380, 3: 460, 4: 180, 5: 10}
 ENDINGS_PER_PRESET = sum(TRICK_COUNTS.values())
 AT_LEAST_PER_PRESET = 24
@@ -104,11 +106,11 @@ def _sorted_cards(cards: Any) -> list[str]:
 
 
 def _position(name: str, trump: int, leader: int, trick: list[int], hands: list[Any],
-              nest_points: int, taken: list[int]) -> dict[str, Any]:
+              nest_points: int, taken: list[int], tricks: list[int]) -> dict[str, Any]:
     """Return the FORMATS.md JSON object of a trick-play position."""
     return {"preset": name, "trump": color_name(trump), "leader": leader,
             "trick": [card_name(c) for c in trick], "hands": [_sorted_cards(h) for h in hands],
-            "nest_points": nest_points, "taken": list(taken)}
+            "nest_points": nest_points, "taken": list(taken), "tricks": list(tricks)}
 
 
 def _cards_of(mask: int) -> list[int]:
@@ -136,13 +138,14 @@ def _game_ending(name: str, rng: random.Random, tricks: int, in_trick: int) -> H
 def _hand_position(name: str, hand: HandState) -> dict[str, Any]:
     return _position(name, hand.trump or 0, hand.leader or 0, [int(c) for c in hand.trick],
                      [_cards_of(hand.hand_mask(s)) for s in range(4)], hand.nest_points,
-                     list(hand.points))
+                     list(hand.points), list(hand.tricks_won))
 
 
 def _deal_ending(name: str, rng: random.Random, tricks: int, in_trick: int) -> dict[str, Any]:
     """Return an ending dealt directly: ``tricks`` random cards per seat, a
     random trump, leader, ``nest_points`` and ``taken``, then ``in_trick``
-    random legal cards (reference ``play_card``, T-9, T-10)."""
+    random legal cards (reference ``play_card``, T-9, T-10); the tricks
+    before it are split at random between the teams."""
     variant = PRESETS[name]
     deck = sorted(deck_cards(variant))
     rng.shuffle(deck)
@@ -150,8 +153,11 @@ def _deal_ending(name: str, rng: random.Random, tricks: int, in_trick: int) -> d
     state = RefPlay(variant, rng.randrange(4), rng.randrange(4), [], hands)
     for _ in range(in_trick):
         state = play_card(state, rng.choice(sorted(state.legal())))
+    done = variant.hand_size - tricks
+    won0 = rng.randint(0, done)
     return _position(name, state.trump, state.leader, state.trick, state.hands,
-                     rng.randrange(0, 61, 5), [rng.randrange(0, 100, 5), rng.randrange(0, 100, 5)])
+                     rng.randrange(0, 61, 5), [rng.randrange(0, 100, 5), rng.randrange(0, 100, 5)],
+                     [won0, done - won0])
 
 
 @functools.lru_cache(maxsize=None)
@@ -332,9 +338,12 @@ def _recolor(position: dict[str, Any], perm: dict[int, int]) -> tuple[dict[str, 
 
 def _rotate(position: dict[str, Any], by: int) -> tuple[dict[str, Any], Any]:
     """Return ``position`` with seat s's cards given to seat s + ``by`` and
-    the leader moved with them (T-8); cards keep their names."""
+    the leader moved with them (T-8), and the teams' tricks swapped when
+    the teams are; cards keep their names."""
     out = dict(position)
     out["leader"] = (position["leader"] + by) % 4
+    if by % 2 and "tricks" in position:
+        out["tricks"] = position["tricks"][::-1]
     out["hands"] = [position["hands"][(s - by) % 4] for s in range(4)]
     return out, str
 
@@ -465,8 +474,10 @@ BAD_POSITIONS = {
                         hands=[["B6"], ["Rook"], ["R5"], ["G5"]]), "0 to 3"),
     "bad-leader": (dict(_GOOD, leader=4), "leader"),
     "not-json": ("{not json", "JSON"),
-    "dixie": ({"preset": "dixie", "trump": "R", "leader": 0, "trick": [],
-               "hands": [["B5"], ["B6"], ["B7"], ["B8"]]}, "most-tricks bonus"),
+    "dixie-without-tricks": ({"preset": "dixie", "trump": "R", "leader": 0, "trick": [],
+                              "hands": [["B5"], ["B6"], ["B7"], ["B8"]]}, "'tricks'"),
+    "tricks-do-not-add-up": (dict(_GOOD, tricks=[3, 3]), "completed tricks"),
+    "tricks-not-a-pair": (dict(_GOOD, tricks=[8]), "two integers"),
 }
 
 
@@ -508,7 +519,7 @@ def _nine_tricks(seed: int) -> dict[str, Any]:
     rng.shuffle(deck)
     hands = [deck[s * 9:(s + 1) * 9] for s in range(4)]
     return _position("tournament", rng.randrange(4), rng.randrange(4), [], hands,
-                     card_points(variant, deck[36:]), [0, 0])
+                     card_points(variant, deck[36:]), [0, 0], [0, 0])
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -5,27 +5,27 @@ style 6).  ``tests/test_solver.py`` regenerates it in-process and fails if the
 file differs, so change this script (or the reference) and run it again.
 
 Each line is a FORMATS.md trick-play position (``id``, ``preset``, ``trump``,
-``leader``, ``trick``, ``hands``, ``nest_points``, ``taken``) plus the
+``leader``, ``trick``, ``hands``, ``nest_points``, ``taken``, ``tricks``) plus the
 FORMATS.md ``rook solve`` answer fields computed by the exhaustive minimax of
 ``rook_core._reference.minimax`` only (RULES.md T-8 .. T-14):
 
 * ``value``: the points team 0 (seats 0, 2) takes from the position to the
   end of the hand under double-dummy play, the cards already in ``trick``,
-  ``nest_points`` and the last-trick bonus included, ``taken`` not;
+  ``nest_points``, the last-trick bonus and any most-tricks bonus (section
+  4, counting the ``tricks`` before the position) included, ``taken`` not;
 * ``move_values``: ``{card: value}`` after each legal card of the seat to
   move, in card-id order;
 * ``best``: the legal cards that achieve ``value``, in card-id order.
 
 The native engine never takes part in generating it.  For every preset of
-``PRESETS`` except those with a ``most_tricks_bonus`` (``dixie``: the solver
-refuses them) the script deals from a fixed seed (derived from the preset
+``PRESETS`` the script deals from a fixed seed (derived from the preset
 name, so adding a preset does not move the others), with a random trump and a
 random leader, puts the cards left after the deal in the nest (their points
 become ``nest_points``, T-13), and plays uniformly random legal cards with
 the reference (:func:`rook_core._reference.tricks.play_card`) until an
 ending of ``k`` tricks is left (``k`` in ``TRICKS``), at a trick boundary or
 with 1-3 cards of the current trick played.  ``taken`` holds the points the
-teams took on the way (the solver must ignore them).
+teams took on the way (the solver must ignore them), ``tricks`` the tricks.
 
 Usage: ``python tools/gen_solver_vectors.py [--check]``
 """
@@ -58,8 +58,8 @@ TRICKS = ((1, 8), (2, 10), (3, 12), (4, 6))
 
 
 def presets() -> list[str]:
-    """Return the presets the solver answers for (no most-tricks bonus)."""
-    return [name for name, v in PRESETS.items() if not v.most_tricks_bonus]
+    """Return the presets the vectors cover: every one."""
+    return list(PRESETS)
 
 
 def _sorted_cards(cards: set[int]) -> list[str]:
@@ -93,6 +93,7 @@ def _record(pid: str, name: str, state: RefPlay) -> dict[str, Any]:
         "hands": [_sorted_cards(h) for h in state.hands],
         "nest_points": state.nest_points,
         "taken": list(state.points),
+        "tricks": list(state.tricks_won),
     }
     value, move_values, best = dd_best(state)
     record["value"] = value

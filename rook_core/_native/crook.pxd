@@ -135,7 +135,9 @@ cdef extern from "rook/solve.h" nogil:
         uint8_t leader
         uint8_t trump
         int32_t nest_points
+        uint8_t tricks[2]
     rook_solver *rook_solver_new(size_t tt_bytes)
+    void rook_solver_set_generalize(rook_solver *s, int on)
     void rook_solver_free(rook_solver *s)
     void rook_solver_clear(rook_solver *s)
     void rook_solver_set_budget(rook_solver *s, uint64_t nodes)

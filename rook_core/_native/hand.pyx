@@ -154,6 +154,9 @@ cdef class HandState:
         st.h.points[0] = p.taken[0]
         st.h.points[1] = p.taken[1]
         st.h.tricks_done = v.hand_size - (p.hands[p.leader].bit_count() + (1 if p.trick else 0))
+        won = p.tricks_won()
+        st.h.tricks_won[0] = won[0]
+        st.h.tricks_won[1] = won[1]
         st.start_info = p
         st.start = st.h
         return st

@@ -13,6 +13,7 @@ from libc.stdint cimport int32_t, uint64_t
 from rook_core._native.crook cimport (
     rook_solver, rook_dd_pos, rook_solver_new, rook_solver_free, rook_solver_set_budget,
     rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value, rook_dd_move_values,
+    rook_solver_set_generalize,
 )
 from rook_core._native.rules cimport Rules
 
@@ -55,6 +56,10 @@ cdef class Solver:
     :param tt_bytes: size of the transposition table (default 32 MiB).
     :param node_budget: stop a search after this many nodes (0: no limit);
         the call then raises :class:`BudgetExceeded` with proven bounds.
+    :param generalize: let one table entry stand for every position that
+        differs only in cards whose rank the search did not rely on (the
+        default); ``False`` keys entries by the exact position, a slower
+        mode kept as the baseline the tests compare against.
 
     >>> from rook_core.solver import Solver
     >>> pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
@@ -67,12 +72,13 @@ cdef class Solver:
     cdef readonly uint64_t node_budget
     cdef readonly uint64_t last_nodes
 
-    def __cinit__(self, size_t tt_bytes=32 << 20, uint64_t node_budget=0):
+    def __cinit__(self, size_t tt_bytes=32 << 20, uint64_t node_budget=0, bint generalize=True):
         self.s = rook_solver_new(tt_bytes)
         if self.s == NULL:
             raise MemoryError(f"cannot allocate a {tt_bytes}-byte solver table")
         self.node_budget = node_budget
         rook_solver_set_budget(self.s, node_budget)
+        rook_solver_set_generalize(self.s, generalize)
 
     def __dealloc__(self):
         rook_solver_free(self.s)
@@ -92,6 +98,7 @@ cdef class Solver:
             p.leader = h.leader
             p.trump = h.trump
             p.nest_points = h.nest_points
+            won = h.tricks_won
         else:
             pos = parse_position(position)
             variant = pos.variant
@@ -101,9 +108,13 @@ cdef class Solver:
             p.leader = pos.leader
             p.trump = pos.trump
             p.nest_points = pos.nest_points
-        if variant.most_tricks_bonus:
-            raise PositionError(f"variant {variant.name!r}: the solver does not score the "
-                                f"most-tricks bonus (it depends on tricks before the position)")
+            won = pos.known_tricks_won()
+        if variant.most_tricks_bonus and variant.hand_size % 2 == 0:
+            raise PositionError(f"variant {variant.name!r}: with an even number of tricks the "
+                                f"most-tricks bonus can go to nobody, so the play is not zero-sum "
+                                f"and has no double-dummy value")
+        p.tricks[0] = won[0]
+        p.tricks[1] = won[1]
         p.trick_n = len(trick)
         for i in range(4):
             p.trick[i] = trick[i] if i < len(trick) else 255
@@ -183,7 +194,7 @@ cdef class Solver:
 
 
 cdef int _total(Rules rules, rook_dd_pos *p):
-    cdef int t = rules.variant.last_trick_bonus + p.nest_points
+    cdef int t = rules.variant.last_trick_bonus + rules.variant.most_tricks_bonus + p.nest_points
     cdef int i
     t += rules.points(p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3])
     for i in range(p.trick_n):

@@ -9,13 +9,16 @@ team 1 minimises, counting
   card, for the team whose seat wins their trick (T-11);
 * ``nest_points`` and the variant's ``last_trick_bonus`` for the team that
   takes the last trick (T-13, T-14);
+* a ``most_tricks_bonus`` (``dixie``, RULES.md section 4) for the team that
+  takes more tricks in the whole hand, the tricks before the position
+  included (the position's ``tricks``);
 
 and not counting ``taken`` (the points of tricks completed before the
 position).  Seats play clockwise from the leader and the winner of a trick
 leads the next (T-8); every legal card (T-9, T-10) is tried at every turn.
-Variants with a ``most_tricks_bonus`` (``dixie``, RULES.md section 4) are
-refused with :class:`~rook_core.errors.PositionError`: that bonus depends on
-the tricks won before the position, which a position does not record.
+A variant whose most-tricks bonus can be tied (an even number of tricks) is
+refused with :class:`~rook_core.errors.PositionError`: a tie gives the bonus
+to nobody, so the play is not zero-sum and has no double-dummy value.
 
 There are two searches, and the tests check that they agree:
 
@@ -49,6 +52,7 @@ from __future__ import annotations
 from typing import Any
 
 from rook_core.errors import PositionError
+from rook_core.position import parse_position
 
 from .tricks import RefPlay, card_points, legal_cards, play_card, ref_play_from_position, trick_winner
 
@@ -56,12 +60,14 @@ __all__ = ["dd_at_least", "dd_best", "dd_move_values", "dd_total", "dd_value", "
            "ref_state"]
 
 Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
+Won = tuple[int, int]
 
 
 # ------------------------------------------------------------------ input
 
 def ref_state(position: Any) -> RefPlay:
-    """Return the :class:`RefPlay` of ``position`` with no points taken yet.
+    """Return the :class:`RefPlay` of ``position`` with no points taken yet
+    (the tricks taken before it are kept: the most-tricks bonus needs them).
 
     ``position`` is a FORMATS.md trick-play position (dict, JSON text or
     :class:`~rook_core.position.Position`, read by ``parse_position``), a
@@ -70,20 +76,20 @@ def ref_state(position: Any) -> RefPlay:
     dropped: the value does not count it (FORMATS.md ``rook solve``).
 
     :raises PositionError: for an inconsistent position, a ``HandState`` not
-        in the play phase, or a variant with a ``most_tricks_bonus``.
+        in the play phase, or a most-tricks bonus that can be tied.
     """
     if isinstance(position, RefPlay):
         state = position.copy()
     elif hasattr(position, "hand_mask") and hasattr(position, "phase"):
         state = _from_hand_state(position)
     else:
+        parse_position(position).known_tricks_won()  # raises when the bonus needs them
         state = ref_play_from_position(position)
-    if state.variant.most_tricks_bonus:
+    if state.variant.most_tricks_bonus and state.variant.hand_size % 2 == 0:
         raise PositionError(
-            f"variant {state.variant.name!r}: the most-tricks bonus depends on the tricks "
-            f"won before the position, which a position does not record")
+            f"variant {state.variant.name!r}: with an even number of tricks the most-tricks "
+            f"bonus can go to nobody, so the play is not zero-sum")
     state.points = [0, 0]
-    state.tricks_won = [0, 0]
     return state
 
 
@@ -94,15 +100,16 @@ def _from_hand_state(hand: Any) -> RefPlay:
                             f"not {hand.phase.label}")
     hands = [{c for c in range(64) if hand.hand_mask(s) >> c & 1} for s in range(4)]
     return RefPlay(hand.variant, hand.trump, hand.leader, [int(c) for c in hand.trick],
-                   hands, [0, 0], hand.nest_points)
+                   hands, [0, 0], hand.nest_points, tricks_won=list(hand.tricks_won))
 
 
 def _points_to_come(state: RefPlay) -> int:
     """Return every point still to be taken from ``state``: the counters in the
     hands and in the current trick (T-12), the nest points and the last-trick
-    bonus (T-13, T-14)."""
+    bonus (T-13, T-14), the most-tricks bonus (section 4)."""
     cards = [c for hand in state.hands for c in hand] + list(state.trick)
-    return card_points(state.variant, cards) + state.nest_points + state.variant.last_trick_bonus
+    return (card_points(state.variant, cards) + state.nest_points + state.variant.last_trick_bonus
+            + state.variant.most_tricks_bonus)
 
 
 def dd_total(position: Any) -> int:
@@ -139,18 +146,19 @@ def plain_value(position: Any) -> int:
 class _Search:
     """Exhaustive minimax of one position's variant, trump and nest points.
 
-    A state is ``(hands, leader, trick)``: ``hands`` four frozensets of card
-    ids, ``trick`` a tuple of the cards of the current trick (led card first,
-    card i from seat leader + i).  :meth:`future` returns the points team 0
-    takes from a state to the end of the hand, the cards in ``trick``
-    included.
+    A state is ``(hands, leader, trick, won)``: ``hands`` four frozensets of
+    card ids, ``trick`` a tuple of the cards of the current trick (led card
+    first, card i from seat leader + i), ``won`` the tricks each team took
+    before it.  :meth:`future` returns the points team 0 takes from a state
+    to the end of the hand, the cards in ``trick`` included.
     """
 
     def __init__(self, state: RefPlay) -> None:
         self.variant = state.variant
         self.trump = state.trump
         self.end_points = state.nest_points + state.variant.last_trick_bonus  # T-13
-        self.memo: dict[tuple[Hands, int], int] = {}          # trick boundaries only
+        self.most_tricks_bonus = state.variant.most_tricks_bonus             # section 4
+        self.memo: dict[tuple[Hands, int, Won], int] = {}      # trick boundaries only
         self.legal_memo: dict[tuple[frozenset[int], int | None], list[int]] = {}
         self.winner_memo: dict[tuple[int, ...], int] = {}
 
@@ -172,52 +180,58 @@ class _Search:
             index = self.winner_memo[trick] = trick_winner(self.variant, trick, self.trump)
         return index
 
-    def future(self, hands: Hands, leader: int, trick: tuple[int, ...]) -> int:
+    def future(self, hands: Hands, leader: int, trick: tuple[int, ...], won: Won) -> int:
         """Return the points team 0 takes from this state to the end of the
         hand when team 0 maximises and team 1 minimises."""
         if not trick and not any(hands):
             return 0
-        if not trick and (hands, leader) in self.memo:
-            return self.memo[hands, leader]
+        if not trick and (hands, leader, won) in self.memo:
+            return self.memo[hands, leader, won]
         seat = (leader + len(trick)) % 4
         team0_moves = seat % 2 == 0
         everything = (card_points(self.variant, [c for h in hands for c in h] + list(trick))
-                      + self.end_points)
+                      + self.end_points + self.most_tricks_bonus)
         best: int | None = None
         for card in self.legal(hands[seat], trick):
-            result = self.after(hands, leader, trick, card)
+            result = self.after(hands, leader, trick, won, card)
             if best is None or (result > best if team0_moves else result < best):
                 best = result
             if best == (everything if team0_moves else 0):
                 break  # no card can beat taking all (team 0) or none (team 1) of the rest
         assert best is not None, "the seat to move holds a legal card (T-9)"
         if not trick:
-            self.memo[hands, leader] = best
+            self.memo[hands, leader, won] = best
         return best
 
-    def after(self, hands: Hands, leader: int, trick: tuple[int, ...], card: int) -> int:
+    def after(self, hands: Hands, leader: int, trick: tuple[int, ...], won: Won, card: int) -> int:
         """Return the points team 0 takes from this state to the end of the
         hand when the seat to move plays ``card`` and play goes on double
         dummy.  A fourth card completes the trick: its winner's team takes
         its counters (T-11, T-12), and after the last trick also the nest
-        points and the last-trick bonus (T-13, T-14); the winner leads next
+        points and the last-trick bonus (T-13, T-14), and the team with more
+        tricks the most-tricks bonus (section 4); the winner leads next
         (T-8)."""
         seat = (leader + len(trick)) % 4
         new_hands: Hands = tuple(h - {card} if s == seat else h  # type: ignore[assignment]
                                  for s, h in enumerate(hands))
         new_trick = trick + (card,)
         if len(new_trick) < 4:
-            return self.future(new_hands, leader, new_trick)
+            return self.future(new_hands, leader, new_trick, won)
         winner = (leader + self.winner(new_trick)) % 4
         points = card_points(self.variant, new_trick)
+        new_won: Won = (won[0] + 1, won[1]) if winner % 2 == 0 else (won[0], won[1] + 1)
+        bonus = 0
         if not any(new_hands):
             points += self.end_points
-        return (points if winner % 2 == 0 else 0) + self.future(new_hands, winner, ())
+            bonus = self.most_tricks_bonus if new_won[0] > new_won[1] else 0
+        return ((points if winner % 2 == 0 else 0) + bonus
+                + self.future(new_hands, winner, (), new_won))
 
 
-def _start(state: RefPlay) -> tuple[_Search, Hands, int, tuple[int, ...]]:
+def _start(state: RefPlay) -> tuple[_Search, Hands, int, tuple[int, ...], Won]:
     hands: Hands = tuple(frozenset(h) for h in state.hands)  # type: ignore[assignment]
-    return _Search(state), hands, state.leader, tuple(state.trick)
+    won: Won = (state.tricks_won[0], state.tricks_won[1])
+    return _Search(state), hands, state.leader, tuple(state.trick), won
 
 
 def dd_move_values(position: Any) -> dict[int, int]:
@@ -227,9 +241,9 @@ def dd_move_values(position: Any) -> dict[int, int]:
 
     :raises PositionError: see :func:`ref_state`.
     """
-    search, hands, leader, trick = _start(ref_state(position))
+    search, hands, leader, trick, won = _start(ref_state(position))
     seat = (leader + len(trick)) % 4
-    return {card: search.after(hands, leader, trick, card)
+    return {card: search.after(hands, leader, trick, won, card)
             for card in search.legal(hands[seat], trick)}
 
 
@@ -238,8 +252,8 @@ def dd_value(position: Any) -> int:
 
     :raises PositionError: see :func:`ref_state`.
     """
-    search, hands, leader, trick = _start(ref_state(position))
-    return search.future(hands, leader, trick)
+    search, hands, leader, trick, won = _start(ref_state(position))
+    return search.future(hands, leader, trick, won)
 
 
 def dd_best(position: Any) -> tuple[int, dict[int, int], list[int]]:

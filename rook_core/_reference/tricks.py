@@ -373,7 +373,7 @@ def ref_play_from_position(position: Position | dict[str, Any] | str) -> RefPlay
     p = parse_position(position)
     hands = [set(_cards_of(mask)) for mask in p.hands]
     return RefPlay(p.variant, p.trump, p.leader, list(p.trick), hands,
-                   list(p.taken), p.nest_points)
+                   list(p.taken), p.nest_points, tricks_won=list(p.tricks_won()))
 
 
 def _cards_of(mask: int) -> list[int]:

@@ -4,57 +4,94 @@
 #include "rook/solve.h"
 
 #define NO_SUIT 255
+#define N_PLANES 3                    /* bit planes of a card's tag (tags 0..7) */
+#define MAX_TAGS (1 << N_PLANES)
+#define BUCKET 4                      /* entries per table bucket */
 
-/* A table entry: the position at a trick boundary with ranks made relative
- * to the cards still out (h: each seat's cards as suit*16 + index among the
- * suit's unplayed cards, weakest first), `pattern` a hash of the points and
- * the bird's place in that relative order, and the leader. */
+/* Key coordinates.  At a trick boundary every card still in a hand gets a
+ * key bit 16*suit + index, the index counting the suit's unplayed cards
+ * weakest first (ranks relative to the cards still out).  A card's tag says
+ * what besides its rank matters: its points, whether it may be played at
+ * any time, whether it is the bird.
+ *
+ * A table entry stands for every position that has
+ *   - the same leader and, for each seat and suit, the same number of cards
+ *     of each tag (the `coarse` hash), and
+ *   - the same owner and tag at each key bit of `keep`,
+ * where `keep` holds, in each suit, the cards ranked at or above the lowest
+ * card whose rank mattered to the search below (it won a trick by beating
+ * a card of its own suit, or it was part of a sure run of trumps).  The
+ * cards under that line are interchangeable within a seat and a tag: the
+ * search below never compared their ranks.  (Bridge solvers call these the
+ * relevant or winning ranks.) */
 typedef struct tt_entry {
-    uint64_t h[4];
-    uint64_t pattern;
-    uint32_t gen;        /* entries of another generation are empty */
-    int16_t lo, hi;      /* bounds on the points team 0 takes from this trick boundary */
-    uint8_t leader;
-    uint8_t pad[3];
+    uint64_t coarse;
+    uint64_t keep;
+    uint64_t h[4];               /* each seat's key bits, & keep */
+    uint64_t tag[N_PLANES];      /* tag planes, & keep */
+    uint32_t gen;                /* entries of another generation are empty */
+    int16_t lo, hi;              /* bounds on the points team 0 takes from this trick boundary */
+    uint8_t cards;               /* cards in hands: the cost of searching it again */
+    uint8_t pad[7];
 } tt_entry;
 
 typedef struct tt_key {
+    uint64_t coarse;
     uint64_t h[4];
-    uint64_t pattern;
+    uint64_t tag[N_PLANES];
+    uint8_t card_at[64];         /* key bit -> card */
+    uint8_t bit_of[64];          /* card -> key bit */
 } tt_key;
 
 struct rook_solver {
     tt_entry *tt;
-    uint64_t tt_mask;
+    uint64_t tt_mask;            /* buckets - 1 */
     uint64_t nodes, budget;
-    uint64_t nodes_by_cards[64];  /* nodes by the number of cards still in hands */
+    uint64_t nodes_by_cards[64]; /* nodes by the number of cards still in hands */
     uint64_t tt_hits;
     int aborted;
     uint32_t gen;
-    const rook_rules *ctx_r;  /* the context the table's entries belong to */
+    const rook_rules *ctx_r;     /* the context the table's entries belong to */
     int ctx_trump, ctx_end;
+    int exact_only;              /* rook_solver_set_generalize(s, 0) */
     /* the position being searched */
     const rook_rules *r;
     uint64_t hands[4];
     uint8_t trick[4];
     int trick_n, leader, trump;
-    int end_points;      /* nest points + last-trick bonus, to the last trick's team */
-    /* per (rules, trump): suits in strength order */
-    uint8_t suit_of[64];             /* 0..3: the card's suit when following */
-    uint8_t suit_order[4][20];       /* card ids of each suit, weakest first */
+    int end_points;              /* nest points + last-trick bonus, to the last trick's team */
+    int most_bonus;              /* to the team with more tricks at the end (section 4) */
+    int won[2];                  /* tricks each team has taken in the hand */
+    int grain;                   /* every value is a multiple of this */
+    /* per (rules, trump) */
+    uint8_t suit_of[64];         /* 0..3: the card's suit when following */
+    uint8_t suit_order[4][20];   /* card ids of each suit, weakest first */
     uint8_t suit_len[4];
     uint64_t suit_mask[4];
+    uint8_t tag_of[64];
+    int exact_keys;              /* more tags than planes: every card is kept */
+    uint64_t zcard[4][64];       /* coarse hash terms: (seat, suit, tag) */
+    uint64_t zlead[4];
+    uint64_t zwon[64];           /* coarse hash term: team 0's tricks (most-tricks bonus) */
 };
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
 
 rook_solver *rook_solver_new(size_t tt_bytes)
 {
     rook_solver *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    uint64_t n = 1024;
-    while (n * 2 * sizeof(tt_entry) <= tt_bytes)
+    uint64_t n = 256;            /* buckets */
+    while (n * 2 * BUCKET * sizeof(tt_entry) <= tt_bytes)
         n *= 2;
-    s->tt = calloc(n, sizeof(tt_entry));
+    s->tt = calloc(n * BUCKET, sizeof(tt_entry));
     if (!s->tt) {
         free(s);
         return NULL;
@@ -74,12 +111,18 @@ void rook_solver_free(rook_solver *s)
 void rook_solver_clear(rook_solver *s)
 {
     if (++s->gen == 0) {           /* wrapped: really clear */
-        memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_entry));
+        memset(s->tt, 0, (s->tt_mask + 1) * BUCKET * sizeof(tt_entry));
         s->gen = 1;
     }
 }
 
 void rook_solver_set_budget(rook_solver *s, uint64_t nodes) { s->budget = nodes; }
+
+void rook_solver_set_generalize(rook_solver *s, int on)
+{
+    s->exact_only = !on;
+    s->ctx_r = NULL;             /* the next setup clears the table */
+}
 
 uint64_t rook_solver_nodes(const rook_solver *s) { return s->nodes; }
 
@@ -90,7 +133,18 @@ uint64_t rook_solver_stat(const rook_solver *s, int which)
     return which == 64 ? s->tt_hits : 0;
 }
 
-/* Prepare the suit tables and the position; clear the table. */
+static int gcd(int a, int b)
+{
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Prepare the suit and tag tables and the position; clear the table when
+ * the context changed. */
 static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
 {
     s->r = r;
@@ -102,10 +156,20 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     s->leader = p->leader;
     s->trump = p->trump;
     s->end_points = p->nest_points + r->last_trick_bonus;
+    s->most_bonus = r->most_tricks_bonus;
+    s->won[0] = p->tricks[0];
+    s->won[1] = p->tricks[1];
     s->nodes = 0;
     s->tt_hits = 0;
     memset(s->nodes_by_cards, 0, sizeof s->nodes_by_cards);
     s->aborted = 0;
+    s->grain = gcd(s->end_points < 0 ? -s->end_points : s->end_points,
+                   s->most_bonus < 0 ? -s->most_bonus : s->most_bonus);
+    for (uint64_t m = r->deck; m; m &= m - 1)
+        s->grain = gcd(s->grain, r->card_points[rook_lsb(m)] < 0 ? -r->card_points[rook_lsb(m)]
+                                                                  : r->card_points[rook_lsb(m)]);
+    if (s->grain == 0)
+        s->grain = 1;
     uint64_t trumps = r->trumps[p->trump];
     for (int suit = 0; suit < 4; suit++) {
         s->suit_mask[suit] = suit == p->trump ? trumps : (ROOK_BB_COLOR(suit) & ~trumps);
@@ -129,6 +193,34 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
         }
         s->suit_len[suit] = (uint8_t)n;
     }
+    /* tags: 0 for a plain card, then one per kind of (points, anytime, bird) */
+    int kinds[64], n_kinds = 0;
+    s->exact_keys = s->exact_only;
+    for (int c = 0; c < 64; c++) {
+        s->tag_of[c] = 0;
+        if (!((r->deck >> c) & 1))
+            continue;
+        int kind = (r->card_points[c] + 1024) * 4 + (int)((r->anytime >> c) & 1) * 2 + (c == ROOK_BIRD);
+        if (kind == 1024 * 4)
+            continue;
+        int t = 0;
+        while (t < n_kinds && kinds[t] != kind)
+            t++;
+        if (t == n_kinds)
+            kinds[n_kinds++] = kind;
+        if (t + 1 >= MAX_TAGS)
+            s->exact_keys = 1;
+        else
+            s->tag_of[c] = (uint8_t)(t + 1);
+    }
+    for (int i = 0; i < 64; i++)
+        s->zwon[i] = s->most_bonus ? mix64(0x7A1CULL << 8 | (uint64_t)i) : 0;
+    for (int seat = 0; seat < 4; seat++) {
+        s->zlead[seat] = mix64(0x5EA7ULL + (uint64_t)seat);
+        for (int c = 0; c < 64; c++)
+            s->zcard[seat][c] = s->suit_of[c] == NO_SUIT ? 0
+                : mix64(((uint64_t)seat << 16) | ((uint64_t)s->suit_of[c] << 8) | s->tag_of[c]);
+    }
     /* Entries stay valid while the rules, trump and end points are the same. */
     if (s->gen == 0 || s->ctx_r != r || s->ctx_trump != p->trump || s->ctx_end != s->end_points) {
         rook_solver_clear(s);
@@ -138,16 +230,17 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     }
 }
 
-/* Build the relative-rank key of the current trick boundary. */
+/* Build the key of the current trick boundary. */
 static inline void make_key(const rook_solver *s, tt_key *k)
 {
-    const rook_rules *r = s->r;
     uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
-    uint64_t pat = 0x8CB92BA72F3D8DD7ULL;
+    uint64_t coarse = s->zlead[s->leader] ^ s->zwon[s->won[0] & 63];
     k->h[0] = k->h[1] = k->h[2] = k->h[3] = 0;
+    for (int p = 0; p < N_PLANES; p++)
+        k->tag[p] = 0;
     for (int suit = 0; suit < 4; suit++) {
         uint64_t present = all & s->suit_mask[suit];
-        int idx = 0;
+        int b = 16 * suit;
         for (int j = 0; present; j++) {
             int c = s->suit_order[suit][j];
             uint64_t bit = 1ULL << c;
@@ -155,80 +248,131 @@ static inline void make_key(const rook_solver *s, tt_key *k)
                 continue;
             present &= ~bit;
             int seat = (s->hands[1] & bit) ? 1 : (s->hands[2] & bit) ? 2 : (s->hands[3] & bit) ? 3 : 0;
-            k->h[seat] |= 1ULL << (16 * suit + idx);
-            int tag = r->card_points[c] * 2 + (int)((r->anytime >> c) & 1);
-            if (tag)
-                pat = (pat ^ (uint64_t)(tag * 64 + 16 * suit + idx)) * 0x100000001B3ULL;
-            idx++;
+            uint64_t kb = 1ULL << b;
+            k->h[seat] |= kb;
+            int t = s->tag_of[c];
+            for (int p = 0; p < N_PLANES; p++)
+                k->tag[p] |= (uint64_t)((t >> p) & 1) << b;
+            coarse += s->zcard[seat][c];
+            k->card_at[b] = (uint8_t)c;
+            k->bit_of[c] = (uint8_t)b;
+            b++;
         }
     }
-    k->pattern = pat;
+    if (s->exact_keys)
+        coarse ^= mix64(k->h[0] ^ mix64(k->h[1] ^ mix64(k->h[2] ^ mix64(k->h[3] ^ k->tag[0]) ^ k->tag[1]) ^ k->tag[2]));
+    k->coarse = coarse;
 }
 
-static inline uint64_t tt_hash(const tt_key *k, int leader)
+/* The cards to report as relevant for an entry's keep mask: the lowest kept
+ * card of each suit (everything above it is kept with it). */
+static inline uint64_t keep_to_rel(const tt_key *k, uint64_t keep)
 {
-    uint64_t x = k->h[0] * 0x9E3779B97F4A7C15ULL;
-    x ^= (k->h[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    x ^= (k->h[2] ^ (x >> 29)) * 0x165667B19E3779F9ULL;
-    x ^= (k->h[3] + (uint64_t)leader) * 0xD6E8FEB86659FD93ULL;
-    x ^= k->pattern;
-    x ^= x >> 32;
-    x *= 0x9E3779B97F4A7C15ULL;
-    return x ^ (x >> 29);
-}
-
-static inline int tt_same(const rook_solver *s, const tt_entry *e, const tt_key *k, int leader)
-{
-    return e->gen == s->gen && e->leader == leader && e->pattern == k->pattern
-        && e->h[0] == k->h[0] && e->h[1] == k->h[1] && e->h[2] == k->h[2] && e->h[3] == k->h[3];
-}
-
-/* The table is made of buckets of two entries; a new entry replaces an
- * entry of an older generation, else the one with fewer cards left (the
- * cheaper one to search again). */
-static inline tt_entry *tt_bucket(rook_solver *s, const tt_key *k, int leader)
-{
-    return &s->tt[tt_hash(k, leader) & s->tt_mask & ~1ULL];
-}
-
-static inline tt_entry *tt_find(rook_solver *s, const tt_key *k, int leader)
-{
-    tt_entry *b = tt_bucket(s, k, leader);
-    if (tt_same(s, &b[0], k, leader))
-        return &b[0];
-    if (tt_same(s, &b[1], k, leader))
-        return &b[1];
-    return NULL;
-}
-
-static inline int entry_cards(const tt_entry *e)
-{
-    return rook_popcount(e->h[0] | e->h[1] | e->h[2] | e->h[3]);
-}
-
-static inline void tt_store(rook_solver *s, const tt_key *k, int leader, int lo, int hi)
-{
-    tt_entry *b = tt_bucket(s, k, leader);
-    tt_entry *e;
-    if (tt_same(s, &b[0], k, leader) || tt_same(s, &b[1], k, leader)) {
-        e = tt_same(s, &b[0], k, leader) ? &b[0] : &b[1];
-        if (lo > e->lo) e->lo = (int16_t)lo;
-        if (hi < e->hi) e->hi = (int16_t)hi;
-        return;
+    uint64_t rel = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint64_t m = keep & (0xFFFFULL << (16 * suit));
+        if (m)
+            rel |= 1ULL << k->card_at[rook_lsb(m)];
     }
-    if (b[0].gen != s->gen)
-        e = &b[0];
-    else if (b[1].gen != s->gen)
-        e = &b[1];
-    else
-        e = entry_cards(&b[0]) <= entry_cards(&b[1]) ? &b[0] : &b[1];
+    return rel;
+}
+
+/* The keep mask of a set of relevant cards: in each suit, every key bit at
+ * or above the lowest relevant card. */
+static inline uint64_t rel_to_keep(const rook_solver *s, const tt_key *k, uint64_t rel)
+{
+    uint64_t all = k->h[0] | k->h[1] | k->h[2] | k->h[3];
+    if (s->exact_keys)
+        return all;
+    uint64_t keep = 0;
+    uint64_t in_hands = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
+    for (rel &= in_hands; rel; rel &= rel - 1) {
+        int b = k->bit_of[rook_lsb(rel)];
+        uint64_t lane_top = (0xFFFFULL << (16 * (b >> 4))) & ~((1ULL << b) - 1);
+        keep |= lane_top;
+    }
+    return keep & all;
+}
+
+static inline tt_entry *tt_bucket(rook_solver *s, uint64_t coarse)
+{
+    uint64_t x = coarse ^ (coarse >> 29);
+    return &s->tt[(x & s->tt_mask) * BUCKET];
+}
+
+static inline int tt_matches(const tt_entry *e, const tt_key *k)
+{
+    uint64_t keep = e->keep;
     for (int i = 0; i < 4; i++)
-        e->h[i] = k->h[i];
-    e->pattern = k->pattern;
+        if ((k->h[i] & keep) != e->h[i])
+            return 0;
+    for (int p = 0; p < N_PLANES; p++)
+        if ((k->tag[p] & keep) != e->tag[p])
+            return 0;
+    return 1;
+}
+
+/* Narrow [*lo, *hi] with every entry that stands for the key's position;
+ * return whether one did, and add the relevant cards of the entries used
+ * (see tt_entry) to *rel. */
+static inline int tt_probe(rook_solver *s, const tt_key *k, int *lo, int *hi, uint64_t *rel)
+{
+    tt_entry *b = tt_bucket(s, k->coarse);
+    int used = 0;
+    for (int i = 0; i < BUCKET; i++) {
+        tt_entry *e = &b[i];
+        if (e->gen != s->gen || e->coarse != k->coarse || !tt_matches(e, k))
+            continue;
+        if (e->lo > *lo || e->hi < *hi) {
+            if (e->lo > *lo)
+                *lo = e->lo;
+            if (e->hi < *hi)
+                *hi = e->hi;
+            *rel |= keep_to_rel(k, e->keep);
+            used = 1;
+        }
+    }
+    return used;
+}
+
+static inline void tt_store(rook_solver *s, const tt_key *k, uint64_t rel, int lo, int hi, int cards)
+{
+    uint64_t keep = rel_to_keep(s, k, rel);
+    uint64_t h[4], tag[N_PLANES];
+    for (int i = 0; i < 4; i++)
+        h[i] = k->h[i] & keep;
+    for (int p = 0; p < N_PLANES; p++)
+        tag[p] = k->tag[p] & keep;
+    tt_entry *b = tt_bucket(s, k->coarse);
+    tt_entry *victim = NULL;
+    for (int i = 0; i < BUCKET; i++) {
+        tt_entry *e = &b[i];
+        if (e->gen != s->gen) {
+            if (!victim || victim->gen == s->gen)
+                victim = e;
+            continue;
+        }
+        if (e->coarse == k->coarse && e->keep == keep && e->h[0] == h[0] && e->h[1] == h[1]
+            && e->h[2] == h[2] && e->h[3] == h[3] && e->tag[0] == tag[0] && e->tag[1] == tag[1]
+            && e->tag[2] == tag[2]) {
+            if (lo > e->lo) e->lo = (int16_t)lo;
+            if (hi < e->hi) e->hi = (int16_t)hi;
+            return;
+        }
+        if (!victim || (victim->gen == s->gen && e->cards < victim->cards))
+            victim = e;
+    }
+    tt_entry *e = victim;
+    e->coarse = k->coarse;
+    e->keep = keep;
+    for (int i = 0; i < 4; i++)
+        e->h[i] = h[i];
+    for (int p = 0; p < N_PLANES; p++)
+        e->tag[p] = tag[p];
     e->gen = s->gen;
-    e->leader = (uint8_t)leader;
     e->lo = (int16_t)lo;
     e->hi = (int16_t)hi;
+    e->cards = (uint8_t)cards;
 }
 
 /* Fill moves[] with one card of each class of equivalent legal cards of
@@ -315,40 +459,54 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
     return n;
 }
 
-static int search(rook_solver *s, int alpha, int beta);
+static int search(rook_solver *s, int alpha, int beta, uint64_t *rel);
 
-/* At a trick boundary, set sure[t] to the points team t is certain to take:
- * the top unplayed trump wins whatever trick it falls in, and so does each
- * trump below it while the same team holds the whole run (a higher trump in
- * the same trick is then the team's own).  (A top card of another suit is
- * not sure: its holder may have to discard it on a trick of another suit.) */
-static void sure_points(const rook_solver *s, int sure[2])
+/* At a trick boundary, set sure[t] to the points team t is certain to take
+ * and return the cards that bound rests on: the top unplayed trump wins
+ * whatever trick it falls in, and so does each trump below it while the
+ * same team holds the whole run (a higher trump in the same trick is then
+ * the team's own).  (A top card of another suit is not sure: its holder
+ * may have to discard it on a trick of another suit.) */
+static uint64_t sure_points(const rook_solver *s, int sure[2])
 {
     const rook_rules *r = s->r;
     uint64_t team_cards[2] = {s->hands[0] | s->hands[2], s->hands[1] | s->hands[3]};
     uint64_t all = team_cards[0] | team_cards[1];
+    uint64_t run = 0;
     sure[0] = sure[1] = 0;
-    {
-        int suit = s->trump;
-        int owner = -1;
-        for (int j = s->suit_len[suit] - 1; j >= 0; j--) {
-            int c = s->suit_order[suit][j];
-            uint64_t bit = 1ULL << c;
-            if (!(all & bit))
-                continue;
-            int t = (team_cards[0] & bit) ? 0 : 1;
-            if (owner < 0)
-                owner = t;
-            else if (t != owner)
-                break;
-            sure[t] += r->card_points[c];
-        }
+    int suit = s->trump;
+    int owner = -1;
+    for (int j = s->suit_len[suit] - 1; j >= 0; j--) {
+        int c = s->suit_order[suit][j];
+        uint64_t bit = 1ULL << c;
+        if (!(all & bit))
+            continue;
+        int t = (team_cards[0] & bit) ? 0 : 1;
+        if (owner < 0)
+            owner = t;
+        else if (t != owner)
+            break;
+        sure[t] += r->card_points[c];
+        run |= bit;
     }
+    return run;
+}
+
+/* The winning card of a full trick if its rank decided the trick (it beat
+ * a card of its own suit), else 0: the cards whose rank mattered. */
+static inline uint64_t trick_rel(const rook_solver *s, const uint8_t *t, int wi)
+{
+    int ws = s->suit_of[t[wi]];
+    for (int i = 0; i < 4; i++)
+        if (i != wi && s->suit_of[t[i]] == ws)
+            return 1ULL << t[wi];
+    return 0;
 }
 
 /* Play `card` for the seat to move, search on, undo; return team 0's points
- * from before the card to the end of the hand. */
-static int child(rook_solver *s, int card, int alpha, int beta)
+ * from before the card to the end of the hand, and in *rel the cards whose
+ * rank the result rests on. */
+static int child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
 {
     const rook_rules *r = s->r;
     int seat = (s->leader + s->trick_n) & 3;
@@ -357,38 +515,86 @@ static int child(rook_solver *s, int card, int alpha, int beta)
     s->trick[s->trick_n++] = (uint8_t)card;
     int v;
     if (s->trick_n < 4) {
-        v = search(s, alpha, beta);
+        v = search(s, alpha, beta, rel);
     } else {
-        int w = (s->leader + rook_trick_winner(r, s->trick, 4, s->trump)) & 3;
+        int wi = rook_trick_winner(r, s->trick, 4, s->trump);
+        int w = (s->leader + wi) & 3;
+        uint64_t trel = trick_rel(s, s->trick, wi);
         int pts = r->card_points[s->trick[0]] + r->card_points[s->trick[1]]
                 + r->card_points[s->trick[2]] + r->card_points[s->trick[3]];
         int last = !(s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3]);
         if (last)
             pts += s->end_points;
         int gain = (w & 1) ? 0 : pts;
+        s->won[w & 1]++;
         if (last) {
+            if (s->won[0] > s->won[1])
+                gain += s->most_bonus;
             v = gain;
+            *rel = trel;
         } else {
             uint8_t saved[4] = {s->trick[0], s->trick[1], s->trick[2], s->trick[3]};
             int saved_leader = s->leader;
             s->trick_n = 0;
             s->leader = w;
-            v = gain + search(s, alpha - gain, beta - gain);
+            v = gain + search(s, alpha - gain, beta - gain, rel);
+            *rel |= trel;
             s->leader = saved_leader;
             for (int i = 0; i < 4; i++)
                 s->trick[i] = saved[i];
             s->trick_n = 4;
         }
+        s->won[w & 1]--;
     }
     s->trick_n--;
     s->hands[seat] ^= bit;
     return v;
 }
 
-/* Fail-soft alpha-beta: team 0's points from here (current trick included). */
-static int search(rook_solver *s, int alpha, int beta)
+/* A class of equivalent cards was searched through its highest card.  The
+ * other cards are covered in every position the result stands for only if
+ * the class lies wholly above or wholly below the kept line of its suit:
+ * when a relevant card of the suit ranks at or below the class's top, keep
+ * the whole class (add its lowest card). */
+static uint64_t cover_classes(const rook_solver *s, const uint8_t *moves, const uint64_t *cls,
+                              int n, uint64_t rel)
 {
     const rook_rules *r = s->r;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < n; i++) {
+            uint64_t k = cls[i];
+            if (!(k & (k - 1)))
+                continue;
+            int suit = s->suit_of[moves[i]];
+            int top = r->strength[moves[i]];
+            int low_c = -1;
+            for (uint64_t m = k; m; m &= m - 1) {
+                int c = rook_lsb(m);
+                if (low_c < 0 || r->strength[c] < r->strength[low_c])
+                    low_c = c;
+            }
+            if ((rel >> low_c) & 1)
+                continue;
+            int line_at_or_below_top = 0;
+            for (uint64_t m = rel & s->suit_mask[suit]; m; m &= m - 1)
+                if (r->strength[rook_lsb(m)] <= top && r->strength[rook_lsb(m)] > r->strength[low_c])
+                    line_at_or_below_top = 1;
+            if (line_at_or_below_top) {
+                rel |= 1ULL << low_c;
+                changed = 1;
+            }
+        }
+    }
+    return rel;
+}
+
+/* Fail-soft alpha-beta: team 0's points from here (current trick included);
+ * *rel gets the cards whose rank the result rests on. */
+static int search(rook_solver *s, int alpha, int beta, uint64_t *rel)
+{
+    const rook_rules *r = s->r;
+    *rel = 0;
     if (s->aborted)
         return 0;
     if (++s->nodes > s->budget && s->budget) {
@@ -396,8 +602,9 @@ static int search(rook_solver *s, int alpha, int beta)
         return 0;
     }
     uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
-    s->nodes_by_cards[rook_popcount(all)]++;
-    int total = rook_points(r, all) + s->end_points;
+    int n_cards = rook_popcount(all);
+    s->nodes_by_cards[n_cards]++;
+    int total = rook_points(r, all) + s->end_points + s->most_bonus;
     for (int i = 0; i < s->trick_n; i++)
         total += r->card_points[s->trick[i]];
     /* sure bounds: 0 <= value <= total */
@@ -406,47 +613,60 @@ static int search(rook_solver *s, int alpha, int beta)
     if (beta <= 0)
         return 0;
     int alpha0 = alpha, beta0 = beta;
+    uint64_t R = 0;
     tt_key key;
-    if (s->trick_n == 0 && rook_popcount(all) == 4) {
+    if (s->trick_n == 0 && n_cards == 4) {
         /* the last trick: every card is forced */
         uint8_t t[4];
         for (int i = 0; i < 4; i++)
             t[i] = (uint8_t)rook_lsb(s->hands[(s->leader + i) & 3]);
-        int w = (s->leader + rook_trick_winner(r, t, 4, s->trump)) & 1;
-        return w ? 0 : total;
+        int wi = rook_trick_winner(r, t, 4, s->trump);
+        int team = (s->leader + wi) & 1;
+        *rel = trick_rel(s, t, wi);
+        return team ? (s->won[0] > s->won[1] + 1 ? s->most_bonus : 0)
+                    : total - (s->won[0] + 1 > s->won[1] ? 0 : s->most_bonus);
     }
     if (s->trick_n == 0) {
         int sure[2];
-        sure_points(s, sure);
-        if (sure[0] >= beta)
+        uint64_t run = sure_points(s, sure);
+        if (sure[0] >= beta) {
+            *rel = run;
             return sure[0];
-        if (total - sure[1] <= alpha)
+        }
+        if (total - sure[1] <= alpha) {
+            *rel = run;
             return total - sure[1];
+        }
         make_key(s, &key);
-        tt_entry *e = tt_find(s, &key, s->leader);
-        if (e) {
+        int lo = 0, hi = total;
+        uint64_t erel = 0;
+        if (tt_probe(s, &key, &lo, &hi, &erel)) {
             s->tt_hits++;
-            if (e->lo >= beta)
-                return e->lo;
-            if (e->hi <= alpha)
-                return e->hi;
-            if (e->lo == e->hi)
-                return e->lo;
-            if (e->lo > alpha)
-                alpha = e->lo;
-            if (e->hi < beta)
-                beta = e->hi;
+            if (lo >= beta || hi <= alpha || lo == hi) {
+                *rel = erel;
+                return lo >= beta ? lo : hi <= alpha ? hi : lo;
+            }
+            if (lo > alpha)
+                alpha = lo;
+            if (hi < beta)
+                beta = hi;
+            R = erel;
         }
     }
     int seat = (s->leader + s->trick_n) & 3;
     uint8_t moves[16];
-    int n = gen_moves(s, seat, moves, NULL);
+    uint64_t cls[16];
+    int n = gen_moves(s, seat, moves, cls);
     int maximize = !(seat & 1);
     int best = maximize ? -1 : total + 1;
+    int searched = 0;
     for (int i = 0; i < n; i++) {
-        int v = child(s, moves[i], alpha, beta);
+        uint64_t crel;
+        int v = child(s, moves[i], alpha, beta, &crel);
         if (s->aborted)
             return 0;
+        R |= crel;
+        searched = i + 1;
         if (maximize) {
             if (v > best) {
                 best = v;
@@ -461,6 +681,7 @@ static int search(rook_solver *s, int alpha, int beta)
         if (alpha >= beta)
             break;
     }
+    R = cover_classes(s, moves, cls, searched, R);
     if (s->trick_n == 0) {
         int lo = 0, hi = total;
         if (best <= alpha0)
@@ -469,38 +690,45 @@ static int search(rook_solver *s, int alpha, int beta)
             lo = best;
         else
             lo = hi = best;
-        tt_store(s, &key, s->leader, lo, hi);
+        tt_store(s, &key, R, lo, hi, n_cards);
     }
+    *rel = R;
     return best;
 }
 
 int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int target)
 {
     setup(s, r, p);
-    int v = search(s, target - 1, target);
+    uint64_t rel;
+    int v = search(s, target - 1, target, &rel);
     if (s->aborted)
         return -1;
     return v >= target;
 }
 
-/* Narrow [lo, hi] with null-window searches until it closes (MTD(f)-style,
- * starting from `guess`); the table is shared between the steps. */
-static int drive(rook_solver *s, int guess, int lo, int hi, int *out_lo, int *out_hi)
+/* Close [lo, hi] (team 0's points from here, or after `card` when card >= 0)
+ * with null-window searches, each at a multiple of the grain: the first at
+ * `guess`, then halving the interval; a fail-soft answer may close more than
+ * half.  The table is shared between the steps. */
+static int drive(rook_solver *s, int card, int guess, int lo, int hi, int *out_lo, int *out_hi)
 {
+    int gr = s->grain;
     int g = guess;
     while (lo < hi) {
         if (g <= lo)
-            g = lo + 1;
+            g = lo + gr;
         if (g > hi)
             g = hi;
-        int v = search(s, g - 1, g);
+        uint64_t rel;
+        int v = card >= 0 ? child(s, card, g - 1, g, &rel) : search(s, g - 1, g, &rel);
         if (s->aborted)
             break;
         if (v >= g)
-            lo = v;
+            lo = v < hi ? v : hi;
         else
-            hi = v;
-        g = v >= g ? v + 1 : v;
+            hi = v > lo ? v : lo;
+        /* next target: the middle of what is left, on the grain */
+        g = lo + gr * (((hi - lo) / gr + 1) / 2);
     }
     if (out_lo)
         *out_lo = lo;
@@ -511,17 +739,24 @@ static int drive(rook_solver *s, int guess, int lo, int hi, int *out_lo, int *ou
 
 static int total_points(const rook_solver *s)
 {
-    int total = rook_points(s->r, s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3]) + s->end_points;
+    int total = rook_points(s->r, s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3])
+              + s->end_points + s->most_bonus;
     for (int i = 0; i < s->trick_n; i++)
         total += s->r->card_points[s->trick[i]];
     return total;
+}
+
+/* The first guess: the middle of [0, total] on the grain. */
+static int middle(const rook_solver *s, int total)
+{
+    return s->grain * ((total / s->grain + 1) / 2);
 }
 
 int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int *lo, int *hi)
 {
     setup(s, r, p);
     int total = total_points(s);
-    return drive(s, total / 2, 0, total, lo, hi);
+    return drive(s, -1, middle(s, total), 0, total, lo, hi);
 }
 
 int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64])
@@ -536,25 +771,18 @@ int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *
     int best = maximize ? -1 : total + 1;
     /* The position's value first: the best card's value equals it, and it is
      * the first guess for every card. */
-    int root = drive(s, total / 2, 0, total, NULL, NULL);
+    int root = drive(s, -1, middle(s, total), 0, total, NULL, NULL);
     if (root < 0)
         return -1;
     for (int i = 0; i < n; i++) {
-        /* value of the child: narrow with null windows through child() */
-        int lo = 0, hi = total, g = maximize ? root : root + 1;
-        while (lo < hi) {
-            if (g <= lo) g = lo + 1;
-            if (g > hi) g = hi;
-            int v = child(s, moves[i], g - 1, g);
-            if (s->aborted)
-                return -1;
-            if (v >= g) lo = v; else hi = v;
-            g = v >= g ? v + 1 : v;
-        }
+        int guess = maximize ? root : root + s->grain;
+        int v = drive(s, moves[i], guess, 0, total, NULL, NULL);
+        if (v < 0)
+            return -1;
         for (uint64_t m = classes[i]; m; m &= m - 1)
-            values[rook_lsb(m)] = lo;
-        if (maximize ? lo > best : lo < best)
-            best = lo;
+            values[rook_lsb(m)] = v;
+        if (maximize ? v > best : v < best)
+            best = v;
     }
     return best;
 }

@@ -3,21 +3,31 @@
  * The value of a position is the number of points team 0 (seats 0 and 2)
  * takes from here to the end of the hand when team 0 maximises and team 1
  * minimises: the counters of the current and later tricks (T-12), the nest
- * points and the last-trick bonus to the team of the last trick (T-13).
+ * points and the last-trick bonus to the team of the last trick (T-13), and
+ * a most-tricks bonus (RULES.md section 4) to the team with more tricks in
+ * the whole hand (the tricks before the position are part of the position;
+ * variants whose tricks can tie are not solved: the game would not be
+ * zero-sum).
  *
  * Algorithm: alpha-beta over single cards with
- *   - a transposition table keyed at trick boundaries by the exact remaining
- *     hands and the leader, storing a lower and an upper bound on the points
- *     still to come (open addressing, fixed size, replaced by depth);
+ *   - a transposition table at trick boundaries storing a lower and an upper
+ *     bound on the points still to come.  Ranks are made relative to the
+ *     cards still out, and an entry keeps only the cards whose rank the
+ *     search below relied on (in each suit, those at or above the lowest card
+ *     that won a trick by beating a card of its suit); the cards under that
+ *     line only count by seat, suit and kind (points, bird), so one entry
+ *     answers for many positions (the "relevant ranks" of bridge solvers);
  *   - equivalent cards searched once: two cards of one hand that follow the
  *     same way, carry the same points and have no other unplayed card of
  *     their suit ranked between them win and lose the same tricks;
  *   - move ordering: cards that take the trick now first, counters to a
  *     trick the partner wins, cheap cards otherwise;
- *   - sure bounds: the points still out bound the value from both sides;
- *   - a null-window driver ("can team 0 take at least T?") narrowed to the
- *     exact value (MTD(f)-style), so the yes/no question costs less than
- *     the exact value.
+ *   - sure bounds: the points still out, and the run of top trumps held by
+ *     one team, bound the value from both sides;
+ *   - null-window searches ("can team 0 take at least T?") closing the
+ *     interval by halves on the grain of the points (every value is a
+ *     multiple of the gcd of the card points and the end points), so the
+ *     yes/no question costs less than the exact value.
  * No allocation per node; the table is owned by a solver context, one per
  * thread.  A node budget stops the search; the caller is told.
  */
@@ -38,6 +48,7 @@ typedef struct rook_dd_pos {
     uint8_t leader;
     uint8_t trump;
     int32_t nest_points; /* T-13: goes with the last trick, with the bonus */
+    uint8_t tricks[2];   /* tricks each team took before the current trick */
 } rook_dd_pos;
 
 /* Return a new solver with a table of about tt_bytes (rounded down to a power
@@ -48,6 +59,11 @@ void rook_solver_free(rook_solver *s);
 /* Forget every stored bound (needed between positions of different rules,
  * trump or nest points; done automatically by the calls below). */
 void rook_solver_clear(rook_solver *s);
+
+/* Table entries stand for every position that differs only in cards whose
+ * rank the search did not rely on (on = 1, the default), or for one position
+ * each (on = 0: slower; kept to check the first against).  Clears the table. */
+void rook_solver_set_generalize(rook_solver *s, int on);
 
 /* Stop a search after this many nodes (0 = no limit). */
 void rook_solver_set_budget(rook_solver *s, uint64_t nodes);

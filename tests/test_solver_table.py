@@ -1,0 +1,69 @@
+"""The solver's generalised table against exact keys, on long endings.
+
+``Solver()`` lets one table entry stand for every position that differs only
+in cards whose rank its search did not rely on (``src/rook/solve.c``:
+relevant cards, interchangeable low cards by seat, suit and kind).
+``Solver(generalize=False)`` keys each entry by the exact position.  Both
+must give the same value and the same value for every legal card: the
+reference minimax cannot reach these lengths, but the exact-key search is
+the simpler one and is checked against it on short endings
+(``tests/test_solver.py``).
+
+Positions: for each of the nine presets, ``PER_PRESET`` hands played through
+``HandState`` with random bidding, nest, trump and passing (T-3 .. T-22),
+then random cards down to 5-9 tricks left (``dixie``: its ``tricks`` come
+with the state), at a trick boundary or inside a trick.  Both solvers get
+a small table (256 KiB) on half the positions, so that entries of different
+generality replace each other.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+
+from rook_core import HandState
+from rook_core.actions import Phase
+from rook_core.solver import Solver
+from rook_core.variant import PRESETS
+
+PER_PRESET = 16
+BUDGET = 3_000_000  # nodes: a position past it is replaced by another
+
+
+def _ending(name: str, rng: random.Random) -> HandState:
+    while True:
+        hand = HandState.deal(name, rng.randrange(1 << 31))
+        while hand.phase not in (Phase.PLAY, Phase.THROWN_IN, Phase.DONE):
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.phase == Phase.PLAY:
+            break
+    tricks = rng.randint(5, min(9, PRESETS[name].hand_size))
+    cards_left = 4 * tricks - rng.choice((0, 1, 2, 3))
+    while sum(hand.hand_mask(s).bit_count() for s in range(4)) > cards_left:
+        hand.apply(rng.choice(hand.legal_actions()))
+    return hand
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_T8_T14_generalised_table_equals_exact_keys(name: str) -> None:
+    rng = random.Random(zlib.crc32(f"solver-table/{name}".encode()))
+    bad = []
+    checked = 0
+    while checked < PER_PRESET:
+        hand = _ending(name, rng)
+        size = 256 << 10 if checked % 2 else 32 << 20
+        fast, exact = Solver(size, BUDGET), Solver(size, 2 * BUDGET, generalize=False)
+        try:
+            got = fast.solve(hand)
+        except Exception as e:  # BudgetExceeded: too long for a unit test, take another
+            assert type(e).__name__ == "BudgetExceeded", e
+            continue
+        want = exact.solve(hand)
+        checked += 1
+        if (got.value, got.move_values) != (want.value, want.move_values):
+            bad.append(f"{got.value} {dict(got.move_values)} != {want.value} "
+                       f"{dict(want.move_values)}: {hand.to_json()}")
+    assert not bad, f"{name}: {len(bad)} of {PER_PRESET} differ:\n" + "\n".join(bad[:3])
