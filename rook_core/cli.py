@@ -4,6 +4,9 @@
 * ``rook perft --depth D``: FORMATS.md positions on stdin, perft counts on stdout.
 * ``rook solve``: FORMATS.md positions on stdin, double-dummy values on stdout
   (``--show`` prints a table for a person instead).
+* ``rook nest``: the declarer's best discard and trump, double dummy, for a
+  hand in the nest phase (``--preset P --seed N`` deals one and bids with the
+  greedy bots; without it, hand JSON lines on stdin).
 * ``rook play --preset P --seed N``: a complete game between bots, as a readable log.
 
 The JSON-lines commands answer every input line with one output line, in
@@ -96,6 +99,58 @@ def _show_solution(pos: Any, res: Any) -> str:
     lines.append("  card    value")
     for c, v in sorted(res.move_values.items(), key=lambda kv: (-kv[1] if res.to_move % 2 == 0 else kv[1])):
         lines.append(f"  {str(c):<6} {v:>6}" + ("   best" if c in res.best else ""))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ nest
+def _hand_at_nest(preset: str, seed: int) -> Any:
+    """Deal hand ``seed`` of ``preset`` and bid with the greedy bots until the
+    declarer has taken the nest (T-3 .. T-7, T-20)."""
+    from ._native.hand import HandState
+    from .actions import Phase
+    from .agents import make_agent
+    from .variant import get_preset
+    variant = get_preset(preset)
+    hand = HandState.deal(variant, seed)
+    bots = [make_agent("greedy", variant, seed * 4 + i) for i in range(4)]
+    while hand.phase not in (Phase.NEST, Phase.PLAY, Phase.THROWN_IN, Phase.DONE):
+        seat = hand.to_move
+        assert seat is not None
+        hand.apply(bots[seat].act(hand.observation(seat)))
+    if hand.phase == Phase.THROWN_IN:
+        raise RookError(f"hand {seed} of {preset} was thrown in (every seat passed, T-6); "
+                        f"try another --seed")
+    if hand.phase != Phase.NEST:
+        raise RookError(f"{preset} reaches the {hand.phase.label} phase without a nest "
+                        f"discard (T-7, T-20)")
+    return hand
+
+
+def _nest_answer(workers: int, budget: int) -> Callable[[Any], dict[str, Any]]:
+    def answer(hand: Any) -> dict[str, Any]:
+        from ._native.hand import HandState
+        from .nest import nest_decision
+        if isinstance(hand, dict):
+            hand = HandState.from_json({k: v for k, v in hand.items() if k != "id"})
+        out = nest_decision(hand, workers=workers, node_budget=budget).to_json()
+        out["_hand"] = hand
+        return out
+    return answer
+
+
+def _show_nest(hand: Any, answer: dict[str, Any]) -> str:
+    from .cards import CardSet
+    d = answer["declarer"]
+    lines = [f"{hand.variant.name}: seat {d} (team {d % 2}) declares at {hand.high_bid} and "
+             f"holds {_fmt_hand(CardSet(hand.hand_mask(d)))}"]
+    for s in range(4):
+        if s != d:
+            lines.append(f"  seat {s} (team {s % 2}): {_fmt_hand(CardSet(hand.hand_mask(s)))}")
+    lines.append(f"  trump   bury                     points  (discards tried, solved exactly, nodes)")
+    for t in answer["trumps"]:
+        mark = "   best" if t["trump"] == answer["best"]["trump"] else ""
+        lines.append(f"  {t['trump']:<7} {' '.join(t['discard']):<24} {t['points']:>6}  "
+                     f"({t['discards']}, {t['solved']}, {t['nodes']:,}){mark}")
     return "\n".join(lines)
 
 
@@ -214,6 +269,13 @@ def build_parser() -> argparse.ArgumentParser:
     so.add_argument("--at-least", type=int, default=None, metavar="T",
                     help="also answer whether team 0 can take at least T points")
     so.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
+    ne = sub.add_parser("nest", help="the declarer's best discard and trump, double dummy")
+    ne.add_argument("--preset", choices=sorted(PRESETS),
+                    help="deal a hand of this preset (with --seed) instead of reading hand JSON lines")
+    ne.add_argument("--seed", type=int, default=0, help="the deal's seed (with --preset)")
+    ne.add_argument("--workers", type=int, default=1, help="threads searching the trumps side by side")
+    ne.add_argument("--budget", type=int, default=0, help="node budget per search (0: none)")
+    ne.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
     pl = sub.add_parser("play", help="play a seeded game between bots and print it")
     pl.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
     pl.add_argument("--seed", type=int, default=0)
@@ -249,6 +311,33 @@ def main(argv: list[str] | None = None) -> int:
                     failed = 1
                     print(f"error: {e}\n")
             return failed
+        if args.command == "nest":
+            if args.workers < 1 or args.budget < 0:
+                raise RookError("--workers must be at least 1 and --budget not negative")
+            nest = _nest_answer(args.workers, args.budget)
+
+            def nest_line(obj: Any) -> dict[str, Any]:
+                out = nest(obj)
+                hand = out.pop("_hand")
+                if args.show:
+                    print(_show_nest(hand, out) + "\n")
+                return out
+            if args.preset is not None:
+                decision = nest_line(_hand_at_nest(args.preset, args.seed))
+                if not args.show:
+                    print(json.dumps(decision))
+                return 0
+            if args.show:
+                failed = 0
+                for line in sys.stdin:
+                    if line.strip():
+                        try:
+                            nest_line(json.loads(line))
+                        except (RookError, ValueError) as e:
+                            failed = 1
+                            print(f"error: {e}\n")
+                return failed
+            return _run_jsonl(sys.stdin, sys.stdout, nest_line)
         if args.command == "play":
             agents = [a.strip() for a in args.agents.split(",")]
             if len(agents) != 4:

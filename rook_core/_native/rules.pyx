@@ -10,7 +10,7 @@ below validate their arguments and call the C kernels (``rook_legal_mask``,
 from libc.stdint cimport uint8_t, int32_t, uint64_t, int64_t
 from rook_core._native.crook cimport (
     rook_rules, rook_legal_mask, rook_trick_winner, rook_points, rook_random_hands,
-    rook_trump_mask, rook_rules_finish, ROOK_PH_NEST, ROOK_PH_TRUMP, ROOK_PH_PASS,
+    rook_trump_mask, rook_follow_mask, rook_rules_finish, ROOK_PH_NEST, ROOK_PH_TRUMP, ROOK_PH_PASS,
 )
 
 from rook_core.errors import NotationError, VariantError
@@ -112,6 +112,27 @@ cdef class Rules:
         """Return the mask of the cards that are trump when ``trump`` is named (T-10)."""
         _check_trump(trump)
         return rook_trump_mask(&self.r, trump)
+
+    def suit_mask(self, int card, int trump):
+        """Return the cards that play as one suit with ``card`` when ``trump``
+        is named: every trump for a trump, else its color's other cards (T-10).
+
+        :raises NotationError: for a card not in the deck or a color out of range.
+        """
+        _check_trump(trump)
+        if not 0 <= card < 64 or not (self.r.deck >> card) & 1:
+            raise NotationError(f"card id {card} is not in the deck", card)
+        return rook_follow_mask(&self.r, card, trump) & self.r.deck
+
+    def strength(self, int card):
+        """Return the order of ``card`` within its suit (C-4): of two cards of
+        one suit the stronger wins a trick.
+
+        :raises NotationError: for a card not in the deck.
+        """
+        if not 0 <= card < 64 or not (self.r.deck >> card) & 1:
+            raise NotationError(f"card id {card} is not in the deck", card)
+        return self.r.strength[card]
 
     def random_hands(self, int trump, uint64_t seed, int64_t first, int32_t[:, ::1] out):
         """Fill ``out[i] = (team 0 points, team 1 points)`` for random hands

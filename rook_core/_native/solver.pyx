@@ -97,7 +97,9 @@ cdef class Solver:
             trick = [int(c) for c in h.trick]
             p.leader = h.leader
             p.trump = h.trump
-            p.nest_points = h.nest_points
+            # T-13: the nest goes with the last trick; nest_to = "declarer"
+            # (section 4) has already given it away: not part of the play.
+            p.nest_points = h.nest_points if variant.nest_to == "last_trick" else 0
             won = h.tricks_won
         else:
             pos = parse_position(position)

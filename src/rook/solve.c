@@ -52,7 +52,7 @@ struct rook_solver {
     int aborted;
     uint32_t gen;
     const rook_rules *ctx_r;     /* the context the table's entries belong to */
-    int ctx_trump, ctx_end;
+    int ctx_trump;
     int exact_only;              /* rook_solver_set_generalize(s, 0) */
     /* the position being searched */
     const rook_rules *r;
@@ -73,6 +73,7 @@ struct rook_solver {
     uint64_t zcard[4][64];       /* coarse hash terms: (seat, suit, tag) */
     uint64_t zlead[4];
     uint64_t zwon[64];           /* coarse hash term: team 0's tricks (most-tricks bonus) */
+    uint64_t zend;               /* coarse hash term: the end points */
 };
 
 static uint64_t mix64(uint64_t x)
@@ -221,12 +222,14 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
             s->zcard[seat][c] = s->suit_of[c] == NO_SUIT ? 0
                 : mix64(((uint64_t)seat << 16) | ((uint64_t)s->suit_of[c] << 8) | s->tag_of[c]);
     }
-    /* Entries stay valid while the rules, trump and end points are the same. */
-    if (s->gen == 0 || s->ctx_r != r || s->ctx_trump != p->trump || s->ctx_end != s->end_points) {
+    /* The end points are part of every key, so positions with other nest
+     * points (the discards of one nest decision) share the table; entries
+     * stay valid while the rules and the trump are the same. */
+    s->zend = mix64(0xE4D0000ULL ^ (uint64_t)(uint32_t)s->end_points);
+    if (s->gen == 0 || s->ctx_r != r || s->ctx_trump != p->trump) {
         rook_solver_clear(s);
         s->ctx_r = r;
         s->ctx_trump = p->trump;
-        s->ctx_end = s->end_points;
     }
 }
 
@@ -234,7 +237,7 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
 static inline void make_key(const rook_solver *s, tt_key *k)
 {
     uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
-    uint64_t coarse = s->zlead[s->leader] ^ s->zwon[s->won[0] & 63];
+    uint64_t coarse = s->zlead[s->leader] ^ s->zwon[s->won[0] & 63] ^ s->zend;
     k->h[0] = k->h[1] = k->h[2] = k->h[3] = 0;
     for (int p = 0; p < N_PLANES; p++)
         k->tag[p] = 0;

@@ -56,8 +56,8 @@ typedef struct rook_dd_pos {
 rook_solver *rook_solver_new(size_t tt_bytes);
 void rook_solver_free(rook_solver *s);
 
-/* Forget every stored bound (needed between positions of different rules,
- * trump or nest points; done automatically by the calls below). */
+/* Forget every stored bound (needed between positions of different rules or
+ * trump; done automatically by the calls below). */
 void rook_solver_clear(rook_solver *s);
 
 /* Table entries stand for every position that differs only in cards whose

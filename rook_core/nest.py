@@ -1,0 +1,303 @@
+"""The nest decision, double dummy: which cards to bury and which trump to name.
+
+A declarer who has just taken the nest (T-20) holds ``hand_size +
+nest_size`` cards, buries ``nest_size`` of them and names trump (T-7); then
+the play begins.  With every hand visible, :func:`nest_decision` finds, for
+each trump, the discard that gives the declarer's team the most points from
+the play (counters, the nest and the last-trick bonus, T-12 .. T-14), and
+that many points.
+
+How it stays far below 2,002 x 4 exact solves (``tournament``):
+
+* equivalent discards are tried once.  Under a given trump, two of the
+  declarer's cards of one suit with no other player's card ranked between
+  them and the same points play the same part (they are equivalent cards of
+  the solver), so a discard is only a number of cards taken from each such
+  class;
+* the discards of one trump are tried best-looking first (low cards of
+  short side suits, no trumps, no counters) and each after the first is
+  asked the yes/no question "can the declarer's team take more than the best
+  so far?" (:meth:`Solver.at_least`), which usually costs much less than an
+  exact value; only a "yes" is solved exactly;
+* one solver table serves every discard of a trump: the nest points are part
+  of its keys, and positions a few tricks on often coincide.
+
+The four trumps are independent searches, spread over ``workers`` threads
+(one solver each; the search releases the GIL).  The answer depends on
+neither the number of workers nor the timing: ties go to the discard tried
+first, in a fixed order.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._native.rules import rules_for
+from .actions import TRUMP, Phase
+from ._layout import BB_COLORS
+from .cards import CardSet, color_name
+from .errors import PositionError, RookError
+from .solver import Solver
+
+__all__ = ["NestDecision", "TrumpChoice", "nest_decision"]
+
+
+@dataclass(frozen=True)
+class TrumpChoice:
+    """The best discard under one trump.
+
+    ``points``: what the declarer's team takes from the play (double dummy)
+    after burying ``discard`` and naming ``trump``, the nest included when it
+    goes to the last trick (T-13) or to the declarer (section 4).
+    ``value``: the FORMATS.md value of that play position (team 0's points).
+    ``discards``: distinct discards considered; ``solved``: how many of them
+    needed an exact value; ``nodes``: search nodes spent on this trump.
+    """
+
+    trump: int
+    discard: CardSet
+    points: int
+    value: int
+    discards: int = 0
+    solved: int = 0
+    nodes: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"trump": color_name(self.trump), "discard": self.discard.names(),
+                "points": self.points, "value": self.value, "discards": self.discards,
+                "solved": self.solved, "nodes": self.nodes}
+
+
+@dataclass(frozen=True)
+class NestDecision:
+    """The declarer's best discard for each trump, and the best of them."""
+
+    declarer: int
+    choices: list[TrumpChoice] = field(default_factory=list)
+
+    @property
+    def best(self) -> TrumpChoice:
+        """The choice with the most points (the first trump in color order on a tie)."""
+        return max(self.choices, key=lambda c: (c.points, -c.trump))
+
+    @property
+    def nodes(self) -> int:
+        return sum(c.nodes for c in self.choices)
+
+    def to_json(self) -> dict[str, Any]:
+        best = self.best
+        return {"declarer": self.declarer, "best": {"trump": color_name(best.trump),
+                                                    "discard": best.discard.names(),
+                                                    "points": best.points},
+                "trumps": [c.to_json() for c in self.choices], "nodes": self.nodes}
+
+
+# ---------------------------------------------------------------- discards
+
+def _classes(hand: Any, trump: int, allowed: int) -> list[list[int]]:
+    """Return the declarer's discardable cards in classes of equivalent cards
+    under ``trump``: one suit (T-10), no other seat's card ranked between
+    them, the same points (T-12); the bird and any card playable at any time
+    (T-9) stand alone.  Each class is ordered weakest first."""
+    rules = rules_for(hand.variant)
+    me = hand.to_move
+    mine = hand.hand_mask(me)
+    others = 0
+    for s in range(4):
+        if s != me:
+            others |= hand.hand_mask(s)
+    classes: dict[tuple[int, int, int], list[int]] = {}
+    singles: list[list[int]] = []
+    done = 0
+    for c in CardSet(mine):
+        card = int(c)
+        if done >> card & 1:
+            continue
+        suit = rules.suit_mask(card, trump)
+        done |= suit & mine
+        order = sorted(CardSet(suit & (mine | others)), key=lambda x: rules.strength(int(x)))
+        run = 0
+        for x in order:
+            xi = int(x)
+            if others >> xi & 1:
+                run += 1
+                continue
+            if not allowed >> xi & 1:
+                continue
+            if x.is_bird:
+                singles.append([xi])
+                continue
+            classes.setdefault((suit, run, rules.points(1 << xi)), []).append(xi)
+    return list(classes.values()) + singles
+
+
+def _discards(classes: list[list[int]], k: int) -> Iterator[tuple[int, ...]]:
+    """Yield every way of burying ``k`` cards, as the weakest cards of each
+    class taken (one discard per choice of counts)."""
+    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield ()
+            return
+        if i == len(classes):
+            return
+        cls = classes[i]
+        for take in range(min(left, len(cls)), -1, -1):
+            for rest in rec(i + 1, left - take):
+                yield tuple(cls[:take]) + rest
+    yield from rec(0, k)
+
+
+def _looks_cheap(hand: Any, trump: int, discard: tuple[int, ...]) -> tuple[Any, ...]:
+    """Sort key, best-looking discard first: fewest trumps and points buried,
+    then the most side suits emptied, then the weakest cards."""
+    rules = rules_for(hand.variant)
+    mine = hand.hand_mask(hand.to_move)
+    gone = 0
+    for c in discard:
+        gone |= 1 << c
+    trumps = rules.trump_mask(trump)
+    kept = mine & ~gone
+    voids = 0
+    for color in range(4):
+        side = BB_COLORS[color] & ~trumps
+        if color != trump and mine & side and not kept & side:
+            voids += 1
+    return (bin(gone & trumps).count("1"), rules.points(gone), -voids,
+            sum(rules.strength(c) for c in discard), discard)
+
+
+# ------------------------------------------------------------------ search
+
+def _check(hand: Any) -> tuple[int, int, list[int]]:
+    """Return (declarer, cards to bury, trumps to try) for a hand in the nest
+    phase whose play follows the discard (and the trump) directly."""
+    if hand.phase != Phase.NEST:
+        raise PositionError(f"the nest decision needs a hand in the nest phase (the declarer "
+                            f"has taken the nest, T-20), not {hand.phase.label}")
+    steps = list(hand.variant.post_bid_order)
+    if "pass" in steps[steps.index("nest"):]:
+        raise PositionError(f"variant {hand.variant.name!r}: cards are passed after the nest "
+                            f"(T-22), so the hands the play starts from are not known yet")
+    k = hand.remaining
+    trumps = [hand.trump] if hand.trump is not None else [0, 1, 2, 3]
+    return hand.to_move, k, trumps
+
+
+def _play_state(hand: Any, discard: tuple[int, ...], trump: int) -> Any:
+    state = hand.clone()
+    for c in discard:
+        state.apply(c)
+    if state.phase == Phase.TRUMP:
+        state.apply(TRUMP + trump)
+    if state.phase != Phase.PLAY:
+        raise PositionError(f"after the discard and the trump the hand is in the "
+                            f"{state.phase.label} phase, not play")
+    return state
+
+
+def _declarer_points(state: Any, value: int, total: int, declarer: int) -> int:
+    team = declarer % 2
+    points = value if team == 0 else total - value
+    if state.variant.nest_to == "declarer":
+        points += state.nest_points  # section 4: the nest is the declarer's already
+    return points
+
+
+def _total(state: Any) -> int:
+    rules = rules_for(state.variant)
+    cards = 0
+    for s in range(4):
+        cards |= state.hand_mask(s)
+    total: int = rules.points(cards) + state.variant.last_trick_bonus + state.variant.most_tricks_bonus
+    if state.variant.nest_to == "last_trick":
+        total += state.nest_points
+    return total
+
+
+def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver,
+                    tick: Callable[[], None]) -> TrumpChoice:
+    allowed = 0
+    for a in hand.legal_actions():
+        if a < 64:
+            allowed |= 1 << a
+    classes = _classes(hand, trump, allowed)
+    options = sorted(_discards(classes, k), key=lambda d: _looks_cheap(hand, trump, d))
+    if not options:
+        raise PositionError(f"the declarer cannot bury {k} cards")
+    team = declarer % 2
+    best: tuple[int, int, tuple[int, ...]] | None = None  # (points, value, discard)
+    solved = nodes = 0
+    for discard in options:
+        state = _play_state(hand, discard, trump)
+        total = _total(state)
+        extra = state.nest_points if state.variant.nest_to == "declarer" else 0
+        if best is not None:
+            # Can the declarer's team beat the best so far?  Team 0's value
+            # must reach `need` (team 0 declares) or stay at or under it.
+            want = best[0] + 1 - extra
+            better = solver.at_least(state, want, team)
+            nodes += solver.last_nodes
+            if not better:
+                tick()
+                continue
+        value = solver.value(state)
+        nodes += solver.last_nodes
+        solved += 1
+        points = _declarer_points(state, value, total, declarer)
+        if best is None or points > best[0]:
+            best = (points, value, discard)
+        tick()
+    assert best is not None
+    mask = 0
+    for c in best[2]:
+        mask |= 1 << c
+    return TrumpChoice(trump, CardSet(mask), best[0], best[1], len(options), solved, nodes)
+
+
+def nest_decision(hand: Any, *, workers: int = 1, tt_bytes: int = 32 << 20,
+                  node_budget: int = 0,
+                  progress: Callable[[int, int], None] | None = None) -> NestDecision:
+    """Return the declarer's best discard and its points for every trump.
+
+    ``hand``: a ``HandState`` in the nest phase (T-20), the declarer to bury
+    (some cards may already be buried; the rest are chosen).  When trump was
+    named before the nest (T-7), only that trump is tried.  ``workers``
+    threads search the trumps side by side; ``node_budget`` bounds each
+    single search (:class:`~rook_core.solver.BudgetExceeded` past it);
+    ``progress(done, total)`` is called as discards are settled.
+
+    :raises PositionError: for a hand not in the nest phase, or a variant
+        that passes cards after the nest (T-22: the hands of the play are not
+        known then).
+    """
+    declarer, k, trumps = _check(hand)
+    if not isinstance(workers, int) or workers < 1:
+        raise RookError(f"workers must be a positive int, not {workers!r}")
+    lock = threading.Lock()
+    counts = [0, 0]
+    if progress is not None:
+        allowed = sum(1 << a for a in hand.legal_actions() if a < 64)
+        counts[1] = sum(len(list(_discards(_classes(hand, t, allowed), k))) for t in trumps)
+
+    def tick() -> None:
+        if progress is not None:
+            with lock:
+                counts[0] += 1
+                progress(counts[0], counts[1])
+
+    def one(trump: int) -> TrumpChoice:
+        solver = Solver(tt_bytes, node_budget)
+        return _best_for_trump(hand.clone(), declarer, k, trump, solver, tick)
+
+    if workers == 1 or len(trumps) == 1:
+        choices = [one(t) for t in trumps]
+    else:
+        with ThreadPoolExecutor(max_workers=min(workers, len(trumps))) as pool:
+            choices = list(pool.map(one, trumps))
+    return NestDecision(declarer, choices)
+
+

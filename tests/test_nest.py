@@ -1,0 +1,194 @@
+"""The nest decision (T-7, T-20, T-13) against brute force.
+
+``rook_core.nest.nest_decision`` merges equivalent discards, tries the
+discards best-looking first and settles most of them with a yes/no search.
+Brute force here buries every subset of the declarer's cards, names every
+trump, and solves each play position exactly with ``Solver.value``; the
+decision must find, for every trump, exactly the brute-force maximum of the
+declarer's team's points, and its discard must score that maximum.
+
+The variants are small (5 cards a hand, a nest of 5: 252 discards x 4
+trumps) so brute force stays quick, with the knobs that change the
+decision: counters that may not be buried (T-20), the nest to the declarer
+instead of the last trick (T-13, section 4), a last-trick bonus, trump named
+before the nest (T-7), a most-tricks bonus (section 4), and a low bird
+(C-4).  ``DEALS`` hands of each, the bidding played at random.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from rook_core import HandState
+from rook_core.actions import TRUMP, Phase
+from rook_core.errors import PositionError
+from rook_core.nest import nest_decision
+from rook_core.solver import Solver
+from rook_core.variant import Variant
+
+DEALS = 4
+BASE = dict(ranks=tuple(range(9, 15)), hand_size=5, nest_size=5,
+            counters=((10, 10), (14, 10), ("Rook", 20)), min_bid=20, max_bid=60, bid_step=5)
+VARIANTS = {
+    "plain": Variant(name="mini", **BASE),
+    "no-counters-buried": Variant(name="mini-keep", **BASE, discard_counters=False),
+    "nest-to-declarer": Variant(name="mini-decl", **BASE, nest_to="declarer"),
+    "last-trick-bonus": Variant(name="mini-bonus", **BASE, last_trick_bonus=20),
+    "trump-first": Variant(name="mini-trump-first", **BASE, post_bid_order=("trump", "nest")),
+    "most-tricks": Variant(name="mini-most", **BASE, most_tricks_bonus=20),
+    "low-bird": Variant(name="mini-low", **dict(BASE, counters=((10, 10), (14, 10), ("Rook", 20))),
+                        bird_rank="low"),
+}
+
+
+def _at_nest(variant: Variant, seed: int) -> HandState:
+    rng = random.Random(seed)
+    while True:
+        hand = HandState.deal(variant, seed)
+        while hand.phase not in (Phase.NEST, Phase.THROWN_IN):
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.phase == Phase.NEST:
+            return hand
+        seed += 1000
+
+
+def _declarer_points(state: HandState, value: int, declarer: int) -> int:
+    cards = 0
+    for s in range(4):
+        cards |= state.hand_mask(s)
+    v = state.variant
+    from rook_core._native.rules import rules_for
+    total = rules_for(v).points(cards) + v.last_trick_bonus + v.most_tricks_bonus
+    if v.nest_to == "last_trick":
+        total += state.nest_points
+    points = value if declarer % 2 == 0 else total - value
+    return points + (state.nest_points if v.nest_to == "declarer" else 0)
+
+
+def _brute_force(hand: HandState) -> dict[int, int]:
+    """Return {trump: the most points the declarer's team can take}."""
+    declarer = hand.to_move
+    allowed = [a for a in hand.legal_actions() if a < 64]
+    trumps = [hand.trump] if hand.trump is not None else [0, 1, 2, 3]
+    solver = Solver(4 << 20)
+    best: dict[int, int] = {}
+    for trump in trumps:
+        for discard in itertools.combinations(allowed, hand.remaining):
+            state = hand.clone()
+            for c in discard:
+                state.apply(c)
+            if state.phase == Phase.TRUMP:
+                state.apply(TRUMP + trump)
+            points = _declarer_points(state, solver.value(state), declarer)
+            best[trump] = max(best.get(trump, -1), points)
+    return best
+
+
+@pytest.mark.parametrize("knob", list(VARIANTS))
+def test_T7_T20_nest_decision_equals_brute_force(knob: str) -> None:
+    variant = VARIANTS[knob]
+    solver = Solver(4 << 20)
+    for seed in range(DEALS):
+        hand = _at_nest(variant, seed)
+        want = _brute_force(hand)
+        got = nest_decision(hand)
+        assert {c.trump: c.points for c in got.choices} == want, (knob, seed, hand.to_json())
+        assert got.best.points == max(want.values())
+        for choice in got.choices:
+            # the reported discard scores the reported points
+            state = hand.clone()
+            for c in choice.discard:
+                state.apply(int(c))
+            if state.phase == Phase.TRUMP:
+                state.apply(TRUMP + choice.trump)
+            value = solver.value(state)
+            assert value == choice.value
+            assert _declarer_points(state, value, got.declarer) == choice.points
+            assert 1 <= choice.solved <= choice.discards
+
+
+def test_T20_equivalent_discards_are_merged() -> None:
+    """Fewer distinct discards than subsets: equivalent cards are tried once."""
+    hand = _at_nest(VARIANTS["plain"], 7)
+    got = nest_decision(hand)
+    assert all(c.discards < 252 for c in got.choices)
+
+
+def test_nest_decision_same_with_two_workers_and_progress() -> None:
+    hand = _at_nest(VARIANTS["plain"], 11)
+    seen: list[tuple[int, int]] = []
+    one = nest_decision(hand)
+    two = nest_decision(hand, workers=2, progress=lambda done, total: seen.append((done, total)))
+    assert one == two
+    assert seen[-1][0] == seen[-1][1] == sum(c.discards for c in one.choices)
+    assert [d for d, _ in seen] == list(range(1, len(seen) + 1))
+
+
+def test_T20_nest_decision_refuses_other_phases() -> None:
+    hand = HandState.deal("tournament", 3)
+    with pytest.raises(PositionError, match="nest phase"):
+        nest_decision(hand)
+    before = hand.to_json()
+    assert hand.to_json() == before
+
+
+def test_T22_nest_decision_refuses_passing_after_the_nest() -> None:
+    """partnership-57 passes cards after the widow (T-22): the hands of the
+    play are not known at the nest, so there is no double-dummy answer."""
+    hand = _at_nest(Variant(name="p57", **{**BASE, "nest_size": 1, "hand_size": 6,
+                                            "ranks": tuple(range(9, 15)), "pass_cards": 1,
+                                            "post_bid_order": ("trump", "nest", "pass"),
+                                            "nest_exchange": "swap_one"}), 1)
+    with pytest.raises(PositionError, match="passed"):
+        nest_decision(hand)
+
+
+def test_nest_decision_json() -> None:
+    hand = _at_nest(VARIANTS["plain"], 2)
+    got = nest_decision(hand).to_json()
+    assert set(got) == {"declarer", "best", "trumps", "nodes"}
+    assert len(got["trumps"]) == 4
+    assert got["best"]["points"] == max(t["points"] for t in got["trumps"])
+    assert all(len(t["discard"]) == 5 for t in got["trumps"])
+
+
+# ---------------------------------------------------------------- rook nest
+
+def _rook(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rook_core.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_T20_cli_nest_answers_hand_json_lines() -> None:
+    """``rook nest`` reads hand JSON lines (``HandState.to_json``), answers
+    each in order with the API's decision, echoes ``id``, and gives a bad
+    line an error answer and exit status 1."""
+    hands = [_at_nest(VARIANTS[k], 3) for k in ("plain", "last-trick-bonus")]
+    lines = [json.dumps(dict(h.to_json(), id=f"h{i}")) for i, h in enumerate(hands)]
+    lines.insert(1, json.dumps({"id": "bad", "variant": "tournament", "start": {}, "actions": []}))
+    res = _rook("nest", stdin="\n".join(lines) + "\n")
+    assert res.returncode == 1, res.stderr
+    out = [json.loads(x) for x in res.stdout.splitlines()]
+    assert [o["id"] for o in out] == ["h0", "bad", "h1"]
+    assert "error" in out[1] and "start" in out[1]["error"]
+    for hand, answer in zip(hands, (out[0], out[2])):
+        want = nest_decision(hand).to_json()
+        assert {k: v for k, v in answer.items() if k != "id"} == want
+
+
+def test_cli_nest_show_and_refusals() -> None:
+    hand = _at_nest(VARIANTS["plain"], 5)
+    res = _rook("nest", "--show", stdin=json.dumps(hand.to_json()) + "\n")
+    assert res.returncode == 0, res.stderr
+    best = nest_decision(hand).best
+    assert "best" in res.stdout and " ".join(best.discard.names()) in res.stdout
+    res = _rook("nest", "--preset", "partnership-57", "--seed", "1")
+    assert res.returncode == 2 and "error" in res.stderr
+    res = _rook("nest", "--workers", "0", "--preset", "tournament")
+    assert res.returncode == 2 and "--workers" in res.stderr
