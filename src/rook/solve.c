@@ -45,6 +45,7 @@ typedef struct tt_key {
 
 struct rook_solver {
     tt_entry *tt;
+    void *tt_raw;                /* the allocation tt lies in */
     uint64_t tt_mask;            /* buckets - 1 */
     uint64_t nodes, budget;
     uint64_t nodes_by_cards[64]; /* nodes by the number of cards still in hands */
@@ -74,6 +75,7 @@ struct rook_solver {
     uint64_t zlead[4];
     uint64_t zwon[64];           /* coarse hash term: team 0's tricks (most-tricks bonus) */
     uint64_t zend;               /* coarse hash term: the end points */
+    uint64_t zsum;               /* sum of zcard over the cards in hands, kept as cards are played */
 };
 
 static uint64_t mix64(uint64_t x)
@@ -92,8 +94,10 @@ rook_solver *rook_solver_new(size_t tt_bytes)
     uint64_t n = 256;            /* buckets */
     while (n * 2 * BUCKET * sizeof(tt_entry) <= tt_bytes)
         n *= 2;
-    s->tt = calloc(n * BUCKET, sizeof(tt_entry));
-    if (!s->tt) {
+    /* calloc: the pages are zeroed lazily; buckets start on cache lines */
+    s->tt_raw = calloc(n * BUCKET * sizeof(tt_entry) + 64, 1);
+    s->tt = (tt_entry *)(((uintptr_t)s->tt_raw + 63) & ~(uintptr_t)63);
+    if (!s->tt_raw) {
         free(s);
         return NULL;
     }
@@ -104,7 +108,7 @@ rook_solver *rook_solver_new(size_t tt_bytes)
 void rook_solver_free(rook_solver *s)
 {
     if (s) {
-        free(s->tt);
+        free(s->tt_raw);
         free(s);
     }
 }
@@ -222,6 +226,10 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
             s->zcard[seat][c] = s->suit_of[c] == NO_SUIT ? 0
                 : mix64(((uint64_t)seat << 16) | ((uint64_t)s->suit_of[c] << 8) | s->tag_of[c]);
     }
+    s->zsum = 0;
+    for (int seat = 0; seat < 4; seat++)
+        for (uint64_t m = s->hands[seat]; m; m &= m - 1)
+            s->zsum += s->zcard[seat][rook_lsb(m)];
     /* The end points are part of every key, so positions with other nest
      * points (the discards of one nest decision) share the table; entries
      * stay valid while the rules and the trump are the same. */
@@ -233,11 +241,17 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     }
 }
 
+/* The coarse hash of the current trick boundary (see tt_entry). */
+static inline uint64_t coarse_hash(const rook_solver *s)
+{
+    return (s->zlead[s->leader] ^ s->zwon[s->won[0] & 63] ^ s->zend) + s->zsum;
+}
+
 /* Build the key of the current trick boundary. */
 static inline void make_key(const rook_solver *s, tt_key *k)
 {
     uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
-    uint64_t coarse = s->zlead[s->leader] ^ s->zwon[s->won[0] & 63] ^ s->zend;
+    uint64_t coarse = coarse_hash(s);
     k->h[0] = k->h[1] = k->h[2] = k->h[3] = 0;
     for (int p = 0; p < N_PLANES; p++)
         k->tag[p] = 0;
@@ -256,7 +270,6 @@ static inline void make_key(const rook_solver *s, tt_key *k)
             int t = s->tag_of[c];
             for (int p = 0; p < N_PLANES; p++)
                 k->tag[p] |= (uint64_t)((t >> p) & 1) << b;
-            coarse += s->zcard[seat][c];
             k->card_at[b] = (uint8_t)c;
             k->bit_of[c] = (uint8_t)b;
             b++;
@@ -395,9 +408,11 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
         if (!(legal & s->suit_mask[suit]))
             continue;
         int run_open = 0, last_pts = 0;
-        for (int k = 0; k < s->suit_len[suit]; k++) {
+        uint64_t left = (others | legal) & s->suit_mask[suit];
+        for (int k = 0; left; k++) {
             int c = s->suit_order[suit][k];
             uint64_t bit = 1ULL << c;
+            left &= ~bit;
             if (others & bit) {
                 run_open = 0;
             } else if (legal & bit) {
@@ -416,12 +431,24 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
             }
         }
     }
-    /* Move ordering by a small score; insertion sort (n <= 15). */
+    /* Move ordering by a small score; insertion sort (n <= 15).  A card
+     * takes the trick when its winning key (rules.h: 512 + strength for a
+     * trump, 256 + strength for the led suit, 0 otherwise) beats the best
+     * key in the trick so far. */
     int score[16];
     int team = seat & 1;
-    int win_i = 0;
-    if (s->trick_n)
-        win_i = rook_trick_winner(r, s->trick, s->trick_n, s->trump);
+    const uint64_t tm = r->trumps[s->trump];
+    const uint64_t fm = s->trick_n ? r->follow[s->trump][s->trick[0]] : 0;
+#define WIN_KEY(c) ((int)(((tm >> (c)) & 1) ? 512 + r->strength[c] \
+                         : ((fm >> (c)) & 1) ? 256 + r->strength[c] : 0))
+    int best_key = -1, win_i = 0;
+    for (int i = 0; i < s->trick_n; i++) {
+        int key = WIN_KEY(s->trick[i]);
+        if (key > best_key) {
+            best_key = key;
+            win_i = i;
+        }
+    }
     int partner_winning = s->trick_n && (((s->leader + win_i) & 1) == team);
     for (int i = 0; i < n; i++) {
         int c = moves[i];
@@ -430,9 +457,7 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
         if (!s->trick_n) {
             score[i] = st + 4 * pts;
         } else {
-            uint8_t t[4] = {s->trick[0], s->trick[1], s->trick[2], s->trick[3]};
-            t[s->trick_n] = (uint8_t)c;
-            int wins = rook_trick_winner(r, t, s->trick_n + 1, s->trump) == s->trick_n;
+            int wins = WIN_KEY(c) > best_key;
             if (partner_winning && !wins)
                 score[i] = 300 + pts;
             else if (wins)
@@ -441,6 +466,7 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
                 score[i] = 100 - pts - st;
         }
     }
+#undef WIN_KEY
     for (int i = 1; i < n; i++) {
         int sc = score[i];
         uint8_t mv = moves[i];
@@ -515,6 +541,7 @@ static int child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
     int seat = (s->leader + s->trick_n) & 3;
     uint64_t bit = 1ULL << card;
     s->hands[seat] ^= bit;
+    s->zsum -= s->zcard[seat][card];
     s->trick[s->trick_n++] = (uint8_t)card;
     int v;
     if (s->trick_n < 4) {
@@ -551,6 +578,7 @@ static int child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
     }
     s->trick_n--;
     s->hands[seat] ^= bit;
+    s->zsum += s->zcard[seat][card];
     return v;
 }
 
@@ -607,6 +635,12 @@ static int search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
     int n_cards = rook_popcount(all);
     s->nodes_by_cards[n_cards]++;
+    if (s->trick_n == 0 && n_cards > 4) {
+        /* start loading the table bucket while the cheap bounds are tried */
+        const char *b = (const char *)tt_bucket(s, coarse_hash(s));
+        for (size_t off = 0; off < BUCKET * sizeof(tt_entry); off += 64)
+            __builtin_prefetch(b + off);
+    }
     int total = rook_points(r, all) + s->end_points + s->most_bonus;
     for (int i = 0; i < s->trick_n; i++)
         total += r->card_points[s->trick[i]];
