@@ -14,13 +14,14 @@ How it stays far below 2,002 x 4 exact solves (``tournament``):
   them and the same points play the same part (they are equivalent cards of
   the solver), so a discard is only a number of cards taken from each such
   class;
-* the discards of one trump are tried best-looking first (low cards of
-  short side suits, no trumps, no counters) and each after the first is
+* the best-looking discard of a trump (low cards of short side suits, no
+  trumps, no counters) is solved first, and each other discard is then
   asked the yes/no question "can the declarer's team take more than the best
   so far?" (:meth:`Solver.at_least`), which usually costs much less than an
   exact value; only a "yes" is solved exactly;
-* one solver table serves every discard of a trump: the nest points are part
-  of its keys, and positions a few tricks on often coincide.
+* one solver table (256 MiB by default) serves every discard of a trump:
+  positions a few tricks on often coincide, and an entry proven with other
+  nest points still bounds the value (see ``src/rook/solve.c``).
 
 The four trumps are independent searches, spread over ``workers`` threads
 (one solver each; the search releases the GIL).  The answer depends on
@@ -225,9 +226,14 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
         if a < 64:
             allowed |= 1 << a
     classes = _classes(hand, trump, allowed)
-    options = sorted(_discards(classes, k), key=lambda d: _looks_cheap(hand, trump, d))
+    # The best-looking discard first (it sets the bar), then the rest in the
+    # order _discards makes them: neighbours differ in few cards, so their
+    # searches meet the same positions in the table.
+    options = list(_discards(classes, k))
     if not options:
         raise PositionError(f"the declarer cannot bury {k} cards")
+    first = min(range(len(options)), key=lambda i: _looks_cheap(hand, trump, options[i]))
+    options.insert(0, options.pop(first))
     team = declarer % 2
     best: tuple[int, int, tuple[int, ...]] | None = None  # (points, value, discard)
     solved = nodes = 0
@@ -258,7 +264,7 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
     return TrumpChoice(trump, CardSet(mask), best[0], best[1], len(options), solved, nodes)
 
 
-def nest_decision(hand: Any, *, workers: int = 1, tt_bytes: int = 32 << 20,
+def nest_decision(hand: Any, *, workers: int = 1, tt_bytes: int = 256 << 20,
                   node_budget: int = 0,
                   progress: Callable[[int, int], None] | None = None) -> NestDecision:
     """Return the declarer's best discard and its points for every trump.
@@ -266,7 +272,8 @@ def nest_decision(hand: Any, *, workers: int = 1, tt_bytes: int = 32 << 20,
     ``hand``: a ``HandState`` in the nest phase (T-20), the declarer to bury
     (some cards may already be buried; the rest are chosen).  When trump was
     named before the nest (T-7), only that trump is tried.  ``workers``
-    threads search the trumps side by side; ``node_budget`` bounds each
+    threads search the trumps side by side, each with a ``tt_bytes`` table
+    (its pages are only taken as they are used); ``node_budget`` bounds each
     single search (:class:`~rook_core.solver.BudgetExceeded` past it);
     ``progress(done, total)`` is called as discards are settled.
 

@@ -3,7 +3,9 @@
 ``rook_core.nest.nest_decision`` merges equivalent discards, tries the
 discards best-looking first and settles most of them with a yes/no search.
 Brute force here buries every subset of the declarer's cards, names every
-trump, and solves each play position exactly with ``Solver.value``; the
+trump, and solves each play position exactly with ``Solver.value`` (a new
+solver each time, while the decision shares one table between discards
+with different nest points); the
 decision must find, for every trump, exactly the brute-force maximum of the
 declarer's team's points, and its discard must score that maximum.
 
@@ -76,7 +78,6 @@ def _brute_force(hand: HandState) -> dict[int, int]:
     declarer = hand.to_move
     allowed = [a for a in hand.legal_actions() if a < 64]
     trumps = [hand.trump] if hand.trump is not None else [0, 1, 2, 3]
-    solver = Solver(4 << 20)
     best: dict[int, int] = {}
     for trump in trumps:
         for discard in itertools.combinations(allowed, hand.remaining):
@@ -85,7 +86,8 @@ def _brute_force(hand: HandState) -> dict[int, int]:
                 state.apply(c)
             if state.phase == Phase.TRUMP:
                 state.apply(TRUMP + trump)
-            points = _declarer_points(state, solver.value(state), declarer)
+            # a fresh table each time: nothing carried over between nests
+            points = _declarer_points(state, Solver(1 << 20).value(state), declarer)
             best[trump] = max(best.get(trump, -1), points)
     return best
 

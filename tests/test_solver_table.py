@@ -67,3 +67,27 @@ def test_T8_T14_generalised_table_equals_exact_keys(name: str) -> None:
             bad.append(f"{got.value} {dict(got.move_values)} != {want.value} "
                        f"{dict(want.move_values)}: {hand.to_json()}")
     assert not bad, f"{name}: {len(bad)} of {PER_PRESET} differ:\n" + "\n".join(bad[:3])
+
+
+@pytest.mark.parametrize("name", ["tournament", "crowsnest", "dixie"])
+def test_T13_table_shared_between_nest_points_equals_fresh(name: str) -> None:
+    """T-13: the nest points go with the last trick, and an entry proven with
+    other nest points still bounds the value (widened by the difference).
+    One solver taking the same endings with nest points 0, 30, 10, 55, 5 in
+    turn (so its table holds entries of every other amount) must answer as
+    a fresh solver does for each."""
+    rng = random.Random(zlib.crc32(f"solver-table-nest/{name}".encode()))
+    shared = Solver(4 << 20)
+    bad = []
+    for _ in range(6):
+        hand = _ending(name, rng)
+        position = {
+            "preset": name, "trump": "BGRY"[hand.trump], "leader": hand.leader,
+            "trick": [str(c) for c in hand.trick], "hands": [hand.hand(s).names() for s in range(4)],
+            "tricks": list(hand.tricks_won)}
+        for nest_points in (0, 30, 10, 55, 5):
+            p = dict(position, nest_points=nest_points)
+            got, want = shared.solve(p), Solver(4 << 20).solve(p)
+            if (got.value, got.move_values) != (want.value, want.move_values):
+                bad.append(f"nest {nest_points}: {got.value} != {want.value}: {p}")
+    assert not bad, "\n".join(bad[:3])

@@ -32,7 +32,8 @@ typedef struct tt_entry {
     uint32_t gen;                /* entries of another generation are empty */
     int16_t lo, hi;              /* bounds on the points team 0 takes from this trick boundary */
     uint8_t cards;               /* cards in hands: the cost of searching it again */
-    uint8_t pad[7];
+    uint8_t pad;
+    int32_t end;                 /* the end points the bounds were proven with */
 } tt_entry;
 
 typedef struct tt_key {
@@ -74,7 +75,6 @@ struct rook_solver {
     uint64_t zcard[4][64];       /* coarse hash terms: (seat, suit, tag) */
     uint64_t zlead[4];
     uint64_t zwon[64];           /* coarse hash term: team 0's tricks (most-tricks bonus) */
-    uint64_t zend;               /* coarse hash term: the end points */
     uint64_t zsum;               /* sum of zcard over the cards in hands, kept as cards are played */
 };
 
@@ -230,10 +230,8 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     for (int seat = 0; seat < 4; seat++)
         for (uint64_t m = s->hands[seat]; m; m &= m - 1)
             s->zsum += s->zcard[seat][rook_lsb(m)];
-    /* The end points are part of every key, so positions with other nest
-     * points (the discards of one nest decision) share the table; entries
-     * stay valid while the rules and the trump are the same. */
-    s->zend = mix64(0xE4D0000ULL ^ (uint64_t)(uint32_t)s->end_points);
+    /* Entries stay valid while the rules and the trump are the same; the
+     * end points are stored with each entry (see tt_probe). */
     if (s->gen == 0 || s->ctx_r != r || s->ctx_trump != p->trump) {
         rook_solver_clear(s);
         s->ctx_r = r;
@@ -244,7 +242,7 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
 /* The coarse hash of the current trick boundary (see tt_entry). */
 static inline uint64_t coarse_hash(const rook_solver *s)
 {
-    return (s->zlead[s->leader] ^ s->zwon[s->won[0] & 63] ^ s->zend) + s->zsum;
+    return (s->zlead[s->leader] ^ s->zwon[s->won[0] & 63]) + s->zsum;
 }
 
 /* Build the key of the current trick boundary. */
@@ -330,7 +328,12 @@ static inline int tt_matches(const tt_entry *e, const tt_key *k)
 
 /* Narrow [*lo, *hi] with every entry that stands for the key's position;
  * return whether one did, and add the relevant cards of the entries used
- * (see tt_entry) to *rel. */
+ * (see tt_entry) to *rel.
+ *
+ * An entry proven with other end points (nest points: the discards of a
+ * nest decision) still bounds the value: the end points go to team 0 only
+ * with the last trick, so with d more end points every line of play gives
+ * team 0 between 0 and d more, and the value moves by 0 .. d as well. */
 static inline int tt_probe(rook_solver *s, const tt_key *k, int *lo, int *hi, uint64_t *rel)
 {
     tt_entry *b = tt_bucket(s, k->coarse);
@@ -339,11 +342,14 @@ static inline int tt_probe(rook_solver *s, const tt_key *k, int *lo, int *hi, ui
         tt_entry *e = &b[i];
         if (e->gen != s->gen || e->coarse != k->coarse || !tt_matches(e, k))
             continue;
-        if (e->lo > *lo || e->hi < *hi) {
-            if (e->lo > *lo)
-                *lo = e->lo;
-            if (e->hi < *hi)
-                *hi = e->hi;
+        int d = s->end_points - e->end;
+        int elo = d < 0 ? e->lo + d : e->lo;
+        int ehi = d > 0 ? e->hi + d : e->hi;
+        if (elo > *lo || ehi < *hi) {
+            if (elo > *lo)
+                *lo = elo;
+            if (ehi < *hi)
+                *hi = ehi;
             *rel |= keep_to_rel(k, e->keep);
             used = 1;
         }
@@ -370,7 +376,7 @@ static inline void tt_store(rook_solver *s, const tt_key *k, uint64_t rel, int l
         }
         if (e->coarse == k->coarse && e->keep == keep && e->h[0] == h[0] && e->h[1] == h[1]
             && e->h[2] == h[2] && e->h[3] == h[3] && e->tag[0] == tag[0] && e->tag[1] == tag[1]
-            && e->tag[2] == tag[2]) {
+            && e->tag[2] == tag[2] && e->end == s->end_points) {
             if (lo > e->lo) e->lo = (int16_t)lo;
             if (hi < e->hi) e->hi = (int16_t)hi;
             return;
@@ -389,6 +395,7 @@ static inline void tt_store(rook_solver *s, const tt_key *k, uint64_t rel, int l
     e->lo = (int16_t)lo;
     e->hi = (int16_t)hi;
     e->cards = (uint8_t)cards;
+    e->end = s->end_points;
 }
 
 /* Fill moves[] with one card of each class of equivalent legal cards of

@@ -17,6 +17,8 @@
  *     that won a trick by beating a card of its suit); the cards under that
  *     line only count by seat, suit and kind (points, bird), so one entry
  *     answers for many positions (the "relevant ranks" of bridge solvers);
+ *     an entry proven with other end points (another nest) still bounds the
+ *     value, widened by the difference;
  *   - equivalent cards searched once: two cards of one hand that follow the
  *     same way, carry the same points and have no other unplayed card of
  *     their suit ranked between them win and lose the same tricks;
