@@ -26,7 +26,7 @@ import pytest
 
 from rook_core import HandState
 from rook_core.actions import Phase
-from rook_core.solver import Solver
+from rook_core.solver import BudgetExceeded, Solver
 from rook_core.variant import PRESETS
 
 PER_PRESET = 16
@@ -55,13 +55,12 @@ def test_T8_T14_generalised_table_equals_exact_keys(name: str) -> None:
     while checked < PER_PRESET:
         hand = _ending(name, rng)
         size = 256 << 10 if checked % 2 else 32 << 20
-        fast, exact = Solver(size, BUDGET), Solver(size, 2 * BUDGET, generalize=False)
+        fast, exact = Solver(size, BUDGET), Solver(size, 4 * BUDGET, generalize=False)
         try:
             got = fast.solve(hand)
-        except Exception as e:  # BudgetExceeded: too long for a unit test, take another
-            assert type(e).__name__ == "BudgetExceeded", e
+            want = exact.solve(hand)
+        except BudgetExceeded:  # too long for a unit test: take another
             continue
-        want = exact.solve(hand)
         checked += 1
         if (got.value, got.move_values) != (want.value, want.move_values):
             bad.append(f"{got.value} {dict(got.move_values)} != {want.value} "

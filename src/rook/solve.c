@@ -752,12 +752,14 @@ int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, 
 
 /* Close [lo, hi] (team 0's points from here, or after `card` when card >= 0)
  * with null-window searches, each at a multiple of the grain: the first at
- * `guess`, then halving the interval; a fail-soft answer may close more than
- * half.  The table is shared between the steps. */
+ * `guess`, then (see below) at the bound found or halving the interval; a
+ * fail-soft answer may close more than half.  The table is shared between
+ * the steps. */
 static int drive(rook_solver *s, int card, int guess, int lo, int hi, int *out_lo, int *out_hi)
 {
     int gr = s->grain;
     int g = guess;
+    int steps = 0;
     while (lo < hi) {
         if (g <= lo)
             g = lo + gr;
@@ -767,12 +769,19 @@ static int drive(rook_solver *s, int card, int guess, int lo, int hi, int *out_l
         int v = card >= 0 ? child(s, card, g - 1, g, &rel) : search(s, g - 1, g, &rel);
         if (s->aborted)
             break;
-        if (v >= g)
+        int up = v >= g;
+        if (up)
             lo = v < hi ? v : hi;
         else
             hi = v > lo ? v : lo;
-        /* next target: the middle of what is left, on the grain */
-        g = lo + gr * (((hi - lo) / gr + 1) / 2);
+        /* next target: for a card (whose first guess, the position's
+         * value, is close), twice right at the bound just proven (a
+         * fail-soft bound is often the value); then, and for the
+         * position itself, the middle of what is left, on the grain */
+        if (card >= 0 && steps++ < 2)
+            g = up ? lo + gr : hi;
+        else
+            g = lo + gr * (((hi - lo) / gr + 1) / 2);
     }
     if (out_lo)
         *out_lo = lo;
