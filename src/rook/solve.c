@@ -6,7 +6,7 @@
 #define NO_SUIT 255
 #define N_PLANES 3                    /* bit planes of a card's tag (tags 0..7) */
 #define MAX_TAGS (1 << N_PLANES)
-#define BUCKET 4                      /* entries per table bucket */
+#define BUCKET 8                      /* entries per table bucket */
 
 /* Key coordinates.  At a trick boundary every card still in a hand gets a
  * key bit 16*suit + index, the index counting the suit's unplayed cards
