@@ -126,13 +126,22 @@ def _hand_at_nest(preset: str, seed: int) -> Any:
     return hand
 
 
+def _progress_line(done: int, total: int) -> None:
+    """Show how far a long search is, on a terminal only (stderr)."""
+    sys.stderr.write(f"\r  nest: {done}/{total} discards settled")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
 def _nest_answer(workers: int, budget: int) -> Callable[[Any], dict[str, Any]]:
     def answer(hand: Any) -> dict[str, Any]:
         from ._native.hand import HandState
         from .nest import nest_decision
         if isinstance(hand, dict):
             hand = HandState.from_json({k: v for k, v in hand.items() if k != "id"})
-        out = nest_decision(hand, workers=workers, node_budget=budget).to_json()
+        progress = _progress_line if sys.stderr.isatty() else None
+        out = nest_decision(hand, workers=workers, node_budget=budget, progress=progress).to_json()
         out["_hand"] = hand
         return out
     return answer
