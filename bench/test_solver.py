@@ -99,7 +99,7 @@ def test_solver_full_deals(benchmark, ledger, preset):  # type: ignore[no-untype
 
     def run() -> None:
         for h in deals:
-            s = Solver(32 << 20, FULL_BUDGET)
+            s = Solver(node_budget=FULL_BUDGET)
             t = time.perf_counter()
             try:
                 v = s.value(h)
@@ -108,7 +108,7 @@ def test_solver_full_deals(benchmark, ledger, preset):  # type: ignore[no-untype
                 over[0] += 1
             value_t.append(time.perf_counter() - t)
             nodes.append(s.last_nodes)
-            s2 = Solver(32 << 20, FULL_BUDGET)
+            s2 = Solver(node_budget=FULL_BUDGET)
             t = time.perf_counter()
             try:
                 r = s2.solve(h)
