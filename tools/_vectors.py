@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
+import random
 import sys
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterable
 from pathlib import Path
+
+
+def preset_rng(base_seed: int, name: str) -> random.Random:
+    """Return the generator of one preset's records: seeded from the preset
+    name, so adding a preset does not move the others."""
+    return random.Random(base_seed + zlib.crc32(name.encode()))
+
+
+def as_text(lines: Iterable[str]) -> str:
+    """Return the lines of a JSON-lines file as its text."""
+    return "".join(line + "\n" for line in lines)
 
 
 def write_or_check(out: Path, generate_text: Callable[[], str], argv: list[str], tool: str) -> int:

@@ -36,7 +36,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,7 @@ from rook_core.cards import BIRD, card_name, color_name  # noqa: E402
 from rook_core.variant import PRESETS, Variant  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _vectors import write_or_check  # noqa: E402
+from _vectors import as_text, preset_rng, write_or_check  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "perft.jsonl"
 BASE_SEED = 20_241_130
@@ -149,7 +148,7 @@ def generate_lines() -> list[str]:
     """Return the lines of ``tests/data/perft.jsonl`` (deterministic)."""
     lines = []
     for name, variant in PRESETS.items():
-        rng = random.Random(BASE_SEED + zlib.crc32(name.encode()))
+        rng = preset_rng(BASE_SEED, name)
         for kind, count in KINDS:
             for i in range(count):
                 state = _position(variant, rng, kind)
@@ -159,7 +158,7 @@ def generate_lines() -> list[str]:
 
 def generate_text() -> str:
     """Return the full text of ``tests/data/perft.jsonl``."""
-    return "".join(line + "\n" for line in generate_lines())
+    return as_text(generate_lines())
 
 
 def main(argv: list[str]) -> int:

@@ -35,7 +35,6 @@ from __future__ import annotations
 import json
 import random
 import sys
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +48,7 @@ from rook_core.cards import BIRD, card_name, color_name  # noqa: E402
 from rook_core.variant import PRESETS, Variant  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _vectors import write_or_check  # noqa: E402
+from _vectors import as_text, preset_rng, write_or_check  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "solve.jsonl"
 BASE_SEED = 20_241_201
@@ -106,7 +105,7 @@ def generate_lines() -> list[str]:
     """Return the lines of ``tests/data/solve.jsonl`` (deterministic)."""
     lines = []
     for name in presets():
-        rng = random.Random(BASE_SEED + zlib.crc32(name.encode()))
+        rng = preset_rng(BASE_SEED, name)
         for tricks, count in TRICKS:
             for i in range(count):
                 state = _ending(PRESETS[name], rng, tricks)
@@ -117,7 +116,7 @@ def generate_lines() -> list[str]:
 
 def generate_text() -> str:
     """Return the full text of ``tests/data/solve.jsonl``."""
-    return "".join(line + "\n" for line in generate_lines())
+    return as_text(generate_lines())
 
 
 def main(argv: list[str]) -> int:
