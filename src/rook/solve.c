@@ -29,12 +29,19 @@ typedef struct tt_entry {
     uint64_t keep;
     uint64_t h[4];               /* each seat's key bits, & keep */
     uint64_t tag[N_PLANES];      /* tag planes, & keep */
-    uint32_t gen;                /* entries of another generation are empty */
     int16_t lo, hi;              /* bounds on the points team 0 takes from this trick boundary */
-    uint8_t cards;               /* cards in hands: the cost of searching it again */
-    uint8_t pad;
     int32_t end;                 /* the end points the bounds were proven with */
 } tt_entry;
+
+/* A bucket: one cache line of short checks read first, then the entries,
+ * read only where the check matches. */
+typedef struct tt_bucket_t {
+    uint32_t check[BUCKET];      /* the coarse hash's high half */
+    uint16_t gen[BUCKET];        /* entries of another generation are empty */
+    uint8_t cards[BUCKET];       /* cards in hands: the cost of searching it again */
+    uint8_t pad[8];
+    tt_entry e[BUCKET];
+} tt_bucket_t;
 
 typedef struct tt_key {
     uint64_t coarse;
@@ -45,14 +52,14 @@ typedef struct tt_key {
 } tt_key;
 
 struct rook_solver {
-    tt_entry *tt;
+    tt_bucket_t *tt;
     void *tt_raw;                /* the allocation tt lies in */
     uint64_t tt_mask;            /* buckets - 1 */
     uint64_t nodes, budget;
     uint64_t nodes_by_cards[64]; /* nodes by the number of cards still in hands */
     uint64_t tt_hits;
     int aborted;
-    uint32_t gen;
+    uint16_t gen;
     const rook_rules *ctx_r;     /* the context the table's entries belong to */
     int ctx_trump;
     int exact_only;              /* rook_solver_set_generalize(s, 0) */
@@ -70,12 +77,14 @@ struct rook_solver {
     uint8_t suit_order[4][20];   /* card ids of each suit, weakest first */
     uint8_t suit_len[4];
     uint64_t suit_mask[4];
+    uint64_t below[64];          /* the cards of the card's suit weaker than it */
     uint8_t tag_of[64];
     int exact_keys;              /* more tags than planes: every card is kept */
     uint64_t zcard[4][64];       /* coarse hash terms: (seat, suit, tag) */
     uint64_t zlead[4];
     uint64_t zwon[64];           /* coarse hash term: team 0's tricks (most-tricks bonus) */
     uint64_t zsum;               /* sum of zcard over the cards in hands, kept as cards are played */
+    int pts_out;                 /* card points in hands and in the current trick */
 };
 
 static uint64_t mix64(uint64_t x)
@@ -92,11 +101,11 @@ rook_solver *rook_solver_new(size_t tt_bytes)
     if (!s)
         return NULL;
     uint64_t n = 256;            /* buckets */
-    while (n * 2 * BUCKET * sizeof(tt_entry) <= tt_bytes)
+    while (n * 2 * sizeof(tt_bucket_t) <= tt_bytes)
         n *= 2;
     /* calloc: the pages are zeroed lazily; buckets start on cache lines */
-    s->tt_raw = calloc(n * BUCKET * sizeof(tt_entry) + 64, 1);
-    s->tt = (tt_entry *)(((uintptr_t)s->tt_raw + 63) & ~(uintptr_t)63);
+    s->tt_raw = calloc(n * sizeof(tt_bucket_t) + 64, 1);
+    s->tt = (tt_bucket_t *)(((uintptr_t)s->tt_raw + 63) & ~(uintptr_t)63);
     if (!s->tt_raw) {
         free(s);
         return NULL;
@@ -116,7 +125,7 @@ void rook_solver_free(rook_solver *s)
 void rook_solver_clear(rook_solver *s)
 {
     if (++s->gen == 0) {           /* wrapped: really clear */
-        memset(s->tt, 0, (s->tt_mask + 1) * BUCKET * sizeof(tt_entry));
+        memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_bucket_t));
         s->gen = 1;
     }
 }
@@ -197,6 +206,11 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
             o[j] = (uint8_t)c;
         }
         s->suit_len[suit] = (uint8_t)n;
+        uint64_t weaker = 0;
+        for (int j = 0; j < n; j++) {
+            s->below[o[j]] = weaker;
+            weaker |= 1ULL << o[j];
+        }
     }
     /* tags: 0 for a plain card, then one per kind of (points, anytime, bird) */
     int kinds[64], n_kinds = 0;
@@ -226,6 +240,9 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
             s->zcard[seat][c] = s->suit_of[c] == NO_SUIT ? 0
                 : mix64(((uint64_t)seat << 16) | ((uint64_t)s->suit_of[c] << 8) | s->tag_of[c]);
     }
+    s->pts_out = rook_points(r, s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3]);
+    for (int i = 0; i < s->trick_n; i++)
+        s->pts_out += r->card_points[s->trick[i]];
     s->zsum = 0;
     for (int seat = 0; seat < 4; seat++)
         for (uint64_t m = s->hands[seat]; m; m &= m - 1)
@@ -245,33 +262,28 @@ static inline uint64_t coarse_hash(const rook_solver *s)
     return (s->zlead[s->leader] ^ s->zwon[s->won[0] & 63]) + s->zsum;
 }
 
-/* Build the key of the current trick boundary. */
+/* Build the key of the current trick boundary: a card's key bit is
+ * 16*suit + the number of cards of its suit still in hands below it. */
 static inline void make_key(const rook_solver *s, tt_key *k)
 {
     uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
     uint64_t coarse = coarse_hash(s);
-    k->h[0] = k->h[1] = k->h[2] = k->h[3] = 0;
     for (int p = 0; p < N_PLANES; p++)
         k->tag[p] = 0;
-    for (int suit = 0; suit < 4; suit++) {
-        uint64_t present = all & s->suit_mask[suit];
-        int b = 16 * suit;
-        for (int j = 0; present; j++) {
-            int c = s->suit_order[suit][j];
-            uint64_t bit = 1ULL << c;
-            if (!(present & bit))
-                continue;
-            present &= ~bit;
-            int seat = (s->hands[1] & bit) ? 1 : (s->hands[2] & bit) ? 2 : (s->hands[3] & bit) ? 3 : 0;
+    for (int seat = 0; seat < 4; seat++) {
+        uint64_t h = 0;
+        for (uint64_t m = s->hands[seat]; m; m &= m - 1) {
+            int c = rook_lsb(m);
+            int b = 16 * s->suit_of[c] + rook_popcount(s->below[c] & all);
             uint64_t kb = 1ULL << b;
-            k->h[seat] |= kb;
+            h |= kb;
             int t = s->tag_of[c];
             for (int p = 0; p < N_PLANES; p++)
                 k->tag[p] |= (uint64_t)((t >> p) & 1) << b;
             k->card_at[b] = (uint8_t)c;
             k->bit_of[c] = (uint8_t)b;
-            b++;
         }
+        k->h[seat] = h;
     }
     if (s->exact_keys)
         coarse ^= mix64(k->h[0] ^ mix64(k->h[1] ^ mix64(k->h[2] ^ mix64(k->h[3] ^ k->tag[0]) ^ k->tag[1]) ^ k->tag[2]));
@@ -308,10 +320,10 @@ static inline uint64_t rel_to_keep(const rook_solver *s, const tt_key *k, uint64
     return keep & all;
 }
 
-static inline tt_entry *tt_bucket(rook_solver *s, uint64_t coarse)
+static inline tt_bucket_t *tt_bucket(rook_solver *s, uint64_t coarse)
 {
     uint64_t x = coarse ^ (coarse >> 29);
-    return &s->tt[(x & s->tt_mask) * BUCKET];
+    return &s->tt[x & s->tt_mask];
 }
 
 static inline int tt_matches(const tt_entry *e, const tt_key *k)
@@ -336,11 +348,14 @@ static inline int tt_matches(const tt_entry *e, const tt_key *k)
  * team 0 between 0 and d more, and the value moves by 0 .. d as well. */
 static inline int tt_probe(rook_solver *s, const tt_key *k, int *lo, int *hi, uint64_t *rel)
 {
-    tt_entry *b = tt_bucket(s, k->coarse);
+    tt_bucket_t *b = tt_bucket(s, k->coarse);
+    uint32_t check = (uint32_t)(k->coarse >> 32);
     int used = 0;
     for (int i = 0; i < BUCKET; i++) {
-        tt_entry *e = &b[i];
-        if (e->gen != s->gen || e->coarse != k->coarse || !tt_matches(e, k))
+        if (b->check[i] != check || b->gen[i] != s->gen)
+            continue;
+        tt_entry *e = &b->e[i];
+        if (e->coarse != k->coarse || !tt_matches(e, k))
             continue;
         int d = s->end_points - e->end;
         int elo = d < 0 ? e->lo + d : e->lo;
@@ -365,36 +380,38 @@ static inline void tt_store(rook_solver *s, const tt_key *k, uint64_t rel, int l
         h[i] = k->h[i] & keep;
     for (int p = 0; p < N_PLANES; p++)
         tag[p] = k->tag[p] & keep;
-    tt_entry *b = tt_bucket(s, k->coarse);
-    tt_entry *victim = NULL;
+    tt_bucket_t *b = tt_bucket(s, k->coarse);
+    uint32_t check = (uint32_t)(k->coarse >> 32);
+    int victim = -1;
     for (int i = 0; i < BUCKET; i++) {
-        tt_entry *e = &b[i];
-        if (e->gen != s->gen) {
-            if (!victim || victim->gen == s->gen)
-                victim = e;
+        if (b->gen[i] != s->gen) {
+            if (victim < 0 || b->gen[victim] == s->gen)
+                victim = i;
             continue;
         }
-        if (e->coarse == k->coarse && e->keep == keep && e->h[0] == h[0] && e->h[1] == h[1]
-            && e->h[2] == h[2] && e->h[3] == h[3] && e->tag[0] == tag[0] && e->tag[1] == tag[1]
-            && e->tag[2] == tag[2] && e->end == s->end_points) {
+        tt_entry *e = &b->e[i];
+        if (b->check[i] == check && e->coarse == k->coarse && e->keep == keep && e->h[0] == h[0]
+            && e->h[1] == h[1] && e->h[2] == h[2] && e->h[3] == h[3] && e->tag[0] == tag[0]
+            && e->tag[1] == tag[1] && e->tag[2] == tag[2] && e->end == s->end_points) {
             if (lo > e->lo) e->lo = (int16_t)lo;
             if (hi < e->hi) e->hi = (int16_t)hi;
             return;
         }
-        if (!victim || (victim->gen == s->gen && e->cards < victim->cards))
-            victim = e;
+        if (victim < 0 || (b->gen[victim] == s->gen && b->cards[i] < b->cards[victim]))
+            victim = i;
     }
-    tt_entry *e = victim;
+    tt_entry *e = &b->e[victim];
+    b->check[victim] = check;
+    b->gen[victim] = s->gen;
+    b->cards[victim] = (uint8_t)cards;
     e->coarse = k->coarse;
     e->keep = keep;
     for (int i = 0; i < 4; i++)
         e->h[i] = h[i];
     for (int p = 0; p < N_PLANES; p++)
         e->tag[p] = tag[p];
-    e->gen = s->gen;
     e->lo = (int16_t)lo;
     e->hi = (int16_t)hi;
-    e->cards = (uint8_t)cards;
     e->end = s->end_points;
 }
 
@@ -412,30 +429,35 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
     int n = 0;
     uint64_t cls[16];
     for (int suit = 0; suit < 4; suit++) {
-        if (!(legal & s->suit_mask[suit]))
+        uint64_t L = legal & s->suit_mask[suit];
+        if (!L)
             continue;
-        int run_open = 0, last_pts = 0;
-        uint64_t left = (others | legal) & s->suit_mask[suit];
-        for (int k = 0; left; k++) {
-            int c = s->suit_order[suit][k];
+        /* the suit's legal cards, weakest first */
+        uint8_t order[16];
+        int n_suit = 0;
+        for (uint64_t m = L; m; m &= m - 1, n_suit++) {
+            int c = rook_lsb(m);
+            order[rook_popcount(s->below[c] & L)] = (uint8_t)c;
+        }
+        uint64_t O = others & s->suit_mask[suit];
+        for (int j = 0; j < n_suit; j++) {
+            int c = order[j];
             uint64_t bit = 1ULL << c;
-            left &= ~bit;
-            if (others & bit) {
-                run_open = 0;
-            } else if (legal & bit) {
-                int pts = r->card_points[c];
-                if (run_open && pts == last_pts && !(r->anytime & bit)
-                    && !(r->anytime & (1ULL << moves[n - 1]))) {
-                    cls[n - 1] |= bit;        /* equivalent to the previous kept card */
-                    moves[n - 1] = (uint8_t)c; /* keep the higher one as representative */
-                } else {
-                    moves[n] = (uint8_t)c;
-                    cls[n] = bit;
-                    n++;
-                    run_open = 1;
-                    last_pts = pts;
+            if (j > 0) {
+                /* equivalent to the previous card when no other hand's card
+                 * lies between them and both are plain cards of equal points */
+                int prev = order[j - 1];
+                uint64_t between = s->below[c] & ~s->below[prev] & ~(1ULL << prev);
+                if (!(O & between) && r->card_points[c] == r->card_points[prev]
+                    && !((r->anytime >> c) & 1) && !((r->anytime >> prev) & 1)) {
+                    cls[n - 1] |= bit;
+                    moves[n - 1] = (uint8_t)c;  /* the higher card represents the class */
+                    continue;
                 }
             }
+            moves[n] = (uint8_t)c;
+            cls[n] = bit;
+            n++;
         }
     }
     /* Move ordering by a small score; insertion sort (n <= 15).  A card
@@ -501,7 +523,7 @@ static int search(rook_solver *s, int alpha, int beta, uint64_t *rel);
  * and return the cards that bound rests on: the top unplayed trump wins
  * whatever trick it falls in, and so does each trump below it while the
  * same team holds the whole run (a higher trump in the same trick is then
- * the team's own).  (A top card of another suit is not sure: its holder
+ * the team's own); the team holding every trump takes the end points too.  (A top card of another suit is not sure: its holder
  * may have to discard it on a trick of another suit.) */
 static uint64_t sure_points(const rook_solver *s, int sure[2])
 {
@@ -525,6 +547,13 @@ static uint64_t sure_points(const rook_solver *s, int sure[2])
         sure[t] += r->card_points[c];
         run |= bit;
     }
+    /* A team that holds every trump still out also takes the last trick
+     * (T-13: the end points): a seat with trumps and other cards is never
+     * made to play its last trump early, since only that team can lead
+     * trumps; a seat with only trumps keeps one to the end.  Not so when a
+     * void seat must trump (T-9 must_trump). */
+    if (owner >= 0 && run == (all & r->trumps[s->trump]) && !r->must_trump && s->end_points > 0)
+        sure[owner] += s->end_points;
     return run;
 }
 
@@ -560,6 +589,7 @@ static int child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
         int pts = r->card_points[s->trick[0]] + r->card_points[s->trick[1]]
                 + r->card_points[s->trick[2]] + r->card_points[s->trick[3]];
         int last = !(s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3]);
+        s->pts_out -= pts;
         if (last)
             pts += s->end_points;
         int gain = (w & 1) ? 0 : pts;
@@ -582,6 +612,7 @@ static int child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
             s->trick_n = 4;
         }
         s->won[w & 1]--;
+        s->pts_out += pts - (last ? s->end_points : 0);
     }
     s->trick_n--;
     s->hands[seat] ^= bit;
@@ -644,13 +675,9 @@ static int search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     s->nodes_by_cards[n_cards]++;
     if (s->trick_n == 0 && n_cards > 4) {
         /* start loading the table bucket while the cheap bounds are tried */
-        const char *b = (const char *)tt_bucket(s, coarse_hash(s));
-        for (size_t off = 0; off < BUCKET * sizeof(tt_entry); off += 64)
-            __builtin_prefetch(b + off);
+        __builtin_prefetch(tt_bucket(s, coarse_hash(s)));
     }
-    int total = rook_points(r, all) + s->end_points + s->most_bonus;
-    for (int i = 0; i < s->trick_n; i++)
-        total += r->card_points[s->trick[i]];
+    int total = s->pts_out + s->end_points + s->most_bonus;
     /* sure bounds: 0 <= value <= total */
     if (alpha >= total)
         return total;
@@ -792,11 +819,7 @@ static int drive(rook_solver *s, int card, int guess, int lo, int hi, int *out_l
 
 static int total_points(const rook_solver *s)
 {
-    int total = rook_points(s->r, s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3])
-              + s->end_points + s->most_bonus;
-    for (int i = 0; i < s->trick_n; i++)
-        total += s->r->card_points[s->trick[i]];
-    return total;
+    return s->pts_out + s->end_points + s->most_bonus;
 }
 
 /* The first guess: the middle of [0, total] on the grain. */
