@@ -415,6 +415,35 @@ static inline void tt_store(rook_solver *s, const tt_key *k, uint64_t rel, int l
     e->end = s->end_points;
 }
 
+/* The strongest card of a non-empty mask of one suit, as a mask. */
+static inline uint64_t strongest(const rook_solver *s, uint64_t m)
+{
+    int n = rook_popcount(m) - 1;
+    for (uint64_t x = m; x; x &= x - 1)
+        if (rook_popcount(s->below[rook_lsb(x)] & m) == n)
+            return x & -x;
+    return 0;
+}
+
+/* Whether a seat of the other team, still to play to the current trick
+ * after `seat`, has a legal card that beats `card` (a card that wins the
+ * trick so far). */
+static inline int beaten_later(const rook_solver *s, int seat, int card)
+{
+    const rook_rules *r = s->r;
+    uint64_t tm = r->trumps[s->trump];
+    uint64_t beaters = s->suit_mask[s->suit_of[card]] & ~s->below[card] & ~(1ULL << card);
+    if (!((tm >> card) & 1))
+        beaters |= tm;
+    int led = s->trick_n ? s->trick[0] : card;
+    for (int k = ((seat - s->leader) & 3) + 1; k < 4; k++) {
+        int o = (s->leader + k) & 3;
+        if (((o ^ seat) & 1) && (rook_legal_mask(r, s->hands[o], led, s->trump) & beaters))
+            return 1;
+    }
+    return 0;
+}
+
 /* Fill moves[] with one card of each class of equivalent legal cards of
  * `seat`, ordered best first for that seat; return their number.  When
  * `classes` is not NULL, classes[i] gets the mask of the cards move i stands for. */
@@ -479,18 +508,37 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
         }
     }
     int partner_winning = s->trick_n && (((s->leader + win_i) & 1) == team);
+    int partner_safe = partner_winning && !beaten_later(s, seat, s->trick[win_i]);
     for (int i = 0; i < n; i++) {
         int c = moves[i];
         int pts = r->card_points[c];
         int st = r->strength[c];
         if (!s->trick_n) {
-            score[i] = st + 4 * pts;
+            int su = s->suit_of[c];
+            uint64_t higher = others & s->suit_mask[su] & ~s->below[c] & ~(1ULL << c);
+            uint64_t opp = s->hands[(seat + 1) & 3] | s->hands[(seat + 3) & 3];
+            int ruff = 0;
+            if (su != s->trump) {
+                for (int o = 1; o < 4; o += 2) {
+                    uint64_t h = s->hands[(seat + o) & 3];
+                    if (!(h & s->suit_mask[su]) && (h & tm))
+                        ruff = 1;
+                }
+            }
+            if (!higher && !ruff)
+                score[i] = 500 + 4 * pts - st;
+            else if (higher && !ruff && (s->hands[(seat + 2) & 3] & strongest(s, higher)))
+                score[i] = 400 + 4 * pts - st;
+
+            else
+                score[i] = 100 - 4 * pts - st;
+            (void)opp;
         } else {
             int wins = WIN_KEY(c) > best_key;
             if (partner_winning && !wins)
-                score[i] = 300 + pts;
+                score[i] = partner_safe ? 320 + pts : 150 - pts - st;
             else if (wins)
-                score[i] = 200 + pts - st;
+                score[i] = (beaten_later(s, seat, c) ? 200 : 300) + pts - st;
             else
                 score[i] = 100 - pts - st;
         }

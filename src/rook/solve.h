@@ -22,10 +22,13 @@
  *   - equivalent cards searched once: two cards of one hand that follow the
  *     same way, carry the same points and have no other unplayed card of
  *     their suit ranked between them win and lose the same tricks;
- *   - move ordering: cards that take the trick now first, counters to a
- *     trick the partner wins, cheap cards otherwise;
- *   - sure bounds: the points still out, and the run of top trumps held by
- *     one team, bound the value from both sides;
+ *   - move ordering: a lead that no card of the other team can beat, then a
+ *     lead under the partner's top card of its suit, then cheap leads; when
+ *     following, counters onto a trick the partner wins for sure, then
+ *     cards that take the trick for sure, then for now, then cheap cards;
+ *   - sure bounds: the points still out, the run of top trumps held by one
+ *     team, and the end points for a team holding every trump still out
+ *     (it takes the last trick), bound the value from both sides;
  *   - null-window searches ("can team 0 take at least T?") closing the
  *     interval by halves on the grain of the points (every value is a
  *     multiple of the gcd of the card points and the end points), so the
