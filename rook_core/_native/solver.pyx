@@ -60,9 +60,11 @@ cdef class Solver:
     :param node_budget: stop a search after this many nodes (0: no limit);
         the call then raises :class:`BudgetExceeded` with proven bounds.
     :param generalize: let one table entry stand for every position that
-        differs only in cards whose rank the search did not rely on (the
-        default); ``False`` keys entries by the exact position, a slower
-        mode kept as the baseline the tests compare against.
+        differs only in cards whose rank the search did not rely on, and
+        skip a card whose sibling's search showed it gives the same bound
+        (the default); ``False`` keys entries by the exact position and
+        searches every class of equivalent cards, a slower mode kept as the
+        baseline the tests compare against.
 
     >>> from rook_core.solver import Solver
     >>> pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],

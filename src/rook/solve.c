@@ -684,12 +684,14 @@ static uint64_t cover_classes(const rook_solver *s, const uint8_t *moves, const 
             if (!(k & (k - 1)))
                 continue;
             int suit = s->suit_of[moves[i]];
-            int top = r->strength[moves[i]];
+            int top = -1;
             int low_c = -1;
             for (uint64_t m = k; m; m &= m - 1) {
                 int c = rook_lsb(m);
                 if (low_c < 0 || r->strength[c] < r->strength[low_c])
                     low_c = c;
+                if (r->strength[c] > top)
+                    top = r->strength[c];
             }
             if ((rel >> low_c) & 1)
                 continue;
@@ -704,6 +706,37 @@ static uint64_t cover_classes(const rook_solver *s, const uint8_t *moves, const 
         }
     }
     return rel;
+}
+
+static inline int hi_card(const rook_rules *r, int a, int b)
+{
+    return r->strength[a] > r->strength[b] ? a : b;
+}
+
+/* Whether move i needs no search: an earlier searched move j of the same
+ * suit and points, whose result rested on no rank of its suit at or below
+ * the stronger of the two, gives move i the same bound (swapping the two
+ * cards changes nothing the search below compared: every rank it compared
+ * in the suit is above both).  Then move i's class joins move j's (see
+ * cover_classes). */
+static inline int sibling_covers(const rook_solver *s, const uint8_t *moves, uint64_t *cls,
+                                 const uint64_t *rels, int i)
+{
+    const rook_rules *r = s->r;
+    int c = moves[i];
+    if (s->exact_only || ((r->anytime >> c) & 1) || c == ROOK_BIRD)
+        return 0;
+    for (int j = 0; j < i; j++) {
+        int a = moves[j];
+        if (cls[j] && s->suit_of[a] == s->suit_of[c] && r->card_points[a] == r->card_points[c]
+            && !((r->anytime >> a) & 1) && a != ROOK_BIRD
+            && !(rels[j] & (s->below[hi_card(r, a, c)] | (1ULL << hi_card(r, a, c))))) {
+            cls[j] |= cls[i];
+            cls[i] = 0;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Fail-soft alpha-beta: team 0's points from here (current trick included);
@@ -779,11 +812,17 @@ static int search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     int maximize = !(seat & 1);
     int best = maximize ? -1 : total + 1;
     int searched = 0;
+    uint64_t rels[16];
     for (int i = 0; i < n; i++) {
+        if (sibling_covers(s, moves, cls, rels, i)) {
+            searched = i + 1;
+            continue;
+        }
         uint64_t crel;
         int v = child(s, moves[i], alpha, beta, &crel);
         if (s->aborted)
             return 0;
+        rels[i] = crel;
         R |= crel;
         searched = i + 1;
         if (maximize) {

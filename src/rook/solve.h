@@ -21,7 +21,10 @@
  *     value, widened by the difference;
  *   - equivalent cards searched once: two cards of one hand that follow the
  *     same way, carry the same points and have no other unplayed card of
- *     their suit ranked between them win and lose the same tricks;
+ *     their suit ranked between them win and lose the same tricks; and
+ *     after a card's search, a card of the same suit and points is not
+ *     searched when no rank of the suit at or below the stronger of the two
+ *     mattered to that search (it would give the same bound);
  *   - move ordering: a lead that no card of the other team can beat, then a
  *     lead under the partner's top card of its suit, then cheap leads; when
  *     following, counters onto a trick the partner wins for sure, then
@@ -66,8 +69,10 @@ void rook_solver_free(rook_solver *s);
 void rook_solver_clear(rook_solver *s);
 
 /* Table entries stand for every position that differs only in cards whose
- * rank the search did not rely on (on = 1, the default), or for one position
- * each (on = 0: slower; kept to check the first against).  Clears the table. */
+ * rank the search did not rely on, and sibling cards are skipped on the same
+ * grounds (on = 1, the default); or entries stand for one position each and
+ * every class of equivalent cards is searched (on = 0: slower; kept to
+ * check the first against).  Clears the table. */
 void rook_solver_set_generalize(rook_solver *s, int on);
 
 /* Stop a search after this many nodes (0 = no limit). */
