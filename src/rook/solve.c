@@ -509,6 +509,19 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
     }
     int partner_winning = s->trick_n && (((s->leader + win_i) & 1) == team);
     int partner_safe = partner_winning && !beaten_later(s, seat, s->trick[win_i]);
+    if (s->trick_n == 1) {
+        /* second to play: the partner, playing last, may top everything */
+        int led = s->trick[0];
+        int third = -1, last = -1;
+        for (uint64_t m = rook_legal_mask(r, s->hands[(seat + 1) & 3], led, s->trump); m; m &= m - 1)
+            if (WIN_KEY(rook_lsb(m)) > third)
+                third = WIN_KEY(rook_lsb(m));
+        for (uint64_t m = rook_legal_mask(r, s->hands[(seat + 2) & 3], led, s->trump); m; m &= m - 1)
+            if (WIN_KEY(rook_lsb(m)) > last)
+                last = WIN_KEY(rook_lsb(m));
+        if (last > third && last > best_key)
+            partner_winning = partner_safe = 1;
+    }
     for (int i = 0; i < n; i++) {
         int c = moves[i];
         int pts = r->card_points[c];
@@ -516,7 +529,6 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
         if (!s->trick_n) {
             int su = s->suit_of[c];
             uint64_t higher = others & s->suit_mask[su] & ~s->below[c] & ~(1ULL << c);
-            uint64_t opp = s->hands[(seat + 1) & 3] | s->hands[(seat + 3) & 3];
             int ruff = 0;
             if (su != s->trump) {
                 for (int o = 1; o < 4; o += 2) {
@@ -529,10 +541,8 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
                 score[i] = 500 + 4 * pts - st;
             else if (higher && !ruff && (s->hands[(seat + 2) & 3] & strongest(s, higher)))
                 score[i] = 400 + 4 * pts - st;
-
             else
                 score[i] = 100 - 4 * pts - st;
-            (void)opp;
         } else {
             int wins = WIN_KEY(c) > best_key;
             if (partner_winning && !wins)

@@ -27,7 +27,8 @@
  *     mattered to that search (it would give the same bound);
  *   - move ordering: a lead that no card of the other team can beat, then a
  *     lead under the partner's top card of its suit, then cheap leads; when
- *     following, counters onto a trick the partner wins for sure, then
+ *     following, counters onto a trick the partner wins for sure (or, second
+ *     to play, can top whatever comes), then
  *     cards that take the trick for sure, then for now, then cheap cards;
  *   - sure bounds: the points still out, the run of top trumps held by one
  *     team, and the end points for a team holding every trump still out
