@@ -26,6 +26,11 @@ What is checked, per preset (all nine):
 * ``test_T14_at_least_agrees_with_value``: on ``AT_LEAST_PER_PRESET`` = 24 of
   those endings (3-4 tricks), ``at_least`` for every target 0 .. total + 1
   and both teams agrees with the exact value (192 positions, ~23,000 calls).
+* ``test_T13_team_holding_every_trump_equals_minimax``:
+  ``TRUMP_HOLDER_PER_PRESET`` = 40 endings of 2-4 tricks per preset where
+  one team holds every trump still out and the nest has points: the case in
+  which the solver takes the end points as certain (not with ``must_trump``,
+  T-9; dropping that exception fails ``partnership-57``).
 * ``test_minimax_plain_equals_memoised``: the reference's memoised search
   equals its textbook form (``plain_value``: every card through
   ``RefPlay``/``play_card``, no memo) on ``PLAIN_PER_PRESET`` = 40 endings of
@@ -70,7 +75,7 @@ from _support import load_tool, read_jsonl
 from rook_core import HandState
 from rook_core._reference.minimax import (dd_at_least, dd_best, dd_total, dd_value,
                                           plain_value)
-from rook_core._reference.tricks import RefPlay, card_points, deck_cards, play_card
+from rook_core._reference.tricks import RefPlay, card_points, deck_cards, is_trump, play_card
 from rook_core.actions import Phase
 from rook_core.cards import BIRD, Card, card_name, color_name, parse_card, parse_color
 from rook_core.errors import PositionError
@@ -305,6 +310,38 @@ def test_T14_at_least_agrees_with_value(name: str) -> None:
             assert SOLVER.at_least(hand, value) and not SOLVER.at_least(hand, value + 1)
     assert calls > 1000
     assert not bad, _report(name, "at_least answers differ", calls, bad)
+
+
+TRUMP_HOLDER_PER_PRESET = 40
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_T13_team_holding_every_trump_equals_minimax(name: str) -> None:
+    """T-13 with T-9: the solver takes the nest and the last-trick bonus as
+    certain for a team holding every trump still out (unless a void seat must
+    trump).  On ``TRUMP_HOLDER_PER_PRESET`` endings of 2-4 tricks at a trick
+    boundary where one team holds every remaining trump, with nest points,
+    value and every card's value are the reference minimax's."""
+    rng = _rng("trump-holder", name)
+    variant = PRESETS[name]
+    bad = []
+    found = 0
+    while found < TRUMP_HOLDER_PER_PRESET:
+        position = _deal_ending(name, rng, rng.choice((2, 3, 3, 4)), 0)
+        position["nest_points"] = rng.randrange(5, 61, 5)
+        trump = parse_color(position["trump"])
+        holders = {s % 2 for s in range(4) for c in position["hands"][s]
+                   if is_trump(variant, int(parse_card(c)), trump)}
+        if len(holders) != 1:
+            continue
+        found += 1
+        value, values, _ = dd_best(position)
+        got = (SOLVER if found % 2 else SMALL_SOLVER).solve(position)
+        got_values = {int(c): v for c, v in got.move_values.items()}
+        if (got.value, got_values) != (value, values):
+            bad.append(f"{got.value} {_names(got_values)} != {value} {_names(values)}: "
+                       f"{_show(position)}")
+    assert not bad, _report(name, "endings differ", found, bad)
 
 
 # -------------------------------------------------------- metamorphic
