@@ -26,6 +26,7 @@ __all__ = [
 
 BIRD = L.BIRD
 COLORS = tuple(range(L.N_COLORS))
+_COLOR_BY_LETTER = {letter: i for i, letter in enumerate(L.COLOR_LETTERS)}
 _BIRD_NAMES = {"rook": BIRD, "crow": BIRD}
 
 
@@ -82,6 +83,8 @@ for _c in COLORS:
 _CARDS: dict[int, Card] = {i: int.__new__(Card, i) for i in _NAMES}
 _BY_TEXT: dict[str, Card] = {n.lower(): _CARDS[i] for i, n in _NAMES.items()}
 _BY_TEXT["crow"] = _CARDS[BIRD]
+# The canonical spellings as they are written (R14, Rook): one lookup for the usual case.
+_BIT_BY_NAME: dict[str, int] = {n: 1 << i for i, n in _NAMES.items()}
 
 
 def card_name(card: int) -> str:
@@ -115,6 +118,8 @@ def parse_color(text: str | int) -> int:
     if isinstance(text, int) and not isinstance(text, bool) and text in COLORS:
         return text
     if isinstance(text, str):
+        if text in _COLOR_BY_LETTER:
+            return _COLOR_BY_LETTER[text]
         t = text.strip().lower()
         for i, (letter, name) in enumerate(zip(L.COLOR_LETTERS, L.COLOR_NAMES)):
             if t in (letter.lower(), name.lower()):
@@ -145,8 +150,10 @@ def parse_cards(cards: str | Iterable[str | int], *, deck_mask: int | None = Non
             raise NotationError(f"{what} must be a list of cards, not {cards!r}", cards) from None
     mask = 0
     for item in items:
-        card = Card(item) if isinstance(item, int) and not isinstance(item, bool) else parse_card(item)  # type: ignore[arg-type]
-        bit = 1 << card
+        bit = _BIT_BY_NAME.get(item) if isinstance(item, str) else None
+        if bit is None:
+            card = Card(item) if isinstance(item, int) and not isinstance(item, bool) else parse_card(item)  # type: ignore[arg-type]
+            bit = 1 << card
         if deck_mask is not None and not deck_mask & bit:
             raise NotationError(f"card {item!r} in {what} is not in this variant's deck", item)
         if mask & bit:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CardSet, Card, parse_cards, parse_color
+from .cards import CardSet, Card, parse_card, parse_cards, parse_color
 from .errors import NotationError, PositionError, RookError
 from .jsonio import read_object
 from .variant import Variant, get_preset
@@ -131,7 +131,6 @@ def parse_position(data: Any) -> Position:
         trick_list = data.get("trick", [])
         if not isinstance(trick_list, list):
             raise PositionError("trick must be a list of cards")
-        from .cards import parse_card
         trick = tuple(int(parse_card(t)) for t in trick_list)
         hands = []
         for s in range(4):

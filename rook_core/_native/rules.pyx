@@ -156,9 +156,17 @@ def _check_trump(int trump):
         raise NotationError(f"trump must be a color 0..3, not {trump}", trump)
 
 
+_LAST = (None, None)
+
+
 def rules_for(variant):
     """Return the (cached) native :class:`Rules` of ``variant``."""
+    global _LAST
+    last_variant, last_rules = _LAST
+    if variant is last_variant:   # the usual case, without hashing the variant's fields
+        return last_rules
     r = _CACHE.get(variant)
     if r is None:
         r = _CACHE[variant] = Rules(variant)
+    _LAST = (variant, r)
     return r
