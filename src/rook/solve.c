@@ -543,6 +543,8 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
                 score[i] = 400 + 4 * pts - st;
             else
                 score[i] = 100 - 4 * pts - st;
+            if (su == s->trump && !((s->hands[(seat + 1) & 3] | s->hands[(seat + 3) & 3]) & tm))
+                score[i] -= 350;     /* no trump to draw */
         } else {
             int wins = WIN_KEY(c) > best_key;
             if (partner_winning && !wins)
