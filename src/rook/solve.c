@@ -425,25 +425,6 @@ static inline uint64_t strongest(const rook_solver *s, uint64_t m)
     return 0;
 }
 
-/* Whether a seat of the other team, still to play to the current trick
- * after `seat`, has a legal card that beats `card` (a card that wins the
- * trick so far). */
-static inline int beaten_later(const rook_solver *s, int seat, int card)
-{
-    const rook_rules *r = s->r;
-    uint64_t tm = r->trumps[s->trump];
-    uint64_t beaters = s->suit_mask[s->suit_of[card]] & ~s->below[card] & ~(1ULL << card);
-    if (!((tm >> card) & 1))
-        beaters |= tm;
-    int led = s->trick_n ? s->trick[0] : card;
-    for (int k = ((seat - s->leader) & 3) + 1; k < 4; k++) {
-        int o = (s->leader + k) & 3;
-        if (((o ^ seat) & 1) && (rook_legal_mask(r, s->hands[o], led, s->trump) & beaters))
-            return 1;
-    }
-    return 0;
-}
-
 /* Fill moves[] with one card of each class of equivalent legal cards of
  * `seat`, ordered best first for that seat; return their number.  When
  * `classes` is not NULL, classes[i] gets the mask of the cards move i stands for. */
@@ -507,22 +488,27 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
             win_i = i;
         }
     }
+    /* the best winning key the other team can still play to this trick */
+    int later = -1;
+    for (int k = s->trick_n + 1; k < 4 && s->trick_n; k++) {
+        int o = (s->leader + k) & 3;
+        if ((o ^ seat) & 1)
+            for (uint64_t m = rook_legal_mask(r, s->hands[o], s->trick[0], s->trump); m; m &= m - 1)
+                if (WIN_KEY(rook_lsb(m)) > later)
+                    later = WIN_KEY(rook_lsb(m));
+    }
     int partner_winning = s->trick_n && (((s->leader + win_i) & 1) == team);
-    int partner_safe = partner_winning && !beaten_later(s, seat, s->trick[win_i]);
+    int partner_safe = partner_winning && later <= best_key;
     if (s->trick_n == 1) {
         /* second to play: the partner, playing last, may top everything */
-        int led = s->trick[0];
-        int third = -1, last = -1;
-        for (uint64_t m = rook_legal_mask(r, s->hands[(seat + 1) & 3], led, s->trump); m; m &= m - 1)
-            if (WIN_KEY(rook_lsb(m)) > third)
-                third = WIN_KEY(rook_lsb(m));
-        for (uint64_t m = rook_legal_mask(r, s->hands[(seat + 2) & 3], led, s->trump); m; m &= m - 1)
+        int last = -1;
+        for (uint64_t m = rook_legal_mask(r, s->hands[(seat + 2) & 3], s->trick[0], s->trump); m; m &= m - 1)
             if (WIN_KEY(rook_lsb(m)) > last)
                 last = WIN_KEY(rook_lsb(m));
-        if (last > third && last > best_key)
+        if (last > later && last > best_key)
             partner_winning = partner_safe = 1;
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && n > 1; i++) {
         int c = moves[i];
         int pts = r->card_points[c];
         int st = r->strength[c];
@@ -550,7 +536,7 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
             if (partner_winning && !wins)
                 score[i] = partner_safe ? 320 + pts : 150 - pts - st;
             else if (wins)
-                score[i] = (beaten_later(s, seat, c) ? 200 : 300) + pts - st;
+                score[i] = (later > WIN_KEY(c) ? 200 : 300) + pts - st;
             else
                 score[i] = 100 - pts - st;
         }
