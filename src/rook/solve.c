@@ -473,7 +473,12 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
     /* Move ordering by a small score; insertion sort (n <= 15).  A card
      * takes the trick when its winning key (rules.h: 512 + strength for a
      * trump, 256 + strength for the led suit, 0 otherwise) beats the best
-     * key in the trick so far. */
+     * key in the trick so far, and for sure when no seat of the other team
+     * still to play holds a legal card with a higher key.  Leads: sure
+     * winners (no higher card of the suit out, no opponent able to ruff),
+     * then leads under the partner's top card, then cheap leads; trumps
+     * last when the other team has none.  Following: counters onto the
+     * partner's sure winner, sure winners, winners for now, cheap cards. */
     int score[16];
     int team = seat & 1;
     const uint64_t tm = r->trumps[s->trump];
@@ -569,8 +574,9 @@ static int search(rook_solver *s, int alpha, int beta, uint64_t *rel);
  * and return the cards that bound rests on: the top unplayed trump wins
  * whatever trick it falls in, and so does each trump below it while the
  * same team holds the whole run (a higher trump in the same trick is then
- * the team's own); the team holding every trump takes the end points too.  (A top card of another suit is not sure: its holder
- * may have to discard it on a trick of another suit.) */
+ * the team's own); the team holding every trump takes the end points too.
+ * (A top card of another suit is not sure: its holder may have to discard
+ * it on a trick of another suit.) */
 static uint64_t sure_points(const rook_solver *s, int sure[2])
 {
     const rook_rules *r = s->r;
