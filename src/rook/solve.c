@@ -495,12 +495,13 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
     }
     /* the best winning key the other team can still play to this trick */
     int later = -1;
-    for (int k = s->trick_n + 1; k < 4 && s->trick_n; k++) {
+    for (int k = s->trick_n + 1; s->trick_n && k < 4; k++) {
         int o = (s->leader + k) & 3;
-        if ((o ^ seat) & 1)
-            for (uint64_t m = rook_legal_mask(r, s->hands[o], s->trick[0], s->trump); m; m &= m - 1)
-                if (WIN_KEY(rook_lsb(m)) > later)
-                    later = WIN_KEY(rook_lsb(m));
+        if (!((o ^ seat) & 1))
+            continue;            /* the partner */
+        for (uint64_t m = rook_legal_mask(r, s->hands[o], s->trick[0], s->trump); m; m &= m - 1)
+            if (WIN_KEY(rook_lsb(m)) > later)
+                later = WIN_KEY(rook_lsb(m));
     }
     int partner_winning = s->trick_n && (((s->leader + win_i) & 1) == team);
     int partner_safe = partner_winning && later <= best_key;
@@ -513,7 +514,7 @@ static int gen_moves(const rook_solver *s, int seat, uint8_t *moves, uint64_t *c
         if (last > later && last > best_key)
             partner_winning = partner_safe = 1;
     }
-    for (int i = 0; i < n && n > 1; i++) {
+    for (int i = 0; i < n && n > 1; i++) {   /* a single move needs no score */
         int c = moves[i];
         int pts = r->card_points[c];
         int st = r->strength[c];
