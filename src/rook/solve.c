@@ -24,10 +24,10 @@
  * cards under that line are interchangeable within a seat and a tag: the
  * search below never compared their ranks.  (Bridge solvers call these the
  * relevant or winning ranks.) */
-typedef struct tt_entry {
+typedef struct tt_entry {       /* one cache line */
     uint64_t coarse;
     uint64_t keep;
-    uint64_t h[4];               /* each seat's key bits, & keep */
+    uint64_t seat[2];            /* seat planes (bit 0, bit 1 of the holder) of the key bits, & keep */
     uint64_t tag[N_PLANES];      /* tag planes, & keep */
     int16_t lo, hi;              /* bounds on the points team 0 takes from this trick boundary */
     int32_t end;                 /* the end points the bounds were proven with */
@@ -43,9 +43,13 @@ typedef struct tt_bucket_t {
     tt_entry e[BUCKET];
 } tt_bucket_t;
 
+_Static_assert(sizeof(tt_entry) == 64, "a table entry is one cache line");
+_Static_assert(sizeof(tt_bucket_t) == 64 * (BUCKET + 1), "a bucket is a header line and its entries");
+
 typedef struct tt_key {
     uint64_t coarse;
-    uint64_t h[4];
+    uint64_t all;                /* the key bits of every card in hands */
+    uint64_t seat[2];
     uint64_t tag[N_PLANES];
     uint8_t card_at[64];         /* key bit -> card */
     uint8_t bit_of[64];          /* card -> key bit */
@@ -54,7 +58,7 @@ typedef struct tt_key {
 struct rook_solver {
     tt_bucket_t *tt;
     void *tt_raw;                /* the allocation tt lies in */
-    uint64_t tt_mask;            /* buckets - 1 */
+    uint64_t n_buckets;
     uint64_t nodes, budget;
     uint64_t nodes_by_cards[64]; /* nodes by the number of cards still in hands */
     uint64_t tt_hits;
@@ -100,9 +104,9 @@ rook_solver *rook_solver_new(size_t tt_bytes)
     rook_solver *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    uint64_t n = 256;            /* buckets */
-    while (n * 2 * sizeof(tt_bucket_t) <= tt_bytes)
-        n *= 2;
+    uint64_t n = tt_bytes / sizeof(tt_bucket_t);   /* buckets */
+    if (n < 128)
+        n = 128;
     /* calloc: the pages are zeroed lazily; buckets start on cache lines */
     s->tt_raw = calloc(n * sizeof(tt_bucket_t) + 64, 1);
     s->tt = (tt_bucket_t *)(((uintptr_t)s->tt_raw + 63) & ~(uintptr_t)63);
@@ -110,7 +114,7 @@ rook_solver *rook_solver_new(size_t tt_bytes)
         free(s);
         return NULL;
     }
-    s->tt_mask = n - 1;
+    s->n_buckets = n;
     return s;
 }
 
@@ -125,7 +129,7 @@ void rook_solver_free(rook_solver *s)
 void rook_solver_clear(rook_solver *s)
 {
     if (++s->gen == 0) {           /* wrapped: really clear */
-        memset(s->tt, 0, (s->tt_mask + 1) * sizeof(tt_bucket_t));
+        memset(s->tt, 0, s->n_buckets * sizeof(tt_bucket_t));
         s->gen = 1;
     }
 }
@@ -270,6 +274,8 @@ static inline void make_key(const rook_solver *s, tt_key *k)
     uint64_t coarse = coarse_hash(s);
     for (int p = 0; p < N_PLANES; p++)
         k->tag[p] = 0;
+    k->seat[0] = k->seat[1] = 0;
+    uint64_t key_all = 0;
     for (int seat = 0; seat < 4; seat++) {
         uint64_t h = 0;
         for (uint64_t m = s->hands[seat]; m; m &= m - 1) {
@@ -283,10 +289,15 @@ static inline void make_key(const rook_solver *s, tt_key *k)
             k->card_at[b] = (uint8_t)c;
             k->bit_of[c] = (uint8_t)b;
         }
-        k->h[seat] = h;
+        key_all |= h;
+        if (seat & 1)
+            k->seat[0] |= h;
+        if (seat & 2)
+            k->seat[1] |= h;
     }
+    k->all = key_all;
     if (s->exact_keys)
-        coarse ^= mix64(k->h[0] ^ mix64(k->h[1] ^ mix64(k->h[2] ^ mix64(k->h[3] ^ k->tag[0]) ^ k->tag[1]) ^ k->tag[2]));
+        coarse ^= mix64(key_all ^ mix64(k->seat[0] ^ mix64(k->seat[1] ^ mix64(k->tag[0]) ^ k->tag[1]) ^ k->tag[2]));
     k->coarse = coarse;
 }
 
@@ -307,7 +318,7 @@ static inline uint64_t keep_to_rel(const tt_key *k, uint64_t keep)
  * or above the lowest relevant card. */
 static inline uint64_t rel_to_keep(const rook_solver *s, const tt_key *k, uint64_t rel)
 {
-    uint64_t all = k->h[0] | k->h[1] | k->h[2] | k->h[3];
+    uint64_t all = k->all;
     if (s->exact_keys)
         return all;
     uint64_t keep = 0;
@@ -322,16 +333,15 @@ static inline uint64_t rel_to_keep(const rook_solver *s, const tt_key *k, uint64
 
 static inline tt_bucket_t *tt_bucket(rook_solver *s, uint64_t coarse)
 {
-    uint64_t x = coarse ^ (coarse >> 29);
-    return &s->tt[x & s->tt_mask];
+    uint64_t x = (uint32_t)(coarse ^ (coarse >> 29));
+    return &s->tt[(x * s->n_buckets) >> 32];
 }
 
 static inline int tt_matches(const tt_entry *e, const tt_key *k)
 {
     uint64_t keep = e->keep;
-    for (int i = 0; i < 4; i++)
-        if ((k->h[i] & keep) != e->h[i])
-            return 0;
+    if ((k->all & keep) != keep || (k->seat[0] & keep) != e->seat[0] || (k->seat[1] & keep) != e->seat[1])
+        return 0;
     for (int p = 0; p < N_PLANES; p++)
         if ((k->tag[p] & keep) != e->tag[p])
             return 0;
@@ -375,9 +385,9 @@ static inline int tt_probe(rook_solver *s, const tt_key *k, int *lo, int *hi, ui
 static inline void tt_store(rook_solver *s, const tt_key *k, uint64_t rel, int lo, int hi, int cards)
 {
     uint64_t keep = rel_to_keep(s, k, rel);
-    uint64_t h[4], tag[N_PLANES];
-    for (int i = 0; i < 4; i++)
-        h[i] = k->h[i] & keep;
+    uint64_t h[2], tag[N_PLANES];
+    for (int i = 0; i < 2; i++)
+        h[i] = k->seat[i] & keep;
     for (int p = 0; p < N_PLANES; p++)
         tag[p] = k->tag[p] & keep;
     tt_bucket_t *b = tt_bucket(s, k->coarse);
@@ -390,8 +400,8 @@ static inline void tt_store(rook_solver *s, const tt_key *k, uint64_t rel, int l
             continue;
         }
         tt_entry *e = &b->e[i];
-        if (b->check[i] == check && e->coarse == k->coarse && e->keep == keep && e->h[0] == h[0]
-            && e->h[1] == h[1] && e->h[2] == h[2] && e->h[3] == h[3] && e->tag[0] == tag[0]
+        if (b->check[i] == check && e->coarse == k->coarse && e->keep == keep && e->seat[0] == h[0]
+            && e->seat[1] == h[1] && e->tag[0] == tag[0]
             && e->tag[1] == tag[1] && e->tag[2] == tag[2] && e->end == s->end_points) {
             if (lo > e->lo) e->lo = (int16_t)lo;
             if (hi < e->hi) e->hi = (int16_t)hi;
@@ -406,8 +416,8 @@ static inline void tt_store(rook_solver *s, const tt_key *k, uint64_t rel, int l
     b->cards[victim] = (uint8_t)cards;
     e->coarse = k->coarse;
     e->keep = keep;
-    for (int i = 0; i < 4; i++)
-        e->h[i] = h[i];
+    for (int i = 0; i < 2; i++)
+        e->seat[i] = h[i];
     for (int p = 0; p < N_PLANES; p++)
         e->tag[p] = tag[p];
     e->lo = (int16_t)lo;
@@ -943,8 +953,10 @@ int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *
     if (root < 0)
         return -1;
     for (int i = 0; i < n; i++) {
+        /* no card beats the best: a card's value lies between the root's
+         * and the sure bound on the other side */
         int guess = maximize ? root : root + s->grain;
-        int v = drive(s, moves[i], guess, 0, total, NULL, NULL);
+        int v = drive(s, moves[i], guess, maximize ? 0 : root, maximize ? root : total, NULL, NULL);
         if (v < 0)
             return -1;
         for (uint64_t m = classes[i]; m; m &= m - 1)

@@ -60,8 +60,8 @@ typedef struct rook_dd_pos {
     uint8_t tricks[2];   /* tricks each team took before the current trick */
 } rook_dd_pos;
 
-/* Return a new solver with a table of about tt_bytes (rounded down to a power
- * of two entries, at least 1024), or NULL when out of memory. */
+/* Return a new solver with a table of at most tt_bytes (at least 1024
+ * entries of 64 bytes), or NULL when out of memory. */
 rook_solver *rook_solver_new(size_t tt_bytes);
 void rook_solver_free(rook_solver *s);
 
