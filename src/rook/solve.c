@@ -754,6 +754,66 @@ static inline int sibling_covers(const rook_solver *s, const uint8_t *moves, uin
     return 0;
 }
 
+/* The last two tricks from a trick boundary (two cards in each hand):
+ * fail-soft alpha-beta over the cards of the first trick, at most 16 lines,
+ * the second trick being forced; no table (probing it cost more than this
+ * search), no move ordering.  t[] holds
+ * the first trick's cards so far, k of them; *rel gets the deciding cards
+ * of both tricks of every line looked at. */
+static int last_two(const rook_solver *s, uint8_t *t, int k, int alpha, int beta, uint64_t *rel)
+{
+    const rook_rules *r = s->r;
+    int L = s->leader;
+    if (k == 4) {
+        int wi = rook_trick_winner(r, t, 4, s->trump);
+        int w = (L + wi) & 3;
+        int pts = r->card_points[t[0]] + r->card_points[t[1]] + r->card_points[t[2]]
+                + r->card_points[t[3]];
+        uint8_t u[4];
+        for (int i = 0; i < 4; i++) {
+            int seat = (w + i) & 3;
+            u[i] = (uint8_t)rook_lsb(s->hands[seat] & ~(1ULL << t[(seat - L) & 3]));
+        }
+        int wi2 = rook_trick_winner(r, u, 4, s->trump);
+        int w2 = (w + wi2) & 3;
+        int pts2 = r->card_points[u[0]] + r->card_points[u[1]] + r->card_points[u[2]]
+                 + r->card_points[u[3]] + s->end_points;
+        int v = ((w & 1) ? 0 : pts) + ((w2 & 1) ? 0 : pts2);
+        int won0 = s->won[0] + !(w & 1) + !(w2 & 1);
+        int won1 = s->won[1] + (w & 1) + (w2 & 1);
+        if (won0 > won1)
+            v += s->most_bonus;
+        *rel = trick_rel(s, t, wi) | trick_rel(s, u, wi2);
+        return v;
+    }
+    int seat = (L + k) & 3;
+    uint64_t legal = k ? rook_legal_mask(r, s->hands[seat], t[0], s->trump) : s->hands[seat];
+    int maximize = !(seat & 1);
+    int best = maximize ? -1 : 1 << 30;
+    uint64_t R = 0;
+    for (uint64_t m = legal; m; m &= ~(1ULL << rook_msb(m))) {
+        t[k] = (uint8_t)rook_msb(m);    /* the higher card id first: a little fewer lines */
+        uint64_t crel;
+        int v = last_two(s, t, k + 1, alpha, beta, &crel);
+        R |= crel;
+        if (maximize) {
+            if (v > best) {
+                best = v;
+                if (v > alpha)
+                    alpha = v;
+            }
+        } else if (v < best) {
+            best = v;
+            if (v < beta)
+                beta = v;
+        }
+        if (alpha >= beta)
+            break;
+    }
+    *rel = R;
+    return best;
+}
+
 /* Fail-soft alpha-beta: team 0's points from here (current trick included);
  * *rel gets the cards whose rank the result rests on. */
 static int search(rook_solver *s, int alpha, int beta, uint64_t *rel)
@@ -782,6 +842,10 @@ static int search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     int alpha0 = alpha, beta0 = beta;
     uint64_t R = 0;
     tt_key key;
+    if (s->trick_n == 0 && n_cards == 8) {
+        uint8_t t[4];
+        return last_two(s, t, 0, alpha, beta, rel);
+    }
     if (s->trick_n == 0 && n_cards == 4) {
         /* the last trick: every card is forced */
         uint8_t t[4];

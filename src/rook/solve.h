@@ -33,6 +33,8 @@
  *   - sure bounds: the points still out, the run of top trumps held by one
  *     team, and the end points for a team holding every trump still out
  *     (it takes the last trick), bound the value from both sides;
+ *   - the last two tricks searched directly (at most 16 lines of the
+ *     first, the second forced), without the table;
  *   - null-window searches ("can team 0 take at least T?") closing the
  *     interval by halves on the grain of the points (every value is a
  *     multiple of the gcd of the card points and the end points), so the
@@ -79,7 +81,8 @@ void rook_solver_set_generalize(rook_solver *s, int on);
 /* Stop a search after this many nodes (0 = no limit). */
 void rook_solver_set_budget(rook_solver *s, uint64_t nodes);
 
-/* Nodes searched since the last call that reset them (the solve calls do). */
+/* Nodes searched since the last call that reset them (the solve calls do);
+ * the direct search of the last two tricks counts as one node. */
 uint64_t rook_solver_nodes(const rook_solver *s);
 
 /* Search statistics of the last call: nodes with `which` (0..63) cards still
