@@ -21,7 +21,7 @@ __all__ = ["BudgetExceeded", "SolveResult", "Solver", "solve_many"]
 
 
 def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: str = "solve",
-               tt_bytes: int = 32 << 20, node_budget: int = 0,
+               tt_bytes: int = 24 << 20, node_budget: int = 0,
                progress: Callable[[int, int], None] | None = None) -> list[SolveResult | int | RookError]:
     """Solve every position on ``workers`` threads (default: every core).
 
