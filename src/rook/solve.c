@@ -754,6 +754,24 @@ static inline int sibling_covers(const rook_solver *s, const uint8_t *moves, uin
     return 0;
 }
 
+/* Fail-soft alpha-beta bookkeeping after a child's value v: update the
+ * best value and the window; return whether the window closed (a cut). */
+static inline int ab_step(int maximize, int v, int *best, int *alpha, int *beta)
+{
+    if (maximize) {
+        if (v > *best) {
+            *best = v;
+            if (v > *alpha)
+                *alpha = v;
+        }
+    } else if (v < *best) {
+        *best = v;
+        if (v < *beta)
+            *beta = v;
+    }
+    return *alpha >= *beta;
+}
+
 /* The last two tricks from a trick boundary (two cards in each hand):
  * fail-soft alpha-beta over the cards of the first trick, at most 16 lines,
  * the second trick being forced; no table (probing it cost more than this
@@ -796,18 +814,7 @@ static int last_two(const rook_solver *s, uint8_t *t, int k, int alpha, int beta
         uint64_t crel;
         int v = last_two(s, t, k + 1, alpha, beta, &crel);
         R |= crel;
-        if (maximize) {
-            if (v > best) {
-                best = v;
-                if (v > alpha)
-                    alpha = v;
-            }
-        } else if (v < best) {
-            best = v;
-            if (v < beta)
-                beta = v;
-        }
-        if (alpha >= beta)
+        if (ab_step(maximize, v, &best, &alpha, &beta))
             break;
     }
     *rel = R;
@@ -904,18 +911,7 @@ static int search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         rels[i] = crel;
         R |= crel;
         searched = i + 1;
-        if (maximize) {
-            if (v > best) {
-                best = v;
-                if (v > alpha)
-                    alpha = v;
-            }
-        } else if (v < best) {
-            best = v;
-            if (v < beta)
-                beta = v;
-        }
-        if (alpha >= beta)
+        if (ab_step(maximize, v, &best, &alpha, &beta))
             break;
     }
     R = cover_classes(s, moves, cls, searched, R);
