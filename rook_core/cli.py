@@ -158,8 +158,13 @@ def _show_nest(hand: Any, answer: dict[str, Any]) -> str:
     lines.append(f"  trump   bury                     points  (discards tried, solved exactly, nodes)")
     for t in answer["trumps"]:
         mark = "   best" if t["trump"] == answer["best"]["trump"] else ""
-        lines.append(f"  {t['trump']:<7} {' '.join(t['discard']):<24} {t['points']:>6}  "
-                     f"({t['discards']}, {t['solved']}, {t['nodes']:,}){mark}")
+        points = ("" if t["exact"] else ">=") + str(t["points"])
+        undecided = f", {t['unsettled']} undecided" if t["unsettled"] else ""
+        lines.append(f"  {t['trump']:<7} {' '.join(t['discard']):<24} {points:>6}  "
+                     f"({t['discards']}, {t['solved']}, {t['nodes']:,}{undecided}){mark}")
+    if not answer["proven"]:
+        lines.append("  the node budget cut searches short: >= marks a lower bound, and an "
+                     "undecided discard might do better")
     return "\n".join(lines)
 
 
@@ -283,7 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="deal a hand of this preset (with --seed) instead of reading hand JSON lines")
     ne.add_argument("--seed", type=int, default=0, help="the deal's seed (with --preset)")
     ne.add_argument("--workers", type=int, default=1, help="threads searching the trumps side by side")
-    ne.add_argument("--budget", type=int, default=0, help="node budget per search (0: none)")
+    ne.add_argument("--budget", type=int, default=0,
+                    help="node budget per search (0: none); past it the answer keeps what was "
+                         "proven and says so (exact, unsettled, proven)")
     ne.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
     pl = sub.add_parser("play", help="play a seeded game between bots and print it")
     pl.add_argument("--preset", default="tournament", choices=sorted(PRESETS))

@@ -42,7 +42,7 @@ from .actions import TRUMP, Phase
 from ._layout import BB_COLORS
 from .cards import CardSet, color_name
 from .errors import PositionError, RookError
-from .solver import Solver
+from .solver import BudgetExceeded, Solver
 
 __all__ = ["NestDecision", "TrumpChoice", "nest_decision"]
 
@@ -57,6 +57,13 @@ class TrumpChoice:
     ``value``: the FORMATS.md value of that play position (team 0's points).
     ``discards``: distinct discards considered; ``solved``: how many of them
     needed an exact value; ``nodes``: search nodes spent on this trump.
+
+    Under a node budget: ``exact`` is False when the budget cut short the
+    chosen discard's own solve; ``points`` is then what that discard surely
+    gives (a lower bound) and ``value`` the matching bound on team 0's value.
+    ``unsettled`` counts the discards the budget left undecided: any of them
+    might beat the choice.  Without a budget, ``exact`` is True and
+    ``unsettled`` 0.
     """
 
     trump: int
@@ -66,11 +73,19 @@ class TrumpChoice:
     discards: int = 0
     solved: int = 0
     nodes: int = 0
+    exact: bool = True
+    unsettled: int = 0
+
+    @property
+    def proven(self) -> bool:
+        """Whether ``points`` is proven to be the best under this trump."""
+        return self.exact and not self.unsettled
 
     def to_json(self) -> dict[str, Any]:
         return {"trump": color_name(self.trump), "discard": self.discard.names(),
                 "points": self.points, "value": self.value, "discards": self.discards,
-                "solved": self.solved, "nodes": self.nodes}
+                "solved": self.solved, "nodes": self.nodes, "exact": self.exact,
+                "unsettled": self.unsettled}
 
 
 @dataclass(frozen=True)
@@ -89,12 +104,18 @@ class NestDecision:
     def nodes(self) -> int:
         return sum(c.nodes for c in self.choices)
 
+    @property
+    def proven(self) -> bool:
+        """Whether every trump's choice is proven best (no budget ran out)."""
+        return all(c.proven for c in self.choices)
+
     def to_json(self) -> dict[str, Any]:
         best = self.best
         return {"declarer": self.declarer, "best": {"trump": color_name(best.trump),
                                                     "discard": best.discard.names(),
                                                     "points": best.points},
-                "trumps": [c.to_json() for c in self.choices], "nodes": self.nodes}
+                "trumps": [c.to_json() for c in self.choices], "nodes": self.nodes,
+                "proven": self.proven}
 
 
 # ---------------------------------------------------------------- discards
@@ -235,33 +256,65 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
     first = min(range(len(options)), key=lambda i: _looks_cheap(hand, trump, options[i]))
     options.insert(0, options.pop(first))
     team = declarer % 2
-    best: tuple[int, int, tuple[int, ...]] | None = None  # (points, value, discard)
+    best: tuple[int, int, tuple[int, ...], bool] | None = None  # (points, value, discard, exact)
     solved = nodes = 0
-    for discard in options:
+
+    def consider(discard: tuple[int, ...]) -> bool:
+        """Compare one discard with the best so far (solving it exactly when
+        it beats it); return False when the node budget left it undecided."""
+        nonlocal best, solved, nodes
         state = _play_state(hand, discard, trump)
         total = _total(state)
         extra = state.nest_points if state.variant.nest_to == "declarer" else 0
+        lo, hi = 0, total        # team 0's value, as far as it is proven
         if best is not None:
             # Can the declarer's team beat the best so far?  Team 0's value
-            # must reach `need` (team 0 declares) or stay at or under it.
+            # must reach `want` (team 0 declares) or stay under total - want.
             want = best[0] + 1 - extra
-            better = solver.at_least(state, want, team)
+            try:
+                better = solver.at_least(state, want, team)
+            except BudgetExceeded as e:
+                nodes += e.nodes
+                return False
             nodes += solver.last_nodes
             if not better:
-                tick()
-                continue
-        value = solver.value(state)
-        nodes += solver.last_nodes
+                return True
+            if team == 0:
+                lo = want
+            else:
+                hi = total - want
+        exact = True
+        try:
+            lo = hi = solver.value(state)
+            nodes += solver.last_nodes
+        except BudgetExceeded as e:
+            # keep what is proven: the declarer's team is sure of its end
+            nodes += e.nodes
+            lo, hi, exact = max(lo, e.lo), min(hi, e.hi), False
         solved += 1
+        value = lo if team == 0 else hi
         points = _declarer_points(state, value, total, declarer)
         if best is None or points > best[0]:
-            best = (points, value, discard)
+            best = (points, value, discard, exact)
+        return True
+
+    undecided: list[tuple[tuple[int, ...], int]] = []   # (discard, the bar it was asked about)
+    for discard in options:
+        bar = best[0] if best is not None else -1
+        if not consider(discard):
+            undecided.append((discard, bar))
         tick()
+    # A budget may have left discards undecided against an earlier, lower
+    # bar: ask again against the final one, which is often easier to refute.
+    assert best is not None
+    unsettled = sum(1 for discard, bar in undecided
+                    if not (best[0] > bar and consider(discard)))
     assert best is not None
     mask = 0
     for c in best[2]:
         mask |= 1 << c
-    return TrumpChoice(trump, CardSet(mask), best[0], best[1], len(options), solved, nodes)
+    return TrumpChoice(trump, CardSet(mask), best[0], best[1], len(options), solved, nodes,
+                       best[3], unsettled)
 
 
 def nest_decision(hand: Any, *, workers: int = 1, tt_bytes: int = 256 << 20,
@@ -274,7 +327,9 @@ def nest_decision(hand: Any, *, workers: int = 1, tt_bytes: int = 256 << 20,
     named before the nest (T-7), only that trump is tried.  ``workers``
     threads search the trumps side by side, each with a ``tt_bytes`` table
     (its pages are only taken as they are used); ``node_budget`` bounds each
-    single search (:class:`~rook_core.solver.BudgetExceeded` past it);
+    single search: past it the decision goes on with what that search proved
+    and says so (:attr:`TrumpChoice.exact`, :attr:`TrumpChoice.unsettled`,
+    :attr:`NestDecision.proven`) instead of losing the work done;
     ``progress(done, total)`` is called as discards are settled.
 
     :raises PositionError: for a hand not in the nest phase, or a variant

@@ -115,6 +115,38 @@ def test_T7_T20_nest_decision_equals_brute_force(knob: str) -> None:
             assert 1 <= choice.solved <= choice.discards
 
 
+@pytest.mark.parametrize("budget", [1, 30, 300, 3000])
+def test_T20_nest_decision_under_a_budget_keeps_what_it_proved(budget: int) -> None:
+    """A node budget per search never loses the decision: each trump still
+    gets a discard, and what is reported holds.  Its points are at most the
+    true best (brute force); when ``exact``, the discard scores exactly
+    those points; when also nothing is ``unsettled``, they are the best."""
+    variant = VARIANTS["last-trick-bonus"]
+    solver = Solver(4 << 20)
+    cut = 0
+    for seed in range(DEALS):
+        hand = _at_nest(variant, seed)
+        want = _brute_force(hand)
+        got = nest_decision(hand, node_budget=budget)
+        assert got.proven == all(c.exact and not c.unsettled for c in got.choices)
+        cut += not got.proven
+        for choice in got.choices:
+            assert choice.points <= want[choice.trump], (seed, choice)
+            state = hand.clone()
+            for c in choice.discard:
+                state.apply(int(c))
+            if state.phase == Phase.TRUMP:
+                state.apply(TRUMP + choice.trump)
+            points = _declarer_points(state, solver.value(state), got.declarer)
+            assert points >= choice.points, (seed, choice)   # the discard gives at least that
+            if choice.exact:
+                assert points == choice.points
+            if choice.proven:
+                assert choice.points == want[choice.trump]
+    if budget == 1:
+        assert cut == DEALS   # one node proves nothing here: every decision says so
+
+
 def test_T20_equivalent_discards_are_merged() -> None:
     """Fewer distinct discards than subsets: equivalent cards are tried once."""
     hand = _at_nest(VARIANTS["plain"], 7)
@@ -154,7 +186,9 @@ def test_T22_nest_decision_refuses_passing_after_the_nest() -> None:
 def test_nest_decision_json() -> None:
     hand = _at_nest(VARIANTS["plain"], 2)
     got = nest_decision(hand).to_json()
-    assert set(got) == {"declarer", "best", "trumps", "nodes"}
+    assert set(got) == {"declarer", "best", "trumps", "nodes", "proven"}
+    assert got["proven"] is True
+    assert all(t["exact"] is True and t["unsettled"] == 0 for t in got["trumps"])
     assert len(got["trumps"]) == 4
     assert got["best"]["points"] == max(t["points"] for t in got["trumps"])
     assert all(len(t["discard"]) == 5 for t in got["trumps"])
