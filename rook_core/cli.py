@@ -65,9 +65,10 @@ def _perft(depth: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return answer
 
 
-def _solve(budget: int, at_least: int | None, show: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def _solve(budget: int, time_budget: float, at_least: int | None,
+           show: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:
     from .solver import Solver
-    solver = Solver(node_budget=budget)
+    solver = Solver(node_budget=budget, time_budget=time_budget)
 
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
         from .position import parse_position
@@ -280,6 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
     so = sub.add_parser("solve", help="double-dummy values of FORMATS.md positions (JSON lines on stdin)")
     so.add_argument("--budget", type=int, default=0,
                     help="node budget per position (0: none); past it the line gets an error with bounds")
+    so.add_argument("--time-budget", type=float, default=0.0, metavar="SECONDS",
+                    help="time budget per position (0: none), the same way; unlike a node "
+                         "budget its answers depend on the machine")
     so.add_argument("--at-least", type=int, default=None, metavar="T",
                     help="also answer whether team 0 can take at least T points")
     so.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
@@ -314,7 +318,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "solve":
             if args.budget < 0:
                 raise RookError("--budget must not be negative")
-            answer = _solve(args.budget, args.at_least, args.show)
+            if not 0 <= args.time_budget < 1e9:
+                raise RookError("--time-budget must be a number of seconds >= 0")
+            answer = _solve(args.budget, args.time_budget, args.at_least, args.show)
             if not args.show:
                 return _run_jsonl(sys.stdin, sys.stdout, answer)
             failed = 0

@@ -21,14 +21,16 @@ __all__ = ["BudgetExceeded", "SolveResult", "Solver", "solve_many"]
 
 
 def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: str = "solve",
-               tt_bytes: int = 24 << 20, node_budget: int = 0,
+               tt_bytes: int = 24 << 20, node_budget: int = 0, time_budget: float = 0.0,
                progress: Callable[[int, int], None] | None = None) -> list[SolveResult | int | RookError]:
     """Solve every position on ``workers`` threads (default: every core).
 
     ``what`` is ``"solve"`` (a :class:`SolveResult` each) or ``"value"`` (an
     int each).  A position that cannot be solved (bad input, budget) gives
     its :class:`~rook_core.errors.RookError` in its place instead of
-    stopping the batch.  ``progress(done, total)`` is called as positions finish.
+    stopping the batch.  ``node_budget`` and ``time_budget`` bound each
+    position's search (see :class:`Solver`).  ``progress(done, total)`` is
+    called as positions finish.
 
     :raises RookError: for a bad ``what`` or ``workers``.
     """
@@ -45,7 +47,7 @@ def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: st
     def one(pos: Any) -> SolveResult | int | RookError:
         solver = getattr(local, "solver", None)
         if solver is None:
-            solver = local.solver = Solver(tt_bytes, node_budget)
+            solver = local.solver = Solver(tt_bytes, node_budget, time_budget=time_budget)
         try:
             out: SolveResult | int | RookError = solver.solve(pos) if what == "solve" else solver.value(pos)
         except RookError as e:

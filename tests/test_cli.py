@@ -172,7 +172,12 @@ def test_solve_show_and_errors() -> None:
             "trick": [], "hands": [big.hand(s).names() for s in range(4)]}
     out = rook("solve", "--budget", "50", stdin=json.dumps(full) + "\n")
     ans = json.loads(out.stdout)
-    assert out.returncode == 1 and "budget" in ans["error"] and ans["id"] == "big"
+    assert out.returncode == 1 and "node budget" in ans["error"] and ans["id"] == "big"
+    out = rook("solve", "--time-budget", "1e-9", stdin=json.dumps(full) + "\n")
+    ans = json.loads(out.stdout)
+    assert out.returncode == 1 and "time budget" in ans["error"] and ans["id"] == "big"
+    out = rook("solve", "--time-budget", "-1", stdin=json.dumps(full) + "\n")
+    assert out.returncode == 2 and "--time-budget" in out.stderr
 
 
 def test_version_and_module_entry_point() -> None:

@@ -78,7 +78,7 @@ from rook_core._reference.minimax import (dd_at_least, dd_best, dd_total, dd_val
 from rook_core._reference.tricks import RefPlay, card_points, deck_cards, is_trump, play_card
 from rook_core.actions import Phase
 from rook_core.cards import BIRD, Card, card_name, color_name, parse_card, parse_color
-from rook_core.errors import PositionError
+from rook_core.errors import PositionError, RookError
 from rook_core.solver import BudgetExceeded, Solver
 from rook_core.variant import PRESETS, Variant
 
@@ -579,6 +579,51 @@ def test_budget_exceeded_gives_bounds(seed: int) -> None:
     with pytest.raises(BudgetExceeded) as info:
         small.at_least(position, value)
     assert info.value.lo <= info.value.hi
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_budget_bounds_narrow_and_hold_at_every_budget(seed: int) -> None:
+    """Nothing proven is lost: at every node budget the bounds of ``value``
+    and ``solve`` hold the true value, the stop says it was the node budget,
+    and once ``solve`` has proven the position's value it reports lo == hi."""
+    position = _nine_tricks(seed)
+    value = SOLVER.value(position)
+    full = SOLVER.last_nodes
+    for budget in (10, 1_000, 30_000, 300_000, 3_000_000):
+        for call in ("value", "solve"):
+            solver = Solver(node_budget=budget)
+            try:
+                got = getattr(solver, call)(position)
+            except BudgetExceeded as e:
+                assert e.kind == "nodes" and e.nodes == budget + 1
+                assert e.lo <= value <= e.hi, (budget, call, e.lo, value, e.hi)
+                if call == "solve" and budget > full:
+                    assert e.lo == e.hi == value   # the value was proven, a card's was not
+            else:
+                assert (got if call == "value" else got.value) == value
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_time_budget_stops_with_bounds_and_says_so(seed: int) -> None:
+    """A time budget stops a search the same way (checked every 1,024
+    nodes): a budget of a nanosecond stops any search longer than that."""
+    position = _nine_tricks(seed)
+    value = SOLVER.value(position)
+    assert SOLVER.last_nodes > 2048   # these 9-trick values take far more
+    solver = Solver(time_budget=1e-9)
+    assert solver.time_budget == 1e-9
+    for call in (solver.value, solver.solve, lambda p: solver.at_least(p, value)):
+        with pytest.raises(BudgetExceeded, match="time budget") as info:
+            call(position)
+        e = info.value
+        assert e.kind == "time" and e.lo <= value <= e.hi and 1024 <= e.nodes <= 2048
+    assert Solver(time_budget=60.0).value(position) == value
+
+
+@pytest.mark.parametrize("bad", [-1.0, float("nan"), float("inf")])
+def test_bad_time_budget_is_refused(bad: float) -> None:
+    with pytest.raises(RookError, match="time_budget"):
+        Solver(time_budget=bad)
 
 
 # ------------------------------------------------------- reference vectors

@@ -141,8 +141,11 @@ cdef extern from "rook/solve.h" nogil:
     void rook_solver_free(rook_solver *s)
     void rook_solver_clear(rook_solver *s)
     void rook_solver_set_budget(rook_solver *s, uint64_t nodes)
+    void rook_solver_set_time_budget(rook_solver *s, uint64_t ns)
+    int rook_solver_stop_reason(const rook_solver *s)
     uint64_t rook_solver_nodes(const rook_solver *s)
     uint64_t rook_solver_stat(const rook_solver *s, int which)
     int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int target)
     int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int *lo, int *hi)
-    int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t *values)
+    int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t *values,
+                            int *lo, int *hi)

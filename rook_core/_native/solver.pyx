@@ -13,7 +13,7 @@ from libc.stdint cimport int32_t, uint64_t
 from rook_core._native.crook cimport (
     rook_solver, rook_dd_pos, rook_solver_new, rook_solver_free, rook_solver_set_budget,
     rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value, rook_dd_move_values,
-    rook_solver_set_generalize,
+    rook_solver_set_generalize, rook_solver_set_time_budget, rook_solver_stop_reason,
 )
 from rook_core._native.rules cimport Rules
 
@@ -25,13 +25,16 @@ from rook_core.errors import PositionError, RookError
 
 
 class BudgetExceeded(RookError):
-    """The node budget ran out before the answer was proven; ``lo``/``hi`` bound it."""
+    """A budget ran out before the answer was proven: ``kind`` says which
+    (``"nodes"`` or ``"time"``), ``lo``/``hi`` bound team 0's value of the
+    position as far as it was proven, ``nodes`` were searched."""
 
-    def __init__(self, message, lo, hi, nodes):
+    def __init__(self, message, lo, hi, nodes, kind="nodes"):
         super().__init__(message)
         self.lo = lo
         self.hi = hi
         self.nodes = nodes
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,9 @@ cdef class Solver:
         down: reuse a solver, one per thread.
     :param node_budget: stop a search after this many nodes (0: no limit);
         the call then raises :class:`BudgetExceeded` with proven bounds.
+    :param time_budget: stop a call after this many seconds (0: no limit),
+        the same way.  A node budget gives the same answer on every
+        machine; a time budget does not (checked every 1,024 nodes).
     :param generalize: let one table entry stand for every position that
         differs only in cards whose rank the search did not rely on, and
         skip a card whose sibling's search showed it gives the same bound
@@ -77,14 +83,20 @@ cdef class Solver:
 
     cdef rook_solver *s
     cdef readonly uint64_t node_budget
+    cdef readonly double time_budget
     cdef readonly uint64_t last_nodes
 
-    def __cinit__(self, size_t tt_bytes=24 << 20, uint64_t node_budget=0, bint generalize=True):
+    def __cinit__(self, size_t tt_bytes=24 << 20, uint64_t node_budget=0, bint generalize=True,
+                  double time_budget=0.0):
+        if not 0.0 <= time_budget < 1e9:
+            raise RookError(f"time_budget must be a number of seconds >= 0, not {time_budget!r}")
         self.s = rook_solver_new(tt_bytes)
         if self.s == NULL:
             raise MemoryError(f"cannot allocate a {tt_bytes}-byte solver table")
         self.node_budget = node_budget
+        self.time_budget = time_budget
         rook_solver_set_budget(self.s, node_budget)
+        rook_solver_set_time_budget(self.s, <uint64_t>(time_budget * 1e9))
         rook_solver_set_generalize(self.s, generalize)
 
     def __dealloc__(self):
@@ -129,9 +141,15 @@ cdef class Solver:
             p.trick[i] = trick[i] if i < len(trick) else 255
         return rules_for(variant)
 
-    def _budget_stop(self, int total):
-        raise BudgetExceeded(f"node budget {self.node_budget} ran out: team 0's value is only "
-                             f"known to lie in [0, {total}]", 0, total, self.last_nodes)
+    def _budget_error(self, int lo, int hi):
+        """The :class:`BudgetExceeded` of the call that just stopped."""
+        if rook_solver_stop_reason(self.s) == 2:
+            kind, what = "time", f"time budget {self.time_budget:g} s"
+        else:
+            kind, what = "nodes", f"node budget {self.node_budget}"
+        known = f"is {lo}" if lo == hi else f"is only known to lie in [{lo}, {hi}]"
+        return BudgetExceeded(f"{what} ran out after {self.last_nodes} nodes: team 0's value {known}",
+                              lo, hi, self.last_nodes, kind)
 
     def stats(self):
         """Return statistics of the last search: nodes by cards still in
@@ -144,7 +162,7 @@ cdef class Solver:
         """Return the exact double-dummy value of ``position`` (FORMATS.md ``value``).
 
         :raises PositionError: for an inconsistent position.
-        :raises BudgetExceeded: when the node budget runs out.
+        :raises BudgetExceeded: when a budget runs out.
         """
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
@@ -153,15 +171,14 @@ cdef class Solver:
             v = rook_dd_value(self.s, &rules.r, &p, &lo, &hi)
         self.last_nodes = rook_solver_nodes(self.s)
         if v < 0:
-            raise BudgetExceeded(f"node budget {self.node_budget} ran out: the value is in "
-                                 f"[{lo}, {hi}]", lo, hi, self.last_nodes)
+            raise self._budget_error(lo, hi)
         return v
 
     def at_least(self, position, int target, int team=0):
         """Return whether ``team`` can take at least ``target`` points from here
         (the declarer's "do we make the bid?").
 
-        :raises BudgetExceeded: when the node budget runs out.
+        :raises BudgetExceeded: when a budget runs out.
         """
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
@@ -176,7 +193,7 @@ cdef class Solver:
             r = rook_dd_at_least(self.s, &rules.r, &p, t)
         self.last_nodes = rook_solver_nodes(self.s)
         if r < 0:
-            self._budget_stop(_total(rules, &p))
+            raise self._budget_error(0, _total(rules, &p))
         return bool(r) if team == 0 else not r
 
     def solve(self, position):
@@ -184,19 +201,19 @@ cdef class Solver:
         legal card of the seat to move, and the best cards.
 
         :raises PositionError: for an inconsistent position.
-        :raises BudgetExceeded: when the node budget runs out.
+        :raises BudgetExceeded: when a budget runs out.
         """
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
         cdef int32_t values[64]
-        cdef int v, i
+        cdef int v, i, lo = 0, hi = 0
         for i in range(64):
             values[i] = -1
         with nogil:
-            v = rook_dd_move_values(self.s, &rules.r, &p, values)
+            v = rook_dd_move_values(self.s, &rules.r, &p, values, &lo, &hi)
         self.last_nodes = rook_solver_nodes(self.s)
         if v < 0:
-            self._budget_stop(_total(rules, &p))
+            raise self._budget_error(lo, hi)
         mv = {Card(i): values[i] for i in range(64) if values[i] >= 0}
         to_move = (p.leader + p.trick_n) % 4
         return SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, self.last_nodes)

@@ -1,6 +1,8 @@
 /* solve.c: the double-dummy search of solve.h. */
+#define _POSIX_C_SOURCE 200809L      /* clock_gettime */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "rook/solve.h"
 
 #define NO_SUIT 255
@@ -60,6 +62,9 @@ struct rook_solver {
     void *tt_raw;                /* the allocation tt lies in */
     uint64_t n_buckets;
     uint64_t nodes, budget;
+    uint64_t time_budget_ns;     /* 0: none */
+    uint64_t deadline_ns;        /* this call's end, when there is a time budget */
+    int stop;                    /* why the last call stopped (ROOK_STOP_*) */
     uint64_t nodes_by_cards[64]; /* nodes by the number of cards still in hands */
     uint64_t tt_hits;
     int aborted;
@@ -136,6 +141,17 @@ void rook_solver_clear(rook_solver *s)
 
 void rook_solver_set_budget(rook_solver *s, uint64_t nodes) { s->budget = nodes; }
 
+void rook_solver_set_time_budget(rook_solver *s, uint64_t ns) { s->time_budget_ns = ns; }
+
+int rook_solver_stop_reason(const rook_solver *s) { return s->stop; }
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 void rook_solver_set_generalize(rook_solver *s, int on)
 {
     s->exact_only = !on;
@@ -181,6 +197,8 @@ static void setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     s->tt_hits = 0;
     memset(s->nodes_by_cards, 0, sizeof s->nodes_by_cards);
     s->aborted = 0;
+    s->stop = ROOK_STOP_NONE;
+    s->deadline_ns = s->time_budget_ns ? now_ns() + s->time_budget_ns : 0;
     s->grain = gcd(s->end_points < 0 ? -s->end_points : s->end_points,
                    s->most_bonus < 0 ? -s->most_bonus : s->most_bonus);
     for (uint64_t m = r->deck; m; m &= m - 1)
@@ -831,6 +849,12 @@ static int search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         return 0;
     if (++s->nodes > s->budget && s->budget) {
         s->aborted = 1;
+        s->stop = ROOK_STOP_NODES;
+        return 0;
+    }
+    if (s->deadline_ns && !(s->nodes & 1023) && now_ns() >= s->deadline_ns) {
+        s->aborted = 1;
+        s->stop = ROOK_STOP_TIME;
         return 0;
     }
     uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
@@ -997,7 +1021,8 @@ int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int
     return drive(s, -1, middle(s, total), 0, total, lo, hi);
 }
 
-int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64])
+int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64],
+                        int *lo, int *hi)
 {
     setup(s, r, p);
     int total = total_points(s);
@@ -1009,7 +1034,7 @@ int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *
     int best = maximize ? -1 : total + 1;
     /* The position's value first: the best card's value equals it, and it is
      * the first guess for every card. */
-    int root = drive(s, -1, middle(s, total), 0, total, NULL, NULL);
+    int root = drive(s, -1, middle(s, total), 0, total, lo, hi);
     if (root < 0)
         return -1;
     for (int i = 0; i < n; i++) {

@@ -40,7 +40,8 @@
  *     multiple of the gcd of the card points and the end points), so the
  *     yes/no question costs less than the exact value.
  * No allocation per node; the table is owned by a solver context, one per
- * thread.  A node budget stops the search; the caller is told.
+ * thread.  A node or time budget stops the search; the caller is told
+ * which, and the bounds proven so far.
  */
 #ifndef ROOK_SOLVE_H
 #define ROOK_SOLVE_H
@@ -81,6 +82,14 @@ void rook_solver_set_generalize(rook_solver *s, int on);
 /* Stop a search after this many nodes (0 = no limit). */
 void rook_solver_set_budget(rook_solver *s, uint64_t nodes);
 
+/* Also stop a search after this many nanoseconds of the call (0 = no limit;
+ * checked every 1024 nodes, so the answer then depends on the machine). */
+void rook_solver_set_time_budget(rook_solver *s, uint64_t ns);
+
+/* Why the last call stopped early: */
+enum { ROOK_STOP_NONE = 0, ROOK_STOP_NODES = 1, ROOK_STOP_TIME = 2 };
+int rook_solver_stop_reason(const rook_solver *s);
+
 /* Nodes searched since the last call that reset them (the solve calls do);
  * the direct search of the last two tricks counts as one node. */
 uint64_t rook_solver_nodes(const rook_solver *s);
@@ -98,7 +107,10 @@ int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, 
 int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int *lo, int *hi);
 
 /* Write the value after each legal card of the seat to move to values[card]
- * (others untouched) and return the position's value, or -1 if the budget ran out. */
-int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64]);
+ * (others untouched) and return the position's value, or -1 if the budget ran out;
+ * *lo and *hi (if not NULL) get the bounds proven on the position's value
+ * (equal once it is known, even if a card's value then ran out). */
+int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64],
+                        int *lo, int *hi);
 
 #endif
