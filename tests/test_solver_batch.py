@@ -9,7 +9,8 @@ import pytest
 
 from rook_core import HandState
 from rook_core.errors import PositionError, RookError
-from rook_core.solver import BudgetExceeded, SolveResult, Solver, solve_many
+from rook_core import solver as solver_module
+from rook_core.solver import BudgetExceeded, SolveResult, Solver, release_solvers, solve_many
 
 
 def _positions(n: int, cards_left: int) -> list[dict[str, object]]:
@@ -57,7 +58,34 @@ def test_solve_many_budget_errors_in_place() -> None:
     assert isinstance(got[0], BudgetExceeded) and got[0].lo <= got[0].hi
 
 
-@pytest.mark.parametrize("kwargs", [{"what": "nope"}, {"workers": 0}])
+def test_solve_many_answers_do_not_depend_on_workers_order_or_history() -> None:
+    """Every position starts from an empty table: whole answers, node counts
+    included, are the same for any number of workers, in any order, in a
+    repeated call, and the same as a fresh solver's."""
+    positions = POSITIONS[:10]
+    fresh = [Solver().solve(p) for p in positions]
+    assert solve_many(positions, workers=1) == fresh
+    assert solve_many(positions, workers=2) == fresh
+    assert solve_many(positions[::-1], workers=3) == fresh[::-1]
+    release_solvers()
+    assert not solver_module._POOL
+    assert solve_many(positions, workers=2) == fresh
+
+
+def test_solve_many_budget_stops_do_not_depend_on_history() -> None:
+    """Under a node budget, whether a position is stopped does not depend on
+    what the kept tables saw before."""
+    positions = POSITIONS[:8]
+    once = solve_many(positions, workers=1, what="value", node_budget=40)
+    solve_many(POSITIONS, workers=2, what="value", node_budget=40)   # warm the kept tables
+    again = solve_many(positions, workers=2, what="value", node_budget=40)
+    assert [type(x) for x in once] == [type(x) for x in again]
+    assert any(isinstance(x, BudgetExceeded) for x in once) and any(isinstance(x, int) for x in once)
+    assert [x if isinstance(x, int) else (x.lo, x.hi) for x in once] == [
+        x if isinstance(x, int) else (x.lo, x.hi) for x in again]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("kwargs", [{"what": "nope"}, {"workers": 0}, {"time_budget": -1.0}])
 def test_solve_many_bad_arguments(kwargs: dict[str, object]) -> None:
     with pytest.raises(RookError):
         solve_many(POSITIONS[:1], **kwargs)  # type: ignore[arg-type]

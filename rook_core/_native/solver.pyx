@@ -14,6 +14,7 @@ from rook_core._native.crook cimport (
     rook_solver, rook_dd_pos, rook_solver_new, rook_solver_free, rook_solver_set_budget,
     rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value, rook_dd_move_values,
     rook_solver_set_generalize, rook_solver_set_time_budget, rook_solver_stop_reason,
+    rook_solver_clear,
 )
 from rook_core._native.rules cimport Rules
 
@@ -150,6 +151,12 @@ cdef class Solver:
         known = f"is {lo}" if lo == hi else f"is only known to lie in [{lo}, {hi}]"
         return BudgetExceeded(f"{what} ran out after {self.last_nodes} nodes: team 0's value {known}",
                               lo, hi, self.last_nodes, kind)
+
+    def clear(self):
+        """Forget every stored bound, so that the next answer (its node count,
+        and where a budget stops it) does not depend on earlier calls.  The
+        table's memory stays in place: cheap (no page is touched)."""
+        rook_solver_clear(self.s)
 
     def stats(self):
         """Return statistics of the last search: nodes by cards still in
