@@ -36,12 +36,14 @@ def _take_solver(key: tuple[int, int, float]) -> Solver:
     return Solver(key[0], key[1], time_budget=key[2])
 
 
-def _give_back(key: tuple[int, int, float], solver: Solver) -> None:
+def _give_back(key: tuple[int, int, float], solver: Solver, most: int) -> None:
+    """Keep ``solver`` for later calls, at most ``most`` of its kind (the
+    workers of the call: the memory kept is what the call used)."""
     with _POOL_LOCK:
         if key not in _POOL and len(_POOL) >= _POOL_KEYS:
             del _POOL[next(iter(_POOL))]
         kept = _POOL.setdefault(key, [])
-        if len(kept) < (os.cpu_count() or 1):
+        if len(kept) < most:
             kept.append(solver)
 
 
@@ -87,7 +89,7 @@ def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: st
         except RookError as e:
             out = e
         finally:
-            _give_back(key, solver)
+            _give_back(key, solver, n_workers)
         if progress is not None:
             with lock:
                 done[0] += 1
