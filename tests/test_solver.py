@@ -589,6 +589,8 @@ def test_budget_bounds_narrow_and_hold_at_every_budget(seed: int) -> None:
     position = _nine_tricks(seed)
     value = SOLVER.value(position)
     full = SOLVER.last_nodes
+    exact = SOLVER.solve(position).move_values
+    kept = 0
     for budget in (10, 1_000, 30_000, 300_000, 3_000_000):
         for call in ("value", "solve"):
             solver = Solver(node_budget=budget)
@@ -599,8 +601,13 @@ def test_budget_bounds_narrow_and_hold_at_every_budget(seed: int) -> None:
                 assert e.lo <= value <= e.hi, (budget, call, e.lo, value, e.hi)
                 if call == "solve" and budget > full:
                     assert e.lo == e.hi == value   # the value was proven, a card's was not
+                if call == "solve":
+                    # the cards' values proven before the stop are kept, and right
+                    assert all(exact[c] == v for c, v in e.move_values.items())
+                    kept += len(e.move_values)
             else:
                 assert (got if call == "value" else got.value) == value
+    assert kept > 0   # some budget stopped solve() after some cards were proven
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

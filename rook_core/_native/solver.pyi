@@ -8,7 +8,9 @@ class BudgetExceeded(RookError):
     hi: int
     nodes: int
     kind: str
-    def __init__(self, message: str, lo: int, hi: int, nodes: int, kind: str = "nodes") -> None: ...
+    move_values: dict[Card, int]
+    def __init__(self, message: str, lo: int, hi: int, nodes: int, kind: str = "nodes",
+                 move_values: dict[Card, int] | None = None) -> None: ...
 
 class SolveResult:
     value: int

@@ -30,12 +30,13 @@ class BudgetExceeded(RookError):
     (``"nodes"`` or ``"time"``), ``lo``/``hi`` bound team 0's value of the
     position as far as it was proven, ``nodes`` were searched."""
 
-    def __init__(self, message, lo, hi, nodes, kind="nodes"):
+    def __init__(self, message, lo, hi, nodes, kind="nodes", move_values=None):
         super().__init__(message)
         self.lo = lo
         self.hi = hi
         self.nodes = nodes
         self.kind = kind
+        self.move_values = move_values or {}   # solve(): the cards' values proven before the stop
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ cdef class Solver:
             p.trick[i] = trick[i] if i < len(trick) else 255
         return rules_for(variant)
 
-    def _budget_error(self, int lo, int hi):
+    def _budget_error(self, int lo, int hi, move_values=None):
         """The :class:`BudgetExceeded` of the call that just stopped."""
         if rook_solver_stop_reason(self.s) == 2:
             kind, what = "time", f"time budget {self.time_budget:g} s"
@@ -150,7 +151,7 @@ cdef class Solver:
             kind, what = "nodes", f"node budget {self.node_budget}"
         known = f"is {lo}" if lo == hi else f"is only known to lie in [{lo}, {hi}]"
         return BudgetExceeded(f"{what} ran out after {self.last_nodes} nodes: team 0's value {known}",
-                              lo, hi, self.last_nodes, kind)
+                              lo, hi, self.last_nodes, kind, move_values)
 
     def clear(self):
         """Forget every stored bound, so that the next answer (its node count,
@@ -219,9 +220,9 @@ cdef class Solver:
         with nogil:
             v = rook_dd_move_values(self.s, &rules.r, &p, values, &lo, &hi)
         self.last_nodes = rook_solver_nodes(self.s)
-        if v < 0:
-            raise self._budget_error(lo, hi)
         mv = {Card(i): values[i] for i in range(64) if values[i] >= 0}
+        if v < 0:
+            raise self._budget_error(lo, hi, mv)
         to_move = (p.leader + p.trick_n) % 4
         return SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, self.last_nodes)
 
