@@ -587,11 +587,14 @@ def test_budget_bounds_narrow_and_hold_at_every_budget(seed: int) -> None:
     and ``solve`` hold the true value, the stop says it was the node budget,
     and once ``solve`` has proven the position's value it reports lo == hi."""
     position = _nine_tricks(seed)
-    value = SOLVER.value(position)
-    full = SOLVER.last_nodes
-    exact = SOLVER.solve(position).move_values
+    fresh = Solver()
+    value = fresh.value(position)
+    full = fresh.last_nodes                  # solve() proves the value first, the same way
+    fresh = Solver()
+    exact = fresh.solve(position).move_values
+    every = fresh.last_nodes
     kept = 0
-    for budget in (10, 1_000, 30_000, 300_000, 3_000_000):
+    for budget in (10, 1_000, 30_000, full + 1, (full + every) // 2, every):
         for call in ("value", "solve"):
             solver = Solver(node_budget=budget)
             try:
