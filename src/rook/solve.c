@@ -793,9 +793,9 @@ static inline int ab_step(int maximize, int v, int *best, int *alpha, int *beta)
 /* The last two tricks from a trick boundary (two cards in each hand):
  * fail-soft alpha-beta over the cards of the first trick, at most 16 lines,
  * the second trick being forced; no table (probing it cost more than this
- * search), no move ordering.  t[] holds
- * the first trick's cards so far, k of them; *rel gets the deciding cards
- * of both tricks of every line looked at. */
+ * search), no move ordering.  t[] holds the first trick's cards so far, k
+ * of them; *rel gets the deciding cards of both tricks of every line
+ * looked at. */
 static int last_two(const rook_solver *s, uint8_t *t, int k, int alpha, int beta, uint64_t *rel)
 {
     const rook_rules *r = s->r;
@@ -874,6 +874,7 @@ static int search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     uint64_t R = 0;
     tt_key key;
     if (s->trick_n == 0 && n_cards == 8) {
+        /* two tricks left: searched directly, counted as this one node */
         uint8_t t[4];
         return last_two(s, t, 0, alpha, beta, rel);
     }
