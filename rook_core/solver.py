@@ -77,7 +77,7 @@ def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: st
     if not isinstance(n_workers, int) or n_workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
     key = (tt_bytes, node_budget, time_budget)
-    Solver(1024, node_budget, time_budget=time_budget)   # a bad budget fails here, once
+    _give_back(key, _take_solver(key), n_workers)   # a bad budget fails here, once
     done = [0]
     lock = threading.Lock()
 
