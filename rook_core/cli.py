@@ -6,8 +6,10 @@
   (``--show`` prints a table for a person instead).
 * ``rook nest``: the declarer's best discard and trump, double dummy, for a
   hand in the nest phase (``--preset P --seed N`` deals one and bids with the
-  greedy bots; without it, hand JSON lines on stdin).
+  heuristic bots; without it, hand JSON lines on stdin).
 * ``rook play --preset P --seed N``: a complete game between bots, as a readable log.
+* ``rook simulate``: many seeded hands or games between bots; a summary
+  table, columnar results (``--out``) and plots (``--report``).
 
 The JSON-lines commands answer every input line with one output line, in
 order, echoing ``id``; a bad line gets ``{"id": ..., "error": ...}`` and the
@@ -105,7 +107,7 @@ def _show_solution(pos: Any, res: Any) -> str:
 
 # ------------------------------------------------------------------ nest
 def _hand_at_nest(preset: str, seed: int) -> Any:
-    """Deal hand ``seed`` of ``preset`` and bid with the greedy bots until the
+    """Deal hand ``seed`` of ``preset`` and bid with the heuristic bots until the
     declarer has taken the nest (T-3 .. T-7, T-20)."""
     from ._native.hand import HandState
     from .actions import Phase
@@ -113,7 +115,7 @@ def _hand_at_nest(preset: str, seed: int) -> Any:
     from .variant import get_preset
     variant = get_preset(preset)
     hand = HandState.deal(variant, seed)
-    bots = [make_agent("greedy", variant, seed * 4 + i) for i in range(4)]
+    bots = [make_agent("heuristic", variant, seed * 4 + i) for i in range(4)]
     while hand.phase not in (Phase.NEST, Phase.PLAY, Phase.THROWN_IN, Phase.DONE):
         seat = hand.to_move
         assert seat is not None
@@ -188,7 +190,7 @@ def _fmt_hand(mask_cards: Iterable[Any]) -> str:
 def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out: TextIO) -> int:
     """Play a seeded game between bots and write a readable log; return the winner or -1."""
     from .actions import PASS, Phase, action_name
-    from .agents import make_agent
+    from .agents import act_for, make_agent
     from .cards import CardSet, color_name
     from .game import Game
     from .variant import get_preset
@@ -248,7 +250,7 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
     while not game.is_over and game.hand_number <= max_hands:
         seat = game.to_move
         assert seat is not None
-        game.apply(bots[seat].act(game.observation(seat)))
+        game.apply(act_for(bots[seat], game.current, seat))
         while n_reported < len(game.hands) - 1 or (game.is_over and n_reported < len(game.hands)):
             h = game.hands[n_reported]
             n_reported += 1
@@ -299,11 +301,72 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play a seeded game between bots and print it")
     pl.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
     pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--agents", default="greedy,greedy,greedy,greedy",
-                    help="four agent kinds, comma separated (random, greedy)")
+    pl.add_argument("--agents", default="heuristic,heuristic,heuristic,heuristic",
+                    help="four agent kinds, comma separated (random, heuristic, pimc, dd)")
     pl.add_argument("--max-hands", type=int, default=1000,
                     help="stop a game that has no winner after this many hands")
+    si = sub.add_parser("simulate", help="many seeded hands or games between bots: summary, "
+                                         "columns, plots")
+    si.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
+    si.add_argument("--agents", default="heuristic,random,heuristic,random",
+                    help="four agent kinds, seat 0 first (random, heuristic, pimc, dd)")
+    unit = si.add_mutually_exclusive_group()
+    unit.add_argument("--hands", type=int, help="single hands to play (default 1000)")
+    unit.add_argument("--games", type=int, help="games to play to the target")
+    si.add_argument("--seed", type=int, default=0)
+    si.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    si.add_argument("--duplicate", action="store_true",
+                    help="play every deal twice with the sides swapped")
+    si.add_argument("--max-hands", type=int, default=200, help="stop a game after this many hands")
+    si.add_argument("--worlds", type=int, default=None, help="worlds per card decision of pimc agents")
+    si.add_argument("--out", metavar="FILE", help="write the hands (and games) as .parquet, .csv or .npz")
+    si.add_argument("--report", metavar="FILE", help="write plots for bidders (.png, .svg or .pdf)")
+    si.add_argument("--json", action="store_true", help="print the summary as JSON, not a table")
+    si.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return p
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import check_out_path, simulate
+    from .sim_report import check_report_path, format_summary, write_report
+    agents = [a.strip() for a in args.agents.split(",")]
+    if len(agents) != 4:
+        raise RookError(f"--agents needs four kinds, got {len(agents)}")
+    if args.out:
+        check_out_path(args.out)
+    if args.report:
+        check_report_path(args.report)
+    options = {"pimc": {"worlds": args.worlds}} if args.worlds is not None and "pimc" in agents else {}
+    count = {"games": args.games} if args.games is not None else {"hands": 1000 if args.hands is None
+                                                                   else args.hands}
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+        bar = tqdm(total=next(iter(count.values())), unit=next(iter(count)), file=sys.stderr,
+                   disable=None, dynamic_ncols=True)
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(done - bar.n)
+    try:
+        result = simulate(args.preset, agents, seed=args.seed, workers=args.workers,
+                          duplicate=args.duplicate, max_hands=args.max_hands,
+                          agent_options=options, progress=progress, **count)
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = result.summary()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(format_summary(summary))
+    sys.stdout.flush()
+    if args.out:
+        for path in result.save(args.out):
+            print(f"wrote {path}", file=sys.stderr)
+    if args.report:
+        print(f"wrote {write_report(result, args.report)}", file=sys.stderr)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -360,6 +423,8 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"error: {e}\n")
                 return failed
             return _run_jsonl(sys.stdin, sys.stdout, nest_line)
+        if args.command == "simulate":
+            return _simulate(args)
         if args.command == "play":
             agents = [a.strip() for a in args.agents.split(",")]
             if len(agents) != 4:

@@ -1,0 +1,265 @@
+"""A rule-of-thumb player for every phase of every trick-taking preset.
+
+:class:`HeuristicAgent` sees only its seat's observation (T-15) and plays
+the way a careful club player would:
+
+* **Bidding** (T-3 .. T-5): it values the hand for its best trump as a sum
+  of many small parts (trump length, top trumps, the bird, side-suit
+  winners, counters, voids) and bids up to that estimate, raising by the
+  smallest step.  No single card carries the hand, so one strong card does
+  not make it over-bid.  A bid from its partner adds a little.
+* **Nest** (T-20, T-21): it keeps its trumps and winners and throws the
+  low cards of its short suits, to make voids it can trump into.
+* **Trump** (T-7): the color that values the hand highest.
+* **Passing** (T-22, ``partnership-57``): the three cards least useful to
+  the opponent on its right: low, no counters, no trumps.
+* **Play** (T-8 .. T-11): as declarer's side it draws trumps with its
+  master trumps; it cashes winners; when its partner is sure to win a trick
+  it feeds counters; it wins an opponent's trick as cheaply as it can, but
+  only with a card that will not be beaten later in the trick; it holds the
+  bird for a trick worth at least ``bird_threshold`` points; otherwise it
+  throws its cheapest card.
+
+It is deterministic: the same observation gives the same action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _layout as L
+from .actions import BID, PASS, TRUMP
+from .cards import iter_bits
+from .knowledge import Knowledge
+from .variant import Variant
+from ._native.rules import rules_for
+
+__all__ = ["HeuristicAgent", "hand_estimate"]
+
+
+def _top_of(mask: int, strength: tuple[int, ...]) -> int:
+    return max(iter_bits(mask), key=lambda c: strength[c])
+
+
+def _low_of(mask: int, strength: tuple[int, ...]) -> int:
+    return min(iter_bits(mask), key=lambda c: strength[c])
+
+
+def hand_estimate(variant: Variant, hand: int, trump: int) -> float:
+    """Return a rough guess of the points the hand's team takes with ``trump``.
+
+    The guess adds small parts, each a share of the variant's total:
+    trump length, trumps among the suit's top cards, side-suit aces (the
+    highest rank of a color) and their backing cards, voids and short suits
+    that can be trumped, and the counters in the hand.  It is the bidding
+    and trump-choice evaluation of :class:`HeuristicAgent`.
+    """
+    rules = rules_for(variant)
+    strength = variant.strength_table
+    points = variant.points_table
+    tm = rules.trump_mask(trump) & variant.deck_mask
+    trumps = hand & tm
+    n_trump = trumps.bit_count()
+    # the top cards of the trump suit, strongest first
+    order = sorted(iter_bits(tm), key=lambda c: -strength[c])
+    top_held = 0
+    for c in order[:4]:
+        if trumps >> c & 1:
+            top_held += 1
+    tricks = 0.9 * top_held + 0.45 * max(0, n_trump - top_held)
+    if n_trump >= 5:
+        tricks += 0.4 * (n_trump - 4)
+    short_bonus = 0.0
+    for color in range(L.N_COLORS):
+        if color == trump:
+            continue
+        side = variant.deck_mask & L.BB_COLORS[color] & ~tm
+        mine = hand & side
+        if not side:
+            continue
+        ranked = sorted(iter_bits(side), key=lambda c: -strength[c])
+        run = 0
+        for c in ranked:
+            if mine >> c & 1:
+                run += 1
+            else:
+                break
+        tricks += 0.85 * min(run, 2) + 0.3 * max(0, run - 2)
+        n = mine.bit_count()
+        if n_trump >= 3 and n <= 1:
+            short_bonus += 0.35 * (2 - n)
+    tricks += short_bonus
+    share = min(1.0, 0.15 + tricks / variant.hand_size)
+    own_counters = sum(points[c] for c in iter_bits(hand))
+    total = variant.total_points
+    return share * total * 0.85 + 0.25 * own_counters
+
+
+class HeuristicAgent:
+    """The rule-of-thumb player of the module docstring.
+
+    ``bid_margin`` (points, default 0) is added to the hand estimate before
+    bidding: negative values bid more cautiously.  ``bird_threshold`` is the
+    least trick value worth the bird.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, variant: Variant, seed: int = 0, bid_margin: float = 0.0,
+                 bird_threshold: int = 15) -> None:
+        self.variant = variant
+        self.seed = seed
+        self.rules = rules_for(variant)
+        self.strength = variant.strength_table
+        self.points = variant.points_table
+        self.bid_margin = bid_margin
+        self.bird_threshold = bird_threshold
+        self._nest_bonus = variant.nest_size * 2.0 if variant.nest_exchange == "discard" else 2.0
+
+    # ----------------------------------------------------------- estimates
+    def best_trump(self, hand: int) -> tuple[int, float]:
+        """Return the trump color that values ``hand`` highest, and the value."""
+        best = max(range(L.N_COLORS), key=lambda t: (hand_estimate(self.variant, hand, t), -t))
+        return best, hand_estimate(self.variant, hand, best)
+
+    # ----------------------------------------------------------------- act
+    def act(self, observation: dict[str, Any]) -> int:
+        """Return the action for ``observation`` (which must list legal actions)."""
+        legal: list[int] = [int(a) for a in observation["legal_actions"]]
+        if len(legal) == 1:
+            return legal[0]
+        k = Knowledge.from_observation(observation, self.variant)
+        phase = observation["phase"]
+        if phase == "bid":
+            return self._bid(observation, k, legal)
+        if phase == "trump":
+            return TRUMP + self.best_trump(k.hand)[0]
+        if phase == "nest":
+            return self._discard(k, legal)
+        if phase == "pass":
+            return self._pass(k, legal)
+        return self._play(k, legal)
+
+    def _bid(self, obs: dict[str, Any], k: Knowledge, legal: list[int]) -> int:
+        bids = sorted(a for a in legal if a > BID)
+        if PASS not in legal:
+            return bids[0]                       # T-6: the opener must bid
+        if not bids:
+            return PASS
+        _, value = self.best_trump(k.hand)
+        value += self._nest_bonus + self.bid_margin
+        partner_bid = any(s == k.partner and b is not None for s, b in obs["bids"])
+        if partner_bid:
+            value += 0.08 * self.variant.total_points
+        return bids[0] if bids[0] - BID <= value else PASS
+
+    def _keep_score(self, k: Knowledge, card: int, trump: int) -> float:
+        """How much the declarer wants to keep ``card`` when ``trump`` will be trump."""
+        s = self.strength[card]
+        if (self.rules.trump_mask(trump) >> card) & 1:
+            return 100.0 + s
+        color = card >> 4
+        side = self.variant.deck_mask & L.BB_COLORS[color] & ~self.rules.trump_mask(trump)
+        mine = k.hand & side
+        stronger = [c for c in iter_bits(side) if self.strength[c] > s]
+        master = all(mine >> c & 1 for c in stronger)
+        score = s / 2.0
+        if master:
+            score += 40.0
+        elif mine.bit_count() <= 2:
+            score -= 8.0
+        return score
+
+    def _discard(self, k: Knowledge, legal: list[int]) -> int:
+        trump = k.trump if k.trump is not None else self.best_trump(k.hand)[0]
+        return min(legal, key=lambda c: (self._keep_score(k, c, trump), -self.points[c], c))
+
+    def _pass(self, k: Knowledge, legal: list[int]) -> int:
+        tm = self.rules.trump_mask(k.trump) if k.trump is not None else 0
+
+        def gift(c: int) -> tuple[int, int, int]:
+            return (100 if tm >> c & 1 else 0) + 3 * self.points[c] + self.strength[c], 0, c
+        return min(legal, key=gift)
+
+    # ---------------------------------------------------------------- play
+    def _others(self, k: Knowledge) -> int:
+        """Cards that may lie in another hand (or the hidden nest)."""
+        return self.variant.deck_mask & ~k.hand & ~k.played & ~k.known.get("nest", 0)
+
+    def _is_master(self, k: Knowledge, card: int) -> bool:
+        """Whether no card still out of sight beats ``card`` within its suit."""
+        suit = k.suit_cards(k.suit_of(card))
+        s = self.strength[card]
+        return not any(self.strength[c] > s for c in iter_bits(self._others(k) & suit))
+
+    def _play(self, k: Knowledge, legal: list[int]) -> int:
+        assert k.trump is not None
+        st = self.strength
+        pts = self.points
+        tm = self.rules.trump_mask(k.trump)
+        legal_mask = sum(1 << c for c in legal)
+        if not k.trick:
+            return self._lead(k, legal_mask, tm)
+        cards = [c for _, c in k.trick]
+        win = self.rules.trick_winner(cards, k.trump)
+        partner_winning = k.trick[win][0] == k.partner
+        last = len(cards) == 3
+        on_table = sum(pts[c] for c in cards)
+        safe = last or (self._is_master(k, cards[win])
+                        and bool(tm >> cards[win] & 1 or not self._trumpable(k, cards)))
+        if partner_winning and safe:
+            feed = [c for c in legal if pts[c] and not tm >> c & 1 and not self._is_master(k, c)]
+            if feed:
+                return max(feed, key=lambda c: (pts[c], -st[c]))
+            return self._cheapest(legal, tm)
+        winners = [c for c in legal if self.rules.trick_winner(cards + [c], k.trump) == len(cards)]
+        if not last:       # only a card that nobody after us can beat
+            winners = [c for c in winners if self._is_master(k, c)
+                       and bool(tm >> c & 1 or not self._trumpable(k, cards))]
+        winners = [c for c in winners if c != L.BIRD or on_table + pts[c] >= self.bird_threshold]
+        if winners:
+            cheapest = min(winners, key=lambda c: (bool(tm >> c & 1), c == L.BIRD, st[c]))
+            if on_table > 0 or not tm >> cheapest & 1 or not last:
+                return cheapest
+        return self._cheapest(legal, tm)
+
+    def _trumpable(self, k: Knowledge, cards: list[int]) -> bool:
+        """Whether a seat still to play may trump this non-trump trick."""
+        assert k.trump is not None
+        led = cards[0]
+        follow = k.suit_cards(k.suit_of(led))
+        tm = self.rules.trump_mask(k.trump)
+        if not self._others(k) & tm:
+            return False
+        n = len(k.trick)
+        for i in range(n, 4):
+            s = (k.trick[0][0] + i) % 4
+            if s == k.seat:
+                continue
+            if k.lacks[s] & follow & self._others(k) == follow & self._others(k):
+                return True        # known void in the led suit
+        return False
+
+    def _cheapest(self, legal: list[int], tm: int) -> int:
+        return min(legal, key=lambda c: (c == L.BIRD, bool(tm >> c & 1), self.points[c], self.strength[c]))
+
+    def _lead(self, k: Knowledge, hand: int, tm: int) -> int:
+        st = self.strength
+        others = self._others(k)
+        my_trumps = hand & tm
+        we_declare = k.declarer is not None and (k.declarer & 1) == k.team
+        if my_trumps and others & tm and we_declare:
+            top = _top_of(my_trumps, st)
+            if self._is_master(k, top) and (top != L.BIRD or (my_trumps.bit_count() == 1)):
+                return top
+        side = hand & ~tm
+        masters = [c for c in iter_bits(side) if self._is_master(k, c)]
+        if masters:
+            return max(masters, key=lambda c: (self.points[c], st[c]))
+        if side:
+            # low from the longest side suit, counters kept
+            by_color = [(hand & ~tm & L.BB_COLORS[col]).bit_count() for col in range(L.N_COLORS)]
+            pool = [c for c in iter_bits(side) if not self.points[c]] or list(iter_bits(side))
+            return min(pool, key=lambda c: (-by_color[c >> 4], st[c]))
+        non_bird = my_trumps & ~(1 << L.BIRD)
+        return _low_of(non_bird or my_trumps, st)

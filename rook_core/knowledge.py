@@ -1,0 +1,155 @@
+"""What one seat knows about the cards, read from its observation (T-15).
+
+:class:`Knowledge` turns an observation (``HandState.observation(seat)``)
+into card masks: the seat's hand, the cards played, the cards it has not
+seen, the cards it knows another seat holds (the ones it passed, T-22),
+and the colors each other seat is known to lack.  The bots
+(:mod:`rook_core.heuristic`) and the world sampler of the PIMC player
+(:mod:`rook_core.worlds`) both read it.
+
+A seat is known to lack a suit when it once played a card that the rules
+allowed only to a player without that suit (T-9, T-10): a card outside the
+led suit that is not the bird played "any time"; with ``must_trump`` such a
+card that is not a trump shows that the seat had no trump either.  The
+inference uses the engine's own legal-card kernel, so it holds for every
+variant.
+
+>>> from rook_core import HandState
+>>> h = HandState.deal("tournament", seed=1)
+>>> k = Knowledge.from_observation(h.observation(1))
+>>> k.hand.bit_count(), k.unseen.bit_count(), k.hidden_sizes()
+(9, 32, {0: 9, 2: 9, 3: 9, 'nest': 5})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import _layout as L
+from .cards import parse_card, parse_color
+from .errors import RookError
+from .variant import Variant, get_preset
+from ._native.rules import Rules, rules_for
+
+__all__ = ["Knowledge"]
+
+NEST = "nest"
+
+
+def _mask(names: list[str]) -> int:
+    m = 0
+    for n in names:
+        m |= 1 << parse_card(n)
+    return m
+
+
+@dataclass
+class Knowledge:
+    """One seat's view of where the cards are (see the module docstring)."""
+
+    variant: Variant
+    rules: Rules
+    seat: int
+    phase: str
+    hand: int                      # the seat's own cards
+    played: int                    # every card played to a trick, the current one included
+    trump: int | None
+    declarer: int | None
+    trick: list[tuple[int, int]]   # (seat, card) of the current trick
+    known: dict[Any, int] = field(default_factory=dict)    # holder -> cards known to be there
+    lacks: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # seat -> cards it cannot hold
+    played_by: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    unseen: int = 0                # cards of the deck whose place the seat does not know
+
+    @classmethod
+    def from_observation(cls, obs: dict[str, Any], variant: Variant | None = None) -> Knowledge:
+        """Return what ``obs`` tells its seat.
+
+        :raises RookError: for an observation that is not a trick-taking one.
+        """
+        try:
+            v = variant if variant is not None else get_preset(obs["variant"])
+            seat = int(obs["seat"])
+            hand = _mask(obs["hand"])
+            trump = None if obs.get("trump") is None else parse_color(obs["trump"])
+            tricks = obs["tricks"]
+            trick = [(int(s), int(parse_card(c))) for s, c in obs["trick"]]
+        except (KeyError, TypeError, ValueError) as e:
+            raise RookError(f"not an observation of a trick-taking hand: {e}") from None
+        rules = rules_for(v)
+        k = cls(v, rules, seat, obs["phase"], hand, 0, trump, obs.get("declarer"), trick)
+        all_tricks = [[(int(s), int(parse_card(c))) for s, c in t["cards"]] for t in tricks] + [trick]
+        for cards in all_tricks:
+            for s, c in cards:
+                k.played |= 1 << c
+                k.played_by[s] |= 1 << c
+            if trump is not None and cards:
+                k._learn_voids(cards, trump)
+        if "nest" in obs:             # the declarer: its own discards lie in the nest (T-20, T-21)
+            k.known[NEST] = _mask(obs.get("discarded", []))
+        passed = _mask(obs.get("passed", []))
+        if passed:                    # T-22: passed to the seat on the right
+            k.known[(seat - 1) % 4] = passed & ~k.played
+        seen = hand | k.played
+        for m in k.known.values():
+            seen |= m
+        k.unseen = v.deck_mask & ~seen
+        return k
+
+    def _learn_voids(self, cards: list[tuple[int, int]], trump: int) -> None:
+        """T-9, T-10: mark the suits a seat showed it lacked in one trick."""
+        r = self.rules
+        led = cards[0][1]
+        follow = r.suit_mask(led, trump)
+        allowed_anyway = r.legal_mask(self.variant.deck_mask, led, trump)   # follow | "any time"
+        for s, c in cards[1:]:
+            bit = 1 << c
+            if bit & allowed_anyway:
+                continue
+            self.lacks[s] |= follow
+            if self.variant.must_trump and not bit & r.trump_mask(trump):
+                self.lacks[s] |= r.trump_mask(trump)
+
+    # ------------------------------------------------------------ questions
+    @property
+    def team(self) -> int:
+        return self.seat & 1
+
+    @property
+    def partner(self) -> int:
+        return (self.seat + 2) % 4
+
+    def hidden_sizes(self) -> dict[Any, int]:
+        """Return how many unknown cards each other holder has (seats, and
+        ``"nest"`` while the nest is hidden from this seat)."""
+        v = self.variant
+        sizes: dict[Any, int] = {}
+        for s in range(4):
+            if s == self.seat:
+                continue
+            n = self._hand_count(s) - (self.known.get(s, 0) & ~self.played).bit_count()
+            sizes[s] = n
+        if v.nest_size and NEST not in self.known:
+            sizes[NEST] = v.nest_size
+        return sizes
+
+    def _hand_count(self, s: int) -> int:
+        """Cards seat ``s`` holds now (T-2, T-8; the nest exchange keeps the count)."""
+        return self.variant.hand_size - self.played_by[s].bit_count()
+
+    def suit_of(self, card: int) -> int:
+        """Return the suit ``card`` belongs to under the trump: 4 for a trump, else its color."""
+        if self.trump is not None and (self.rules.trump_mask(self.trump) >> card) & 1:
+            return 4
+        return card >> 4
+
+    def suit_cards(self, suit: int) -> int:
+        """Return the deck's cards of ``suit`` (4: the trumps)."""
+        if suit == 4:
+            assert self.trump is not None
+            return self.rules.trump_mask(self.trump)
+        out = self.variant.deck_mask & L.BB_COLORS[suit]
+        if self.trump is not None:
+            out &= ~self.rules.trump_mask(self.trump)
+        return out

@@ -1,0 +1,124 @@
+"""Reading simulation results: a summary table for a person, and plots for a bidder.
+
+:func:`format_summary` prints :meth:`SimResult.summary` as a table;
+:func:`write_report` draws three panels a bidder cares about into one image
+(PNG, SVG or PDF by the file's extension, matplotlib's Agg backend):
+
+1. make rate by winning bid, with the number of hands at each bid;
+2. the declaring team's hand points, a histogram;
+3. winning bid against the declarer's dealt hand strength
+   (:func:`~rook_core.heuristic.hand_estimate`), made and set hands apart.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+import numpy as np
+
+from .errors import RookError
+from .simulate import SimResult
+
+__all__ = ["format_summary", "write_report", "check_report_path"]
+
+
+def check_report_path(path: str | os.PathLike[str]) -> str:
+    """Return ``path`` if a report can be drawn there.
+
+    :raises RookError: for an extension other than .png, .svg or .pdf.
+    """
+    p = os.fspath(path)
+    if os.path.splitext(p)[1].lower() not in (".png", ".svg", ".pdf"):
+        raise RookError(f"cannot write a report to {p!r}: use a .png, .svg or .pdf file")
+    return p
+
+
+def _ci(x: Any, digits: int = 1, pct: bool = False) -> str:
+    m, lo, hi = x
+    if m is None or (isinstance(m, float) and math.isnan(m)):
+        return "-"
+    f = 100.0 if pct else 1.0
+    suffix = "%" if pct else ""
+    if isinstance(lo, float) and math.isnan(lo):
+        return f"{m * f:.{digits}f}{suffix}"
+    return f"{m * f:.{digits}f}{suffix} [{lo * f:.{digits}f}, {hi * f:.{digits}f}]"
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """Return the summary ``s`` (:meth:`SimResult.summary`) as a readable table."""
+    lines = [f"{s['preset']}, seed {s['seed']}: {s['hands']} hands"
+             + (f" in {s['games']} games" if "games" in s else "")
+             + (" (duplicate: every deal twice, sides swapped)" if s["duplicate"] else "")
+             + f"; {s['thrown_in']} thrown in",
+             f"seats 0-3: {', '.join(s['agents'])}   (95% intervals in brackets)", ""]
+    head = f"{'':<22}{'team 0 (seats 0+2)':>30}{'team 1 (seats 1+3)':>30}"
+    lines.append(head)
+    rows = [("points per hand", "points_per_hand", False), ("score per hand", "score_per_hand", False),
+            ("declarer's make rate", "make_rate", True)]
+    for label, key, pct in rows:
+        lines.append(f"{label:<22}{_ci(s['team_0'][key], pct=pct):>30}{_ci(s['team_1'][key], pct=pct):>30}")
+    lines.append(f"{'hands declared':<22}{s['team_0']['declared']:>30}{s['team_1']['declared']:>30}")
+    mb = [s[f"team_{t}"]["mean_bid"] for t in (0, 1)]
+    lines.append(f"{'mean winning bid':<22}" + "".join(
+        f"{'-' if math.isnan(b) else f'{b:.1f}':>30}" for b in mb))
+    if "team_0_win_rate" in s:
+        lines.append("")
+        lines.append(f"team 0 wins {_ci(s['team_0_win_rate'], pct=True)} of the decided games; "
+                     f"{s['undecided_games']} undecided; {_ci(s['hands_per_game'])} hands a game")
+    if s["duplicate"]:
+        d = s["side_a_minus_b"]
+        lines.append("")
+        lines.append(f"side A ({' + '.join(s['side_a'])}) minus side B ({' + '.join(s['side_b'])}), same cards:")
+        lines.append(f"  points per hand  {_ci(d['points_per_hand'])}")
+        lines.append(f"  score per hand   {_ci(d['score_per_hand'])}")
+        if "games_won_per_game" in d:
+            lines.append(f"  games won - lost per game  {_ci(d['games_won_per_game'], digits=3)}")
+    return "\n".join(lines)
+
+
+def write_report(result: SimResult, path: str | os.PathLike[str]) -> str:
+    """Draw the report panels of the module docstring into ``path``; return it.
+
+    :raises RookError: when matplotlib is missing, the extension is not
+        .png, .svg or .pdf, or no hand was declared.
+    """
+    p = check_report_path(path)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise RookError("matplotlib is needed for --report: pip install 'rook_core[sim]'") from None
+    h = result.hands
+    decl = h["made"] >= 0
+    if not decl.any():
+        raise RookError("no hand was declared: nothing to plot")
+    bids = h["bid"][decl]
+    made = h["made"][decl] == 1
+    team = h["declarer"][decl] % 2
+    pts = np.where(team == 0, h["points_0"][decl], h["points_1"][decl])
+    strength = h["strength"][decl]
+    fig, ax = plt.subplots(1, 3, figsize=(15, 4.6))
+    levels = np.unique(bids)
+    rate = [made[bids == b].mean() for b in levels]
+    count = [(bids == b).sum() for b in levels]
+    ax[0].bar(levels, rate, width=3.5, color="#4477aa")
+    for b, r, c in zip(levels, rate, count):
+        ax[0].text(b, r + 0.02, str(c), ha="center", fontsize=7)
+    ax[0].set(title="make rate by winning bid (hands above bars)", xlabel="winning bid",
+              ylabel="made", ylim=(0, 1.1))
+    ax[1].hist(pts, bins=np.arange(-2.5, pts.max() + 7.5, 5), color="#228833")
+    ax[1].set(title="declaring team's hand points", xlabel="points", ylabel="hands")
+    ax[2].scatter(strength[made], bids[made], s=8, alpha=0.5, label="made", color="#228833")
+    ax[2].scatter(strength[~made], bids[~made], s=8, alpha=0.5, label="set", color="#ee6677")
+    ax[2].set(title="winning bid against hand strength", xlabel="declarer's hand estimate (points)",
+              ylabel="winning bid")
+    ax[2].legend()
+    fig.suptitle(f"{result.preset}: {', '.join(result.agents)}; seed {result.seed}; "
+                 f"{int(decl.sum())} hands declared")
+    fig.tight_layout()
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    return p

@@ -1,0 +1,456 @@
+"""The batch simulator: many seeded hands or games between agents, as columns.
+
+>>> r = simulate("tournament", ["heuristic", "random", "heuristic", "random"], hands=8, seed=7)
+>>> len(r), sorted(r.hands)[:4]
+(8, ['bid', 'bid_0', 'bid_1', 'bid_2'])
+>>> r == simulate("tournament", ["heuristic", "random", "heuristic", "random"], hands=8, seed=7,
+...               workers=2, chunk=3)
+True
+
+**Units.**  ``hands=N`` plays N single hands: deal ``i`` uses the seed
+:func:`~rook_core.game.hand_seed` ``(seed, i)`` with dealer ``i % 4``
+(T-1, T-2), is bid, played and scored (T-3 .. T-32); a hand every seat
+passes is recorded as thrown in (T-6), not redealt.  ``games=N`` plays N
+games to the target (T-33, T-34): game ``g`` is ``Game(preset,
+hand_seed(seed, g), first_dealer=g % 4)``, stopped without a winner after
+``max_hands`` hands.
+
+**Seeds.**  Every agent is built afresh for each unit with a seed derived
+from (seed, unit, seat), so a unit's result depends only on the seed and
+its index: never on the number of workers, the chunking or the executor.
+
+**Duplicate.**  With ``duplicate=True`` each unit is played twice on the
+same cards, the second time with every agent moved one seat to the left
+(seat ``s`` gets ``agents[(s + 1) % 4]``), so the two sides swap cards.
+Column ``copy`` says which; :meth:`SimResult.summary` then compares side A
+(``agents[0]`` and ``agents[2]``) with side B on equal cards.
+
+**Workers.**  ``workers=1`` runs in this process.  More workers, or any
+:class:`concurrent.futures.Executor` passed as ``executor`` (a process
+pool, or ``distributed.Client(...).get_executor()`` for a Dask cluster),
+run chunks of units side by side; the chunks are put back in order.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .actions import Phase
+from .agents import AGENTS, act_for, make_agent
+from .errors import RookError
+from .game import Game, hand_seed
+from .heuristic import hand_estimate
+from .variant import Variant, get_preset
+from ._native.hand import HandState
+
+__all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path"]
+
+OUT_EXTENSIONS = (".parquet", ".csv", ".npz")
+
+
+def check_out_path(path: str | os.PathLike[str]) -> str:
+    """Return the extension of ``path`` if results can be written there.
+
+    :raises RookError: for another extension.
+    """
+    p = os.fspath(path)
+    ext = os.path.splitext(p)[1].lower()
+    if ext not in OUT_EXTENSIONS:
+        raise RookError(f"cannot write {p!r}: use a .parquet, .csv or .npz file")
+    return ext
+
+_M64 = (1 << 64) - 1
+
+HAND_COLUMNS: dict[str, tuple[str, str]] = {
+    "unit": ("int32", "the hand (hands=) or game (games=) index"),
+    "copy": ("int8", "0, or 1 for the duplicate replay with the agents moved one seat left"),
+    "hand": ("int32", "1-based hand number within its game (1 for hands=)"),
+    "deal_seed": ("uint64", "the seed the hand was dealt from (T-2)"),
+    "dealer": ("int8", "the dealer's seat (T-1)"),
+    "bid_0": ("int16", "the highest bid of seat 0, 0 if it never bid (T-3); bid_1..bid_3 alike"),
+    "bid_1": ("int16", ""), "bid_2": ("int16", ""), "bid_3": ("int16", ""),
+    "declarer": ("int8", "the declarer's seat, -1 when every seat passed (T-5, T-6)"),
+    "bid": ("int16", "the winning bid, 0 when thrown in"),
+    "trump": ("int8", "the trump color 0..3 (B, G, R, Y), -1 when thrown in (T-7)"),
+    "points_0": ("int16", "team 0's hand points (T-14)"),
+    "points_1": ("int16", "team 1's hand points"),
+    "made": ("int8", "1 made, 0 set, -1 thrown in (T-31, T-32)"),
+    "score_0": ("int16", "team 0's score for the hand (T-30 .. T-32)"),
+    "score_1": ("int16", "team 1's score for the hand"),
+    "strength": ("float32", "the declarer's dealt hand, valued by hand_estimate for the trump named"),
+}
+GAME_COLUMNS: dict[str, tuple[str, str]] = {
+    "unit": ("int32", "the game index"),
+    "copy": ("int8", "0, or 1 for the duplicate replay"),
+    "hands": ("int32", "hands played, thrown-in hands included"),
+    "total_0": ("int32", "team 0's final score (T-34)"),
+    "total_1": ("int32", "team 1's final score"),
+    "winner": ("int8", "the winning team, -1 when max_hands ran out first"),
+}
+
+
+def agent_seed(seed: int, unit: int, seat: int) -> int:
+    """Return the seed of the agent at ``seat`` for unit ``unit`` of a run."""
+    return hand_seed(hand_seed(seed, unit) ^ 0xA5A5A5A5, seat)
+
+
+@dataclass(frozen=True)
+class _Spec:
+    variant: Variant
+    agents: tuple[str, ...]
+    options: tuple[dict[str, Any], ...]
+    seed: int
+    mode: str               # "hands" or "games"
+    duplicate: bool
+    max_hands: int
+
+
+def _new_columns(cols: dict[str, tuple[str, str]]) -> dict[str, list[Any]]:
+    return {k: [] for k in cols}
+
+
+def _play_hand(h: HandState, bots: list[Any]) -> None:
+    while not h.is_over:
+        seat = h.to_move
+        assert seat is not None
+        h.apply(act_for(bots[seat], h, seat))
+
+
+def _hand_row(out: dict[str, list[Any]], h: HandState, unit: int, copy: int, number: int,
+              deal_seed: int) -> None:
+    v = h.variant
+    best = [0, 0, 0, 0]
+    for s, b in h.bids():
+        if b is not None:
+            best[s] = max(best[s], b)
+    thrown = h.phase == Phase.THROWN_IN
+    out["unit"].append(unit)
+    out["copy"].append(copy)
+    out["hand"].append(number)
+    out["deal_seed"].append(deal_seed)
+    out["dealer"].append(h.dealer)
+    for s in range(4):
+        out[f"bid_{s}"].append(best[s])
+    out["declarer"].append(-1 if thrown else h.declarer)
+    out["bid"].append(0 if thrown else h.high_bid)
+    out["trump"].append(-1 if thrown or h.trump is None else h.trump)
+    pts = (0, 0) if thrown else h.points
+    sc = (0, 0) if thrown else h.score
+    out["points_0"].append(pts[0])
+    out["points_1"].append(pts[1])
+    out["made"].append(-1 if thrown else int(bool(h.made)))
+    out["score_0"].append(sc[0])
+    out["score_1"].append(sc[1])
+    decl = h.declarer
+    if thrown or h.trump is None or decl is None:
+        out["strength"].append(float("nan"))
+    else:
+        start = HandState.deal(v, deal_seed, h.dealer)
+        out["strength"].append(hand_estimate(v, start.hand_mask(decl), h.trump))
+
+
+def _bots(spec: _Spec, unit: int, copy: int) -> list[Any]:
+    bots = []
+    for seat in range(4):
+        i = (seat + copy) % 4
+        bots.append(make_agent(spec.agents[i], spec.variant, agent_seed(spec.seed, unit, seat),
+                               **spec.options[i]))
+    return bots
+
+
+def _run_chunk(spec: _Spec, first: int, count: int) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Play units first .. first+count-1; return (hand rows, game rows)."""
+    hands = _new_columns(HAND_COLUMNS)
+    games = _new_columns(GAME_COLUMNS)
+    for unit in range(first, first + count):
+        for copy in ((0, 1) if spec.duplicate else (0,)):
+            bots = _bots(spec, unit, copy)
+            if spec.mode == "hands":
+                ds = hand_seed(spec.seed, unit)
+                h = HandState.deal(spec.variant, ds, unit % 4)
+                _play_hand(h, bots)
+                _hand_row(hands, h, unit, copy, 1, ds)
+                continue
+            g = Game(spec.variant, hand_seed(spec.seed, unit), first_dealer=unit % 4)
+            played = 0
+            while not g.is_over and g.hand_number <= spec.max_hands:
+                played = g.hand_number
+                _play_hand_in_game(g, bots)
+                _hand_row(hands, g.hands[played - 1], unit, copy, played,
+                          hand_seed(g.seed, played - 1))
+            t = g.totals
+            games["unit"].append(unit)
+            games["copy"].append(copy)
+            games["hands"].append(played)
+            games["total_0"].append(t[0])
+            games["total_1"].append(t[1])
+            games["winner"].append(-1 if g.winner is None else g.winner)
+    return hands, games
+
+
+def _play_hand_in_game(g: Game, bots: list[Any]) -> None:
+    """Play the current hand of ``g`` to its end (the game then deals the next)."""
+    start = g.hand_number
+    while not g.is_over and g.hand_number == start:
+        h = g.current
+        seat = h.to_move
+        assert seat is not None
+        g.apply(act_for(bots[seat], h, seat))
+
+
+def _to_arrays(rows: dict[str, list[Any]], cols: dict[str, tuple[str, str]]) -> dict[str, np.ndarray]:
+    return {k: np.asarray(rows[k], dtype=cols[k][0]) for k in cols}
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    """Return the mean and its 95% normal interval."""
+    n = len(x)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = float(np.mean(x))
+    if n < 2:
+        return (m, math.nan, math.nan)
+    h = 1.96 * float(np.std(x, ddof=1)) / math.sqrt(n)
+    return (m, m - h, m + h)
+
+
+def _wilson(k: int, n: int) -> tuple[float, float, float]:
+    """Return the proportion k/n and its 95% Wilson interval."""
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    z = 1.96
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (p, c - h, c + h)
+
+
+@dataclass
+class SimResult:
+    """Columnar results of :func:`simulate`.
+
+    ``hands`` maps each name of :data:`HAND_COLUMNS` to a NumPy array, one
+    row per hand played (both copies in duplicate mode); ``games`` does the
+    same for :data:`GAME_COLUMNS` (empty for ``hands=`` runs).
+    """
+
+    preset: str
+    agents: tuple[str, ...]
+    seed: int
+    mode: str
+    duplicate: bool
+    hands: dict[str, np.ndarray]
+    games: dict[str, np.ndarray]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.hands["unit"]) if self.mode == "hands" else len(self.games["unit"])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SimResult):
+            return NotImplemented
+        same = (self.preset, self.agents, self.seed, self.mode, self.duplicate) == (
+            other.preset, other.agents, other.seed, other.mode, other.duplicate)
+        return same and all(
+            np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f")
+            for a, b in ((self.hands, other.hands), (self.games, other.games)) for k in a)
+
+    # ------------------------------------------------------------ summary
+    def summary(self) -> dict[str, Any]:
+        """Return the headline figures, each with a 95% interval as ``[value, low, high]``.
+
+        Per team: mean hand points and score per hand played; the make
+        rate of the team's declarers (Wilson); in ``games=`` runs the win
+        rate.  In duplicate mode, ``side_a_minus_b``: side A's advantage per
+        unit over side B on the same cards (points and score per hand, and
+        in ``games=`` runs games won), with its interval.
+        """
+        h = self.hands
+        played = h["made"] >= 0
+        out: dict[str, Any] = {
+            "preset": self.preset, "agents": list(self.agents), "seed": self.seed,
+            "mode": self.mode, "duplicate": self.duplicate,
+            "hands": int(len(h["unit"])), "thrown_in": int((~played).sum()),
+        }
+        teams = {}
+        for t in (0, 1):
+            decl = played & (h["declarer"] % 2 == t)
+            teams[f"team_{t}"] = {
+                "agents": [self.agents[t], self.agents[t + 2]] if not self.duplicate else None,
+                "points_per_hand": _mean_ci(h[f"points_{t}"][played].astype(float)),
+                "score_per_hand": _mean_ci(h[f"score_{t}"][played].astype(float)),
+                "declared": int(decl.sum()),
+                "make_rate": _wilson(int((h["made"][decl] == 1).sum()), int(decl.sum())),
+                "mean_bid": float(h["bid"][decl].mean()) if decl.any() else math.nan,
+            }
+        out.update(teams)
+        if self.mode == "games" and len(self.games["unit"]):
+            w = self.games["winner"]
+            decided = int((w >= 0).sum())
+            out["games"] = int(len(w))
+            out["undecided_games"] = int(len(w) - decided)
+            out["team_0_win_rate"] = _wilson(int((w == 0).sum()), decided)
+            out["hands_per_game"] = _mean_ci(self.games["hands"].astype(float))
+        if self.duplicate:
+            out["side_a"] = [self.agents[0], self.agents[2]]
+            out["side_b"] = [self.agents[1], self.agents[3]]
+            out["side_a_minus_b"] = self._duplicate_margins()
+        return out
+
+    def _duplicate_margins(self) -> dict[str, Any]:
+        """Side A's advantage per unit: copy 0 seats it as team 0, copy 1 as team 1."""
+        h = self.hands
+        res: dict[str, Any] = {}
+        for what in ("points", "score"):
+            a = np.where(h["copy"] == 0, h[f"{what}_0"] - h[f"{what}_1"],
+                         h[f"{what}_1"] - h[f"{what}_0"]).astype(float)
+            per_unit = np.bincount(h["unit"], weights=a) / 2.0
+            units = np.unique(h["unit"])
+            if self.mode == "games":
+                hands_per_unit = np.bincount(h["unit"]).astype(float)[units]
+                res[f"{what}_per_hand"] = _mean_ci(per_unit[units] * 2.0 / hands_per_unit)
+            else:
+                res[f"{what}_per_hand"] = _mean_ci(per_unit[units])
+        if self.mode == "games" and len(self.games["unit"]):
+            g = self.games
+            side_a_team = np.where(g["copy"] == 0, 0, 1)
+            won = np.where(g["winner"] < 0, 0.0, np.where(g["winner"] == side_a_team, 1.0, -1.0))
+            per_unit = np.bincount(g["unit"], weights=won)[np.unique(g["unit"])] / 2.0
+            res["games_won_per_game"] = _mean_ci(per_unit)
+        return res
+
+    # ------------------------------------------------------------- output
+    def to_arrow(self, which: str = "hands") -> Any:
+        """Return the ``hands`` or ``games`` columns as a ``pyarrow.Table``.
+
+        :raises RookError: when pyarrow is not installed.
+        """
+        try:
+            import pyarrow as pa  # type: ignore[import-untyped]
+        except ImportError:
+            raise RookError("pyarrow is needed for Arrow and Parquet output: "
+                            "pip install 'rook_core[sim]'") from None
+        cols = self.hands if which == "hands" else self.games
+        meta = {b"rook.preset": self.preset.encode(), b"rook.agents": ",".join(self.agents).encode(),
+                b"rook.seed": str(self.seed).encode(), b"rook.mode": self.mode.encode(),
+                b"rook.duplicate": str(self.duplicate).encode()}
+        return pa.table(cols).replace_schema_metadata(meta)
+
+    def save(self, path: str | os.PathLike[str]) -> list[str]:
+        """Write the results to ``path`` by its extension: ``.parquet``,
+        ``.csv`` or ``.npz``.  A ``games=`` run also writes the games table
+        beside it (``NAME.games.EXT``; ``.npz`` holds both).  Return the
+        paths written.
+
+        :raises RookError: for another extension.
+        """
+        p = os.fspath(path)
+        ext = check_out_path(p)
+        base = os.path.splitext(p)[0]
+        if ext == ".npz":
+            arrays = {f"hands.{k}": v for k, v in self.hands.items()}
+            arrays.update({f"games.{k}": v for k, v in self.games.items()})
+            np.savez_compressed(p, **arrays)  # type: ignore[arg-type]
+            return [p]
+        written = []
+        tables = [("hands", p)] + ([("games", f"{base}.games{ext}")] if self.mode == "games" else [])
+        for which, target in tables:
+            if ext == ".parquet":
+                import pyarrow.parquet as pq  # type: ignore[import-untyped]
+                pq.write_table(self.to_arrow(which), target)
+            else:
+                cols = self.hands if which == "hands" else self.games
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(",".join(cols) + "\n")
+                    for row in zip(*(c.tolist() for c in cols.values())):
+                        f.write(",".join("" if isinstance(x, float) and math.isnan(x) else str(x)
+                                         for x in row) + "\n")
+            written.append(target)
+        return written
+
+
+def simulate(preset: str | Variant, agents: Sequence[str] = ("heuristic",) * 4, *,
+             hands: int | None = None, games: int | None = None, seed: int = 0,
+             workers: int = 1, executor: Executor | None = None, chunk: int | None = None,
+             duplicate: bool = False, max_hands: int = 200,
+             agent_options: dict[str, dict[str, Any]] | None = None,
+             progress: Callable[[int, int], None] | None = None) -> SimResult:
+    """Play ``hands`` single hands or ``games`` games between ``agents``
+    (four kinds, seat 0 first) and return the results as columns.
+
+    ``agent_options`` gives keyword options per kind (``{"pimc": {"worlds":
+    32}}``).  ``progress(done, total)`` is called as units finish.  See the
+    module docstring for seeds, duplicate mode and workers.
+
+    :raises RookError: for an unknown preset or agent, or a bad count.
+    """
+    variant = preset if isinstance(preset, Variant) else get_preset(preset)
+    agents = tuple(agents)
+    if len(agents) != 4:
+        raise RookError(f"agents must name four kinds, one per seat, not {len(agents)}")
+    for a in agents:
+        if a not in AGENTS:
+            raise RookError(f"unknown agent {a!r}; known: {', '.join(AGENTS)}")
+    if (hands is None) == (games is None):
+        raise RookError("give exactly one of hands= and games=")
+    n = hands if hands is not None else games
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise RookError(f"the number of {'hands' if hands is not None else 'games'} must be an "
+                        f"int >= 0, not {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RookError(f"a seed must be an int, not {seed!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise RookError(f"workers must be a positive int, not {workers!r}")
+    if not isinstance(max_hands, int) or max_hands < 1:
+        raise RookError(f"max_hands must be a positive int, not {max_hands!r}")
+    opts = agent_options or {}
+    for kind in opts:
+        if kind not in AGENTS:
+            raise RookError(f"agent_options names an unknown agent {kind!r}")
+    for kind in set(agents):      # a bad option fails here, once, not in a worker
+        make_agent(kind, variant, 0, **opts.get(kind, {}))
+    spec = _Spec(variant, agents, tuple(dict(opts.get(a, {})) for a in agents), seed,
+                 "hands" if hands is not None else "games", duplicate, max_hands)
+    if chunk is None:
+        lanes = workers if executor is None else 8
+        chunk = max(1, min(256 if spec.mode == "hands" else 16, -(-n // (4 * lanes)) if n else 1))
+    if not isinstance(chunk, int) or chunk < 1:
+        raise RookError(f"chunk must be a positive int, not {chunk!r}")
+    starts = list(range(0, n, chunk))
+    parts: list[tuple[dict[str, list[Any]], dict[str, list[Any]]]] = []
+    done = 0
+    if executor is None and workers == 1:
+        for s in starts:
+            parts.append(_run_chunk(spec, s, min(chunk, n - s)))
+            done += min(chunk, n - s)
+            if progress:
+                progress(done, n)
+    else:
+        own = executor is None
+        pool: Executor = executor if executor is not None else ProcessPoolExecutor(workers)
+        try:
+            futures = [pool.submit(_run_chunk, spec, s, min(chunk, n - s)) for s in starts]
+            for s, f in zip(starts, futures):
+                parts.append(f.result())
+                done += min(chunk, n - s)
+                if progress:
+                    progress(done, n)
+        finally:
+            if own:
+                pool.shutdown(cancel_futures=True)
+    hands_rows = _new_columns(HAND_COLUMNS)
+    game_rows = _new_columns(GAME_COLUMNS)
+    for hr, gr in parts:
+        for k in hands_rows:
+            hands_rows[k].extend(hr[k])
+        for k in game_rows:
+            game_rows[k].extend(gr[k])
+    return SimResult(variant.name, agents, seed, spec.mode, duplicate, _to_arrays(hands_rows, HAND_COLUMNS),
+                     _to_arrays(game_rows, GAME_COLUMNS), {"max_hands": max_hands, "options": opts})

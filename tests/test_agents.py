@@ -1,0 +1,160 @@
+"""The agents: one interface, legal actions in every phase of every preset, seeds.
+
+The rule ids are those of the phases the agents act in: bidding (T-3 ..
+T-6), the nest (T-20, T-21), trump (T-7), passing (T-22) and play
+(T-8 .. T-11).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rook_core import HandState
+from rook_core.agents import AGENTS, act_for, make_agent
+from rook_core.errors import RookError
+from rook_core.heuristic import HeuristicAgent, hand_estimate
+from rook_core.pimc import DDAgent, PIMCAgent, card_means
+from rook_core.solver import BudgetExceeded, Solver, solve_many
+from rook_core.variant import PRESETS, get_preset
+from rook_core.worlds import world_positions
+
+TRICK_PRESETS = sorted(PRESETS)
+OPTIONS = {"pimc": {"worlds": 2}}
+
+
+def _play(preset: str, kinds: list[str], seed: int) -> HandState:
+    h = HandState.deal(preset, seed, seed % 4)
+    bots = [make_agent(k, h.variant, seed * 4 + s, **OPTIONS.get(k, {})) for s, k in enumerate(kinds)]
+    phases = set()
+    while not h.is_over:
+        s = h.to_move
+        before = h.clone()
+        a = act_for(bots[s], h, s)
+        assert h == before, "an agent changed the state it was shown"
+        assert h.is_legal(a), f"{kinds[s]} chose an illegal action {a} in phase {h.phase.label}"
+        phases.add(h.phase.label)
+        h.apply(a)
+    return h
+
+
+@pytest.mark.parametrize("preset", TRICK_PRESETS)
+@pytest.mark.parametrize("kind", ["random", "heuristic"])
+def test_T3_T22_agents_play_whole_hands_legally(preset: str, kind: str) -> None:
+    for seed in range(12):
+        h = _play(preset, [kind] * 4, seed)
+        assert h.is_over
+
+
+@pytest.mark.parametrize("preset", ["tournament", "partnership-57", "crowsnest-100"])
+def test_T8_search_agents_play_whole_hands_legally(preset: str) -> None:
+    h = _play(preset, ["pimc", "dd", "pimc", "heuristic"], 3)
+    assert h.is_over
+
+
+@pytest.mark.parametrize("kind", ["random", "heuristic", "pimc"])
+def test_agents_depend_only_on_their_seed(kind: str) -> None:
+    a = _play("tournament", [kind] * 4, 5)
+    b = _play("tournament", [kind] * 4, 5)
+    assert a.history == b.history
+
+
+def test_T3_heuristic_bids_more_with_a_stronger_hand() -> None:
+    """Hand estimate grows when a low side card is swapped for a top trump."""
+    v = get_preset("tournament")
+    h = HandState.deal(v, 11)
+    hand = h.hand_mask(1)
+    agent = HeuristicAgent(v)
+    trump, value = agent.best_trump(hand)
+    low = min((c for c in h.hand(1) if int(c) >> 4 != trump and not v.points_table[c]),
+              key=lambda c: v.strength_table[c], default=None)
+    assert low is not None
+    outside = [c for c in range(64) if v.deck_mask >> c & 1 and not hand >> c & 1
+               and c >> 4 == trump and c != 15]
+    top = max(outside, key=lambda c: v.strength_table[c])     # the best trump not in hand
+    better = hand & ~(1 << int(low)) | (1 << top)
+    assert hand_estimate(v, better, trump) > value
+
+
+def test_T3_heuristic_does_not_overbid_one_strong_card() -> None:
+    """A hand of low cards with the bird alone is not worth the opening bid."""
+    v = get_preset("tournament")
+    h = HandState.from_hands(v, [
+        ["Rook", "B5", "B6", "G5", "G6", "R5", "R6", "Y5", "Y6"],
+        ["B7", "B8", "B9", "G7", "G8", "R7", "R8", "Y7", "Y8"],
+        ["B10", "B11", "B12", "G9", "G10", "R9", "R10", "Y9", "Y10"],
+        ["B13", "B14", "G11", "G12", "G13", "R11", "R12", "R13", "Y11"],
+    ], nest=["G14", "R14", "Y12", "Y13", "Y14"], dealer=3)
+    assert h.to_move == 0
+    assert HeuristicAgent(v).act(h.observation(0)) == 64     # pass
+
+
+def test_make_agent_refuses_unknown_kinds_and_options() -> None:
+    v = get_preset("tournament")
+    with pytest.raises(RookError, match="unknown agent 'wizard'"):
+        make_agent("wizard", v)
+    with pytest.raises(RookError, match="bad options for agent 'heuristic'"):
+        make_agent("heuristic", v, 0, depth=3)
+    with pytest.raises(RookError, match="worlds"):
+        make_agent("pimc", v, 0, worlds=0)
+    with pytest.raises(RookError, match="no options"):
+        make_agent("random", v, 0, worlds=3)
+    assert set(AGENTS) == {"random", "heuristic", "pimc", "dd"}
+
+
+def _mid_play(seed: int) -> HandState:
+    h = HandState.deal("tournament", seed)
+    bots = [make_agent("heuristic", h.variant, s) for s in range(4)]
+    rng = random.Random(seed)
+    while h.phase.label != "play":
+        s = h.to_move
+        h.apply(bots[s].act(h.observation(s)))
+    for _ in range(4 * 5 + rng.randrange(4)):       # five tricks and part of the sixth
+        h.apply(bots[h.to_move].act(h.observation(h.to_move)))
+    return h
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_T8_pimc_plays_the_best_mean_card_of_its_worlds(seed: int) -> None:
+    """Recompute the PIMC decision from the same worlds (same seed) by hand."""
+    h = _mid_play(seed)
+    seat = h.to_move
+    obs = h.observation(seat)
+    agent = PIMCAgent(h.variant, seed=seed, worlds=6)
+    action = agent.act(obs)
+    positions = world_positions(obs, 6, random.Random(seed))
+    solver = Solver(1 << 22)
+    sums = {int(c): 0 for c in h.legal_cards()}
+    for p in positions:
+        solver.clear()
+        for c, v in solver.solve(p).move_values.items():
+            sums[int(c)] += v
+    sign = 1 if seat % 2 == 0 else -1
+    best = max(sign * s for s in sums.values())
+    assert sign * sums[action] == best
+    assert agent.last_used == 6
+
+
+def test_pimc_leaves_out_worlds_that_ran_out_of_budget() -> None:
+    h = _mid_play(1)
+    positions = world_positions(h.observation(h.to_move), 3, random.Random(0))
+    full = solve_many(positions, workers=1)
+    cut = BudgetExceeded("x", 0, 120, 10, "nodes", move_values={})
+    legal = [int(c) for c in h.legal_cards()]
+    means, used = card_means([full[0], cut, full[2]], legal)
+    assert used == 2
+    for c in legal:
+        assert means[c] == (full[0].move_values[c] + full[2].move_values[c]) / 2
+    assert card_means([cut], legal) == ({}, 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_T8_dd_agent_plays_a_best_card_of_the_true_deal(seed: int) -> None:
+    h = _mid_play(seed)
+    agent = DDAgent(h.variant)
+    card = agent.act_with_state(h)
+    res = Solver(1 << 22).solve(h)
+    assert card in [int(c) for c in res.best]
+    with pytest.raises(RookError, match="act_with_state"):
+        agent.act(h.observation(h.to_move))
