@@ -30,7 +30,7 @@ import random
 from typing import Any, Callable, Protocol
 
 from .errors import RookError
-from .variant import Variant
+from .variant import Variant, get_preset
 
 __all__ = ["Agent", "RandomAgent", "AGENTS", "agent_kinds", "make_agent", "act_for"]
 
@@ -87,11 +87,15 @@ def agent_kinds() -> list[str]:
     return list(AGENTS)
 
 
-def make_agent(kind: str, variant: Variant, seed: int = 0, **options: Any) -> Agent:
-    """Return a new agent of ``kind`` (see the module docstring).
+def make_agent(kind: str, variant: Variant | str, seed: int = 0, **options: Any) -> Agent:
+    """Return a new agent of ``kind`` (see the module docstring) for
+    ``variant`` (a :class:`Variant` or a preset name).
 
     :raises RookError: naming the known kinds, or a bad option.
+    :raises VariantError: for an unknown preset.
     """
+    if isinstance(variant, str):
+        variant = get_preset(variant)
     try:
         factory = AGENTS[kind]
     except (KeyError, TypeError):

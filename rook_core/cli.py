@@ -8,6 +8,7 @@
   hand in the nest phase (``--preset P --seed N`` deals one and bids with the
   heuristic bots; without it, hand JSON lines on stdin).
 * ``rook play --preset P --seed N``: a complete game between bots, as a readable log.
+* ``rook demo``: deal a hand, solve it double dummy, simulate a batch.
 * ``rook simulate``: many seeded hands or games between bots; a summary
   table, columnar results (``--out``) and plots (``--report``).
 
@@ -305,6 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="four agent kinds, comma separated (random, heuristic, pimc, dd)")
     pl.add_argument("--max-hands", type=int, default=1000,
                     help="stop a game that has no winner after this many hands")
+    de = sub.add_parser("demo", help="deal a hand, solve it double dummy, simulate a batch")
+    de.add_argument("--seed", type=int, default=8)
+    de.add_argument("--hands", type=int, default=400, help="deals in the simulation (each played twice)")
     si = sub.add_parser("simulate", help="many seeded hands or games between bots: summary, "
                                          "columns, plots")
     si.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
@@ -423,6 +427,12 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"error: {e}\n")
                 return failed
             return _run_jsonl(sys.stdin, sys.stdout, nest_line)
+        if args.command == "demo":
+            if args.hands < 1:
+                raise RookError("--hands must be at least 1")
+            from .demo import run_demo
+            run_demo(sys.stdout, args.seed, args.hands)
+            return 0
         if args.command == "simulate":
             return _simulate(args)
         if args.command == "play":

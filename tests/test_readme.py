@@ -10,7 +10,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 def test_readme_opens_with_the_two_commands() -> None:
     blocks = re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
-    assert "pip install -e '.[test]'" in blocks[0] and "rook play" in blocks[0]
+    assert "pip install -e '.[test]'" in blocks[0] and "rook demo" in blocks[0]
     assert blocks[1].strip() == ".venv/bin/python -m pytest"
 
 

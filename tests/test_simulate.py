@@ -197,3 +197,13 @@ def test_cli_simulate_prints_a_summary_and_writes_files(tmp_path) -> None:
 def test_cli_simulate_bad_input_exits_2_with_a_message(args, message) -> None:
     p = _rook("simulate", "--no-progress", *args)
     assert p.returncode == 2 and message in p.stderr
+
+
+def test_cli_demo_deals_solves_and_simulates() -> None:
+    p = _rook("demo", "--hands", "5")
+    assert p.returncode == 0, p.stderr
+    for section in ("== 1. A seeded deal", "== 2. Double-dummy solution", "== 3. Simulation",
+                    "== 4. 1,000,000 random playouts"):
+        assert section in p.stdout
+    assert "side A (heuristic + heuristic)" in p.stdout
+    assert _rook("demo", "--hands", "0").returncode == 2

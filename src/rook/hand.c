@@ -28,25 +28,34 @@ void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer,
         h->trick[i] = ROOK_NO_CARD;
 }
 
-void rook_hand_deal(rook_hand *h, const rook_rules *r, int dealer, rook_rng *g)
+void rook_deal_masks(const rook_rules *r, rook_rng *g, uint64_t hands[4], uint64_t *nest)
 {
     uint8_t deck[64];
-    int n = 0;
-    for (uint64_t m = r->deck; m; m &= m - 1)
-        deck[n++] = (uint8_t)rook_lsb(m);
+    int n = r->deck_n;
+    memcpy(deck, r->deck_cards, (size_t)n);
     for (int i = n - 1; i > 0; i--) {           /* Fisher-Yates (T-2) */
         int j = (int)rook_rng_below(g, (uint32_t)(i + 1));
         uint8_t t = deck[i];
         deck[i] = deck[j];
         deck[j] = t;
     }
-    uint64_t hands[4] = {0, 0, 0, 0}, nest = 0;
     int k = 0;
-    for (int s = 0; s < 4; s++)
+    for (int s = 0; s < 4; s++) {
+        uint64_t m = 0;
         for (int i = 0; i < r->hand_size; i++)
-            hands[s] |= 1ULL << deck[k++];
+            m |= 1ULL << deck[k++];
+        hands[s] = m;
+    }
+    uint64_t m = 0;
     while (k < n)
-        nest |= 1ULL << deck[k++];
+        m |= 1ULL << deck[k++];
+    *nest = m;
+}
+
+void rook_hand_deal(rook_hand *h, const rook_rules *r, int dealer, rook_rng *g)
+{
+    uint64_t hands[4], nest;
+    rook_deal_masks(r, g, hands, &nest);
     rook_hand_init(h, r, dealer, hands, nest);
 }
 
@@ -87,10 +96,7 @@ static void finish(rook_hand *h, const rook_rules *r)
 {
     int last = h->last_winner & 1;
     int nest_team = (r->nest_to_declarer && h->declarer != ROOK_NO_SEAT) ? (h->declarer & 1) : last;
-    h->points[nest_team] += h->nest_points;               /* T-13 */
-    h->points[last] += r->last_trick_bonus;               /* T-13 */
-    if (h->tricks_won[0] != h->tricks_won[1])             /* section 4 */
-        h->points[h->tricks_won[0] > h->tricks_won[1] ? 0 : 1] += r->most_tricks_bonus;
+    rook_add_end_points(r, h->points, nest_team, h->nest_points, last, h->tricks_won);  /* T-13 */
     h->phase = ROOK_PH_DONE;
     h->to_move = ROOK_NO_SEAT;
     if (h->declarer == ROOK_NO_SEAT)

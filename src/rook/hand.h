@@ -83,6 +83,21 @@ typedef struct rook_hand {
     uint8_t passes_done;    /* T-22: seats that finished passing */
 } rook_hand;
 
+/* Add the points that come at the end of the play to points[2] (T-13,
+ * section 4): the nest's points to nest_team, the last-trick bonus to
+ * last_team, and the most-tricks bonus to the team with more tricks. */
+static inline void rook_add_end_points(const rook_rules *r, int32_t points[2], int nest_team,
+                                       int32_t nest_points, int last_team, const uint8_t tricks_won[2])
+{
+    points[nest_team] += nest_points;
+    points[last_team] += r->last_trick_bonus;
+    if (tricks_won[0] != tricks_won[1])
+        points[tricks_won[0] > tricks_won[1] ? 0 : 1] += r->most_tricks_bonus;
+}
+
+/* Deal the deck from the random stream g: hands[0..3] and *nest (T-2). */
+void rook_deal_masks(const rook_rules *r, rook_rng *g, uint64_t hands[4], uint64_t *nest);
+
 /* Set *h to the start of a hand dealt as `hands`/`nest` by `dealer` (T-2, T-3). */
 void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer,
                     const uint64_t hands[4], uint64_t nest);

@@ -71,6 +71,8 @@ typedef struct rook_rules {
     int16_t card_points[64];  /* T-12: points of each card */
     uint64_t trumps[4];       /* T-10: the trump cards for each trump color */
     uint64_t follow[4][64];   /* T-9, T-10: cards that follow a led card, per trump */
+    uint8_t deck_cards[64];   /* C-3: the deck's card ids, lowest first (the order of a fresh deal) */
+    uint8_t deck_n;           /* C-3: cards in the deck */
 } rook_rules;
 
 /* Fill the derived tables of r (card_points, trumps, follow) from its fields.
@@ -78,6 +80,9 @@ typedef struct rook_rules {
  * trump asks for every trump; any other led card asks for its own color. */
 static inline void rook_rules_finish(rook_rules *r)
 {
+    r->deck_n = 0;
+    for (uint64_t m = r->deck; m; m &= m - 1)
+        r->deck_cards[r->deck_n++] = (uint8_t)__builtin_ctzll(m);
     for (int c = 0; c < 64; c++) {
         r->card_points[c] = 0;
         for (int g = 0; g < r->n_counter_groups; g++)
@@ -135,17 +140,17 @@ static inline int rook_trick_winner(const rook_rules *r, const uint8_t *cards, i
 {
     uint64_t tm = rook_trump_mask(r, trump);
     uint64_t fm = rook_follow_mask(r, cards[0], trump);
-    int best = -1, best_i = 0;
+    /* key * 4 + (3 - i): the highest packed key is the winner; keys never tie
+     * but at 0, and the led card's key is never 0.  No branch on the cards. */
+    int best = 0;
     for (int i = 0; i < n; i++) {
         int c = cards[i];
-        int key = ((tm >> c) & 1) ? 512 + r->strength[c]
-                : ((fm >> c) & 1) ? 256 + r->strength[c] : 0;
-        if (key > best) {
-            best = key;
-            best_i = i;
-        }
+        int t = (int)((tm >> c) & 1), f = (int)((fm >> c) & 1) & ~t;
+        int key = (t << 9) + (f << 8) + ((t | f) ? r->strength[c] : 0);
+        int packed = key * 4 + (3 - i);
+        best = packed > best ? packed : best;
     }
-    return best_i;
+    return 3 - (best & 3);
 }
 
 /* Return the counter points of the cards in `mask` (T-12). */
