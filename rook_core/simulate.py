@@ -84,6 +84,9 @@ HAND_COLUMNS: dict[str, tuple[str, str]] = {
     "score_0": ("int16", "team 0's score for the hand (T-30 .. T-32)"),
     "score_1": ("int16", "team 1's score for the hand"),
     "strength": ("float32", "the declarer's dealt hand, valued by hand_estimate for the trump named"),
+    "hand_0": ("uint64", "seat 0's dealt cards as a card mask (T-2); hand_1..hand_3 alike"),
+    "hand_1": ("uint64", ""), "hand_2": ("uint64", ""), "hand_3": ("uint64", ""),
+    "nest": ("uint64", "the dealt nest as a card mask (T-2)"),
 }
 GAME_COLUMNS: dict[str, tuple[str, str]] = {
     "unit": ("int32", "the game index"),
@@ -147,11 +150,14 @@ def _hand_row(out: dict[str, list[Any]], h: HandState, unit: int, copy: int, num
     out["made"].append(-1 if thrown else int(bool(h.made)))
     out["score_0"].append(sc[0])
     out["score_1"].append(sc[1])
+    start = HandState.deal(v, deal_seed, h.dealer)
+    for s in range(4):
+        out[f"hand_{s}"].append(start.hand_mask(s))
+    out["nest"].append(start.nest.mask)
     decl = h.declarer
     if thrown or h.trump is None or decl is None:
         out["strength"].append(float("nan"))
     else:
-        start = HandState.deal(v, deal_seed, h.dealer)
         out["strength"].append(hand_estimate(v, start.hand_mask(decl), h.trump))
 
 

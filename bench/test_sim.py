@@ -1,0 +1,114 @@
+"""Groups sim-*: bots and the simulator (``rook_core.pimc``, ``rook_core.simulate``).
+
+sim-pimc.  One PIMC card decision with 100 worlds at the first lead of a
+  ``tournament`` hand (deal seed ``PIMC_SEED``, heuristic bidding, nest and
+  trump), one core.  Baseline in the same run: drawing the same 100 worlds
+  without solving them (the sampling share of a decision).  The same
+  decision on two threads is timed against one thread in alternating slots.
+  Target: <= 100 ms on one core, printed with how many worlds finished
+  within their node budget.
+
+sim-games.  Whole ``tournament`` games between heuristic bots on one core,
+  games/s, against random bots (a game of random bots is longer: bids of
+  random bots get set, so the ratio is per hand as well as per game).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rook_core import HandState
+from rook_core.agents import make_agent
+from rook_core.knowledge import Knowledge
+from rook_core.pimc import PIMCAgent
+from rook_core.simulate import simulate
+from rook_core.worlds import sample_world
+
+PIMC_SEED = 4
+WORLDS = 100
+PIMC_TARGET_S = 0.100
+N_GAMES = 20
+
+
+def _first_lead() -> HandState:
+    h = HandState.deal("tournament", PIMC_SEED)
+    bots = [make_agent("heuristic", h.variant, s) for s in range(4)]
+    while h.phase.label != "play":
+        h.apply(bots[h.to_move].act(h.observation(h.to_move)))
+    return h
+
+
+def _decide(h: HandState, workers: int) -> tuple[int, int]:
+    agent = PIMCAgent(h.variant, seed=1, worlds=WORLDS, workers=workers)
+    card = agent.act(h.observation(h.to_move))
+    return card, agent.last_used
+
+
+@pytest.mark.benchmark(group="sim-pimc")
+def test_pimc_sampling_only(benchmark, ledger):
+    h = _first_lead()
+    k = Knowledge.from_observation(h.observation(h.to_move))
+
+    def sample():
+        rng = random.Random(1)
+        return [sample_world(k, rng) for _ in range(WORLDS)]
+    worlds = benchmark(sample)
+    ledger.record("pimc/sampling", benchmark, 1, "decision")
+    assert len(worlds) == WORLDS
+
+
+@pytest.mark.benchmark(group="sim-pimc")
+def test_pimc_first_lead_100_worlds(benchmark, ledger):
+    h = _first_lead()
+    card, used = benchmark.pedantic(_decide, args=(h, 1), rounds=3, iterations=1)
+    m = ledger.record("pimc/decision", benchmark, 1, "decision")
+    ledger.pair("sim pimc first lead, 100 worlds, vs drawing the worlds only", "pimc/decision",
+                "pimc/sampling", benchmark)
+    ratio = ledger.interleave("sim pimc first lead: two threads vs one", lambda: _decide(h, 2),
+                              lambda: _decide(h, 1), 1, 1, benchmark, pairs=2, reps=1)
+    if m is not None:
+        ledger.target(f"sim pimc decision, 100 worlds, first lead of tournament seed {PIMC_SEED} "
+                      f"(one core): median {m.median * 1000:.0f} ms, {used} of {WORLDS} worlds "
+                      f"solved within the node budget; target <= {PIMC_TARGET_S * 1000:.0f} ms: "
+                      f"{'MET' if m.median <= PIMC_TARGET_S else 'NOT MET'}"
+                      + (f"; two threads {ratio:.2f}x one" if ratio else ""))
+    assert card in [int(c) for c in h.legal_cards()]
+    assert _decide(h, 2) == (card, used), "threads must not change the decision"
+
+
+def _median(benchmark) -> float | None:
+    stats = getattr(getattr(benchmark, "stats", None), "stats", None)
+    return None if stats is None or not getattr(stats, "rounds", 0) else stats.median
+
+
+def _games(kind: str) -> int:
+    r = simulate("tournament", [kind] * 4, games=N_GAMES, seed=5, max_hands=100)
+    return len(r.hands["unit"])
+
+
+@pytest.mark.benchmark(group="sim-games")
+def test_random_games(benchmark, ledger):
+    hands = benchmark.pedantic(_games, args=("random",), rounds=3, iterations=1)
+    ledger.record("games/random", benchmark, N_GAMES, "game")
+    if _median(benchmark) is not None:
+        ledger.derive("hands/random", _median(benchmark) / hands, "hand")
+    assert hands >= N_GAMES
+
+
+@pytest.mark.benchmark(group="sim-games")
+def test_heuristic_games(benchmark, ledger):
+    hands = benchmark.pedantic(_games, args=("heuristic",), rounds=3, iterations=1)
+    m = ledger.record("games/heuristic", benchmark, N_GAMES, "game")
+    if m is not None:
+        ledger.derive("hands/heuristic", m.median / hands, "hand")
+    ledger.pair("sim games: heuristic bots vs random bots (per game)", "games/heuristic",
+                "games/random", benchmark)
+    ledger.pair("sim games: heuristic bots vs random bots (per hand)", "hands/heuristic",
+                "hands/random", benchmark)
+    if m is not None:
+        ledger.target(f"sim heuristic-vs-heuristic tournament games (one core): "
+                      f"{1 / m.per_item:,.1f} games/s, "
+                      f"{hands / m.median:,.0f} hands/s")
+    assert hands >= N_GAMES

@@ -1,0 +1,36 @@
+"""The simulator on a Dask cluster (a local one, two worker processes):
+the same seed gives the same results as the local run (T-2: deals depend
+only on their seeds)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rook_core.simulate import simulate
+
+distributed = pytest.importorskip("distributed")
+
+AGENTS = ["heuristic", "random", "heuristic", "random"]
+
+
+@pytest.fixture(scope="module")
+def dask_executor():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            yield client.get_executor()
+
+
+def test_dask_cluster_gives_the_local_results(dask_executor) -> None:
+    local = simulate("tournament", AGENTS, hands=120, seed=21, duplicate=True)
+    remote = simulate("tournament", AGENTS, hands=120, seed=21, duplicate=True,
+                      executor=dask_executor, chunk=13)
+    assert remote == local
+
+
+def test_dask_cluster_games_and_progress(dask_executor) -> None:
+    seen: list[tuple[int, int]] = []
+    remote = simulate("crowsnest", AGENTS, games=6, seed=4, executor=dask_executor, chunk=2,
+                      progress=lambda done, total: seen.append((done, total)))
+    assert remote == simulate("crowsnest", AGENTS, games=6, seed=4)
+    assert seen == [(2, 6), (4, 6), (6, 6)]
