@@ -112,3 +112,54 @@ def test_heuristic_games(benchmark, ledger):
                       f"{1 / m.per_item:,.1f} games/s, "
                       f"{hands / m.median:,.0f} hands/s")
     assert hands >= N_GAMES
+
+
+# ------------------------------------------------------------ sim-native
+N_NATIVE = 200_000
+N_PYTHON = 400
+
+
+def _native_run(agents, n: int, workers: int = 1, native: bool | None = None) -> int:
+    return len(simulate("tournament", agents, hands=n, seed=3, workers=workers, native=native))
+
+
+@pytest.mark.benchmark(group="sim-native")
+def test_python_path_random_hands(benchmark, ledger):
+    n = benchmark.pedantic(_native_run, args=(["random"] * 4, N_PYTHON, 1, False), rounds=3,
+                           iterations=1)
+    ledger.record("simhands/python", benchmark, N_PYTHON, "hand")
+    assert n == N_PYTHON
+
+
+@pytest.mark.benchmark(group="sim-native")
+def test_native_loop_random_hands(benchmark, ledger):
+    n = benchmark.pedantic(_native_run, args=(["random"] * 4, N_NATIVE), rounds=3, iterations=1)
+    m = ledger.record("simhands/native", benchmark, N_NATIVE, "hand")
+    ledger.pair("sim whole hands (bidding to score), random agents: native loop vs Python path",
+                "simhands/native", "simhands/python", benchmark)
+    ratio = ledger.interleave("sim whole hands, random agents: two threads vs one",
+                              lambda: _native_run(["random"] * 4, N_NATIVE, 2),
+                              lambda: _native_run(["random"] * 4, N_NATIVE, 1),
+                              N_NATIVE, N_NATIVE, benchmark, pairs=5, reps=1)
+    if m is not None:
+        ledger.target(f"sim whole tournament hands, random agents, native loop (one core): "
+                      f"{1 / m.per_item:,.0f} hands/s" + (f"; two threads {ratio:.2f}x" if ratio else ""))
+    assert n == N_NATIVE
+
+
+@pytest.mark.benchmark(group="sim-native")
+def test_native_loop_numba_policy(benchmark, ledger):
+    pytest.importorskip("numba")
+    from rook_core.policy import example_policy
+    ex = example_policy()
+    agents = [ex, "random", ex, "random"]
+    n = benchmark.pedantic(_native_run, args=(agents, N_NATIVE // 4), rounds=3, iterations=1)
+    m = ledger.record("simhands/numba", benchmark, N_NATIVE // 4, "hand")
+    ledger.interleave("sim whole hands, a Numba @cfunc policy: native loop vs Python path",
+                      lambda: _native_run(agents, N_PYTHON * 5),
+                      lambda: _native_run(agents, N_PYTHON, 1, False), N_PYTHON * 5, N_PYTHON,
+                      benchmark, pairs=3, reps=1)
+    if m is not None:
+        ledger.target(f"sim whole tournament hands, Numba policy vs random, native loop (one core): "
+                      f"{1 / m.per_item:,.0f} hands/s")
+    assert n == N_NATIVE // 4

@@ -26,10 +26,10 @@ cap the number of hands for that reason.
 
 from __future__ import annotations
 
-import random
 from typing import Any, Callable, Protocol
 
 from .errors import RookError
+from .rng import M64, NativeStream
 from .variant import Variant, get_preset
 
 __all__ = ["Agent", "RandomAgent", "AGENTS", "agent_kinds", "make_agent", "act_for"]
@@ -44,16 +44,23 @@ class Agent(Protocol):
 
 
 class RandomAgent:
-    """Choose uniformly among the legal actions."""
+    """Choose uniformly among the legal actions.
+
+    It draws from :class:`~rook_core.rng.NativeStream` seeded by ``seed``:
+    the ``k``-th legal action (ascending) with ``k`` a bounded draw, exactly
+    as the native hand loop's random policy (``src/rook/sim.c``), so a
+    simulation of random agents gives the same hands on both paths.
+    """
 
     name = "random"
 
     def __init__(self, variant: Variant, seed: int = 0) -> None:
         self.variant = variant
-        self.rng = random.Random(seed)
+        self.stream = NativeStream(seed & M64)
 
     def act(self, observation: dict[str, Any]) -> int:
-        return int(self.rng.choice(observation["legal_actions"]))
+        legal = observation["legal_actions"]
+        return int(legal[self.stream.below(len(legal))])
 
 
 def _heuristic(variant: Variant, seed: int, **options: Any) -> Agent:
@@ -108,8 +115,10 @@ def make_agent(kind: str, variant: Variant | str, seed: int = 0, **options: Any)
 
 def act_for(agent: Agent, state: Any, seat: int) -> int:
     """Return ``agent``'s action for ``seat`` in ``state`` (a ``HandState``):
-    from the seat's observation, or from the whole state for an agent that
-    ``sees_all``."""
-    if getattr(agent, "sees_all", False):
-        return int(agent.act_with_state(state))  # type: ignore[attr-defined]
+    from the seat's observation, or, for an agent with ``act_with_state``
+    (``dd``, which sees every card, and native policies, which read the
+    seat's native view), from the state."""
+    with_state = getattr(agent, "act_with_state", None)
+    if with_state is not None:
+        return int(with_state(state))
     return int(agent.act(state.observation(seat)))

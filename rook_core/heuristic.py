@@ -30,11 +30,12 @@ from typing import Any
 from . import _layout as L
 from .actions import BID, PASS, TRUMP
 from .cards import iter_bits
+from .errors import RookError
 from .knowledge import Knowledge
 from .variant import Variant
 from ._native.rules import rules_for
 
-__all__ = ["HeuristicAgent", "hand_estimate"]
+__all__ = ["HeuristicAgent", "hand_estimate", "estimate_units"]
 
 
 def _top_of(mask: int, strength: tuple[int, ...]) -> int:
@@ -45,15 +46,10 @@ def _low_of(mask: int, strength: tuple[int, ...]) -> int:
     return min(iter_bits(mask), key=lambda c: strength[c])
 
 
-def hand_estimate(variant: Variant, hand: int, trump: int) -> float:
-    """Return a rough guess of the points the hand's team takes with ``trump``.
-
-    The guess adds small parts, each a share of the variant's total:
-    trump length, trumps among the suit's top cards, side-suit aces (the
-    highest rank of a color) and their backing cards, voids and short suits
-    that can be trumped, and the counters in the hand.  It is the bidding
-    and trump-choice evaluation of :class:`HeuristicAgent`.
-    """
+def estimate_units(variant: Variant, hand: int, trump: int) -> int:
+    """Return :func:`hand_estimate` in hundredths of a point, computed in
+    integers (so that the native twin in ``src/rook/heuristic.c`` gives the
+    same number)."""
     rules = rules_for(variant)
     strength = variant.strength_table
     points = variant.points_table
@@ -62,51 +58,61 @@ def hand_estimate(variant: Variant, hand: int, trump: int) -> float:
     n_trump = trumps.bit_count()
     # the top cards of the trump suit, strongest first
     order = sorted(iter_bits(tm), key=lambda c: -strength[c])
-    top_held = 0
-    for c in order[:4]:
-        if trumps >> c & 1:
-            top_held += 1
-    tricks = 0.9 * top_held + 0.45 * max(0, n_trump - top_held)
+    top_held = sum(1 for c in order[:4] if trumps >> c & 1)
+    tricks = 90 * top_held + 45 * (n_trump - top_held)     # hundredths of a trick
     if n_trump >= 5:
-        tricks += 0.4 * (n_trump - 4)
-    short_bonus = 0.0
+        tricks += 40 * (n_trump - 4)
     for color in range(L.N_COLORS):
         if color == trump:
             continue
         side = variant.deck_mask & L.BB_COLORS[color] & ~tm
-        mine = hand & side
         if not side:
             continue
-        ranked = sorted(iter_bits(side), key=lambda c: -strength[c])
+        mine = hand & side
         run = 0
-        for c in ranked:
-            if mine >> c & 1:
-                run += 1
-            else:
+        for c in sorted(iter_bits(side), key=lambda c: -strength[c]):
+            if not mine >> c & 1:
                 break
-        tricks += 0.85 * min(run, 2) + 0.3 * max(0, run - 2)
+            run += 1
+        tricks += 85 * min(run, 2) + 30 * max(0, run - 2)
         n = mine.bit_count()
         if n_trump >= 3 and n <= 1:
-            short_bonus += 0.35 * (2 - n)
-    tricks += short_bonus
-    share = min(1.0, 0.15 + tricks / variant.hand_size)
+            tricks += 35 * (2 - n)
+    hs = variant.hand_size
+    share = min(100 * hs, 15 * hs + tricks)                 # the share of the points, x 100 hs
     own_counters = sum(points[c] for c in iter_bits(hand))
-    total = variant.total_points
-    return share * total * 0.85 + 0.25 * own_counters
+    return share * variant.total_points * 85 // (100 * hs) + 25 * own_counters
+
+
+def hand_estimate(variant: Variant, hand: int, trump: int) -> float:
+    """Return a rough guess of the points the hand's team takes with ``trump``.
+
+    The guess adds small parts, counted in tricks: trump length, trumps
+    among the suit's four top cards, side-suit top cards held in a row from
+    the top, and voids or singletons that three trumps can ruff; the
+    tricks' share of the hand gives 85% of the variant's total, plus a
+    quarter of the counters in the hand.  It is the bidding and
+    trump-choice evaluation of :class:`HeuristicAgent`.
+    """
+    return estimate_units(variant, hand, trump) / 100
 
 
 class HeuristicAgent:
     """The rule-of-thumb player of the module docstring.
 
-    ``bid_margin`` (points, default 0) is added to the hand estimate before
-    bidding: negative values bid more cautiously.  ``bird_threshold`` is the
-    least trick value worth the bird.
+    ``bid_margin`` (whole points, default 0) is added to the hand estimate
+    before bidding: negative values bid more cautiously.  ``bird_threshold``
+    is the least trick value worth the bird.  Every quantity is an integer,
+    so the native twin (``src/rook/heuristic.c``) decides exactly alike.
     """
 
     name = "heuristic"
 
-    def __init__(self, variant: Variant, seed: int = 0, bid_margin: float = 0.0,
+    def __init__(self, variant: Variant, seed: int = 0, bid_margin: int = 0,
                  bird_threshold: int = 15) -> None:
+        for name, x in (("bid_margin", bid_margin), ("bird_threshold", bird_threshold)):
+            if isinstance(x, bool) or not isinstance(x, int):
+                raise RookError(f"{name} must be a whole number, not {x!r}")
         self.variant = variant
         self.seed = seed
         self.rules = rules_for(variant)
@@ -114,13 +120,16 @@ class HeuristicAgent:
         self.points = variant.points_table
         self.bid_margin = bid_margin
         self.bird_threshold = bird_threshold
-        self._nest_bonus = variant.nest_size * 2.0 if variant.nest_exchange == "discard" else 2.0
+        # what the nest adds to a declarer's hand, in hundredths of a point
+        self._nest_bonus = 200 * (variant.nest_size if variant.nest_exchange == "discard" else 1)
 
     # ----------------------------------------------------------- estimates
-    def best_trump(self, hand: int) -> tuple[int, float]:
-        """Return the trump color that values ``hand`` highest, and the value."""
-        best = max(range(L.N_COLORS), key=lambda t: (hand_estimate(self.variant, hand, t), -t))
-        return best, hand_estimate(self.variant, hand, best)
+    def best_trump(self, hand: int) -> tuple[int, int]:
+        """Return the trump color that values ``hand`` highest (the lowest
+        color of equal value) and its value in hundredths of a point."""
+        values = [estimate_units(self.variant, hand, t) for t in range(L.N_COLORS)]
+        best = max(range(L.N_COLORS), key=lambda t: (values[t], -t))
+        return best, values[best]
 
     # ----------------------------------------------------------------- act
     def act(self, observation: dict[str, Any]) -> int:
@@ -147,27 +156,27 @@ class HeuristicAgent:
         if not bids:
             return PASS
         _, value = self.best_trump(k.hand)
-        value += self._nest_bonus + self.bid_margin
+        value += self._nest_bonus + 100 * self.bid_margin
         partner_bid = any(s == k.partner and b is not None for s, b in obs["bids"])
         if partner_bid:
-            value += 0.08 * self.variant.total_points
-        return bids[0] if bids[0] - BID <= value else PASS
+            value += 8 * self.variant.total_points
+        return bids[0] if 100 * (bids[0] - BID) <= value else PASS
 
-    def _keep_score(self, k: Knowledge, card: int, trump: int) -> float:
+    def _keep_score(self, k: Knowledge, card: int, trump: int) -> int:
         """How much the declarer wants to keep ``card`` when ``trump`` will be trump."""
         s = self.strength[card]
         if (self.rules.trump_mask(trump) >> card) & 1:
-            return 100.0 + s
+            return 200 + 2 * s
         color = card >> 4
         side = self.variant.deck_mask & L.BB_COLORS[color] & ~self.rules.trump_mask(trump)
         mine = k.hand & side
         stronger = [c for c in iter_bits(side) if self.strength[c] > s]
         master = all(mine >> c & 1 for c in stronger)
-        score = s / 2.0
+        score = s
         if master:
-            score += 40.0
+            score += 80
         elif mine.bit_count() <= 2:
-            score -= 8.0
+            score -= 16
         return score
 
     def _discard(self, k: Knowledge, legal: list[int]) -> int:

@@ -21,7 +21,22 @@ import numpy as np
 from .errors import RookError
 from .simulate import SimResult
 
-__all__ = ["format_summary", "write_report", "check_report_path"]
+__all__ = ["format_summary", "write_report", "check_report_path", "declarer_strength"]
+
+
+def declarer_strength(result: SimResult) -> np.ndarray:
+    """Return, per hand, the declarer's dealt hand valued by
+    :func:`~rook_core.heuristic.hand_estimate` for the trump it named (NaN
+    for a hand thrown in)."""
+    from .heuristic import hand_estimate
+    from .variant import get_preset
+    v = get_preset(result.preset) if isinstance(result.preset, str) else result.preset
+    h = result.hands
+    out = np.full(len(h["unit"]), np.nan)
+    for i in np.flatnonzero(h["declarer"] >= 0):
+        d = int(h["declarer"][i])
+        out[i] = hand_estimate(v, int(h[f"hand_{d}"][i]), int(h["trump"][i]))
+    return out
 
 
 def check_report_path(path: str | os.PathLike[str]) -> str:
@@ -99,7 +114,7 @@ def write_report(result: SimResult, path: str | os.PathLike[str]) -> str:
     made = h["made"][decl] == 1
     team = h["declarer"][decl] % 2
     pts = np.where(team == 0, h["points_0"][decl], h["points_1"][decl])
-    strength = h["strength"][decl]
+    strength = declarer_strength(result)[decl]
     fig, ax = plt.subplots(1, 3, figsize=(15, 4.6))
     levels = np.unique(bids)
     rate = [made[bids == b].mean() for b in levels]

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -43,9 +43,9 @@ import numpy as np
 
 from .actions import Phase
 from .agents import AGENTS, act_for, make_agent
-from .errors import RookError
+from .errors import IllegalActionError, RookError
+from .policy import NativePolicy
 from .game import Game, hand_seed
-from .heuristic import hand_estimate
 from .variant import Variant, get_preset
 from ._native.hand import HandState
 
@@ -83,7 +83,6 @@ HAND_COLUMNS: dict[str, tuple[str, str]] = {
     "made": ("int8", "1 made, 0 set, -1 thrown in (T-31, T-32)"),
     "score_0": ("int16", "team 0's score for the hand (T-30 .. T-32)"),
     "score_1": ("int16", "team 1's score for the hand"),
-    "strength": ("float32", "the declarer's dealt hand, valued by hand_estimate for the trump named"),
     "hand_0": ("uint64", "seat 0's dealt cards as a card mask (T-2); hand_1..hand_3 alike"),
     "hand_1": ("uint64", ""), "hand_2": ("uint64", ""), "hand_3": ("uint64", ""),
     "nest": ("uint64", "the dealt nest as a card mask (T-2)"),
@@ -106,7 +105,7 @@ def agent_seed(seed: int, unit: int, seat: int) -> int:
 @dataclass(frozen=True)
 class _Spec:
     variant: Variant
-    agents: tuple[str, ...]
+    agents: tuple[Any, ...]     # kinds, or NativePolicy objects
     options: tuple[dict[str, Any], ...]
     seed: int
     mode: str               # "hands" or "games"
@@ -118,11 +117,23 @@ def _new_columns(cols: dict[str, tuple[str, str]]) -> dict[str, list[Any]]:
     return {k: [] for k in cols}
 
 
-def _play_hand(h: HandState, bots: list[Any]) -> None:
+def _apply_checked(target: Any, h: HandState, bots: list[Any], where: str) -> None:
+    """Apply the action of the seat to move in ``h`` to ``target`` (the hand or
+    its game); a refused action is re-raised saying where and who."""
+    seat = h.to_move
+    assert seat is not None
+    action = act_for(bots[seat], h, seat)
+    try:
+        target.apply(action)
+    except IllegalActionError as e:
+        raise IllegalActionError(
+            f"{where}: seat {seat} ({_agent_name(getattr(bots[seat], 'name', '?'))}) chose "
+            f"action {action}, which the rules refuse: {e}", rule=e.rule, action=action) from None
+
+
+def _play_hand(h: HandState, bots: list[Any], where: str) -> None:
     while not h.is_over:
-        seat = h.to_move
-        assert seat is not None
-        h.apply(act_for(bots[seat], h, seat))
+        _apply_checked(h, h, bots, where)
 
 
 def _hand_row(out: dict[str, list[Any]], h: HandState, unit: int, copy: int, number: int,
@@ -154,19 +165,15 @@ def _hand_row(out: dict[str, list[Any]], h: HandState, unit: int, copy: int, num
     for s in range(4):
         out[f"hand_{s}"].append(start.hand_mask(s))
     out["nest"].append(start.nest.mask)
-    decl = h.declarer
-    if thrown or h.trump is None or decl is None:
-        out["strength"].append(float("nan"))
-    else:
-        out["strength"].append(hand_estimate(v, start.hand_mask(decl), h.trump))
 
 
 def _bots(spec: _Spec, unit: int, copy: int) -> list[Any]:
     bots = []
     for seat in range(4):
         i = (seat + copy) % 4
-        bots.append(make_agent(spec.agents[i], spec.variant, agent_seed(spec.seed, unit, seat),
-                               **spec.options[i]))
+        a, seed = spec.agents[i], agent_seed(spec.seed, unit, seat)
+        bots.append(a.agent(spec.variant, seed) if isinstance(a, NativePolicy)
+                    else make_agent(a, spec.variant, seed, **spec.options[i]))
     return bots
 
 
@@ -180,14 +187,14 @@ def _run_chunk(spec: _Spec, first: int, count: int) -> tuple[dict[str, list[Any]
             if spec.mode == "hands":
                 ds = hand_seed(spec.seed, unit)
                 h = HandState.deal(spec.variant, ds, unit % 4)
-                _play_hand(h, bots)
+                _play_hand(h, bots, f"hand {unit}" + (" (duplicate copy 1)" if copy else ""))
                 _hand_row(hands, h, unit, copy, 1, ds)
                 continue
             g = Game(spec.variant, hand_seed(spec.seed, unit), first_dealer=unit % 4)
             played = 0
             while not g.is_over and g.hand_number <= spec.max_hands:
                 played = g.hand_number
-                _play_hand_in_game(g, bots)
+                _play_hand_in_game(g, bots, f"game {unit}" + (" (duplicate copy 1)" if copy else ""))
                 _hand_row(hands, g.hands[played - 1], unit, copy, played,
                           hand_seed(g.seed, played - 1))
             t = g.totals
@@ -200,14 +207,11 @@ def _run_chunk(spec: _Spec, first: int, count: int) -> tuple[dict[str, list[Any]
     return hands, games
 
 
-def _play_hand_in_game(g: Game, bots: list[Any]) -> None:
+def _play_hand_in_game(g: Game, bots: list[Any], where: str) -> None:
     """Play the current hand of ``g`` to its end (the game then deals the next)."""
     start = g.hand_number
     while not g.is_over and g.hand_number == start:
-        h = g.current
-        seat = h.to_move
-        assert seat is not None
-        g.apply(act_for(bots[seat], h, seat))
+        _apply_checked(g, g.current, bots, where)
 
 
 def _to_arrays(rows: dict[str, list[Any]], cols: dict[str, tuple[str, str]]) -> dict[str, np.ndarray]:
@@ -264,9 +268,8 @@ class SimResult:
             return NotImplemented
         same = (self.preset, self.agents, self.seed, self.mode, self.duplicate) == (
             other.preset, other.agents, other.seed, other.mode, other.duplicate)
-        return same and all(
-            np.array_equal(a[k], b[k], equal_nan=a[k].dtype.kind == "f")
-            for a, b in ((self.hands, other.hands), (self.games, other.games)) for k in a)
+        return same and all(np.array_equal(a[k], b[k]) for a, b in
+                            ((self.hands, other.hands), (self.games, other.games)) for k in a)
 
     # ------------------------------------------------------------ summary
     def summary(self) -> dict[str, Any]:
@@ -382,28 +385,44 @@ class SimResult:
         return written
 
 
-def simulate(preset: str | Variant, agents: Sequence[str] = ("heuristic",) * 4, *,
+def _agent_name(a: Any) -> str:
+    return a if isinstance(a, str) else str(getattr(a, "name", "native"))
+
+
+def _is_native(a: Any) -> bool:
+    return a == "random" or isinstance(a, NativePolicy)
+
+
+def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, *,
              hands: int | None = None, games: int | None = None, seed: int = 0,
              workers: int = 1, executor: Executor | None = None, chunk: int | None = None,
              duplicate: bool = False, max_hands: int = 200,
              agent_options: dict[str, dict[str, Any]] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> SimResult:
+             progress: Callable[[int, int], None] | None = None,
+             native: bool | None = None) -> SimResult:
     """Play ``hands`` single hands or ``games`` games between ``agents``
-    (four kinds, seat 0 first) and return the results as columns.
+    (four kinds or :class:`~rook_core.policy.NativePolicy` objects, seat 0
+    first) and return the results as columns.
 
     ``agent_options`` gives keyword options per kind (``{"pimc": {"worlds":
     32}}``).  ``progress(done, total)`` is called as units finish.  See the
     module docstring for seeds, duplicate mode and workers.
 
+    ``native``: with ``None`` (the default) a ``hands=`` run whose agents are
+    all ``"random"`` or native policies plays in the native loop on
+    ``workers`` threads without the GIL; ``False`` forces the Python path
+    (same rows, slower), ``True`` refuses to run anything else.
+
     :raises RookError: for an unknown preset or agent, or a bad count.
+    :raises IllegalActionError: when an agent chooses an action the rules refuse.
     """
     variant = preset if isinstance(preset, Variant) else get_preset(preset)
     agents = tuple(agents)
     if len(agents) != 4:
         raise RookError(f"agents must name four kinds, one per seat, not {len(agents)}")
     for a in agents:
-        if a not in AGENTS:
-            raise RookError(f"unknown agent {a!r}; known: {', '.join(AGENTS)}")
+        if not isinstance(a, NativePolicy) and (not isinstance(a, str) or a not in AGENTS):
+            raise RookError(f"unknown agent {a!r}; known: {', '.join(AGENTS)}, or a NativePolicy")
     if (hands is None) == (games is None):
         raise RookError("give exactly one of hands= and games=")
     n = hands if hands is not None else games
@@ -420,15 +439,30 @@ def simulate(preset: str | Variant, agents: Sequence[str] = ("heuristic",) * 4, 
     for kind in opts:
         if kind not in AGENTS:
             raise RookError(f"agent_options names an unknown agent {kind!r}")
-    for kind in set(agents):      # a bad option fails here, once, not in a worker
+    for kind in set(a for a in agents if isinstance(a, str)):   # a bad option fails here, once
         make_agent(kind, variant, 0, **opts.get(kind, {}))
-    spec = _Spec(variant, agents, tuple(dict(opts.get(a, {})) for a in agents), seed,
-                 "hands" if hands is not None else "games", duplicate, max_hands)
+    mode = "hands" if hands is not None else "games"
+    all_native = mode == "hands" and all(_is_native(a) for a in agents) and "random" not in opts
+    if native and not all_native:
+        raise RookError("native=True needs a hands= run whose four agents are 'random' or "
+                        "NativePolicy objects")
+    names = tuple(_agent_name(a) for a in agents)
+    meta = {"max_hands": max_hands, "options": opts, "variant": variant}
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise RookError(f"chunk must be a positive int, not {chunk!r}")
+    if all_native and native is not False:
+        cols = _simulate_native(variant, agents, seed, n, duplicate, workers, chunk, progress)
+        meta["native"] = True
+        return SimResult(variant.name, names, seed, mode, duplicate, cols,
+                         _to_arrays(_new_columns(GAME_COLUMNS), GAME_COLUMNS), meta)
+    if any(isinstance(a, NativePolicy) for a in agents) and (workers > 1 or executor is not None):
+        raise RookError("native policies run in this process on the Python path: use workers=1 "
+                        "and no executor, or agents that are all native")
+    spec = _Spec(variant, agents, tuple(dict(opts.get(a, {})) if isinstance(a, str) else {}
+                                        for a in agents), seed, mode, duplicate, max_hands)
     if chunk is None:
         lanes = workers if executor is None else 8
         chunk = max(1, min(256 if spec.mode == "hands" else 16, -(-n // (4 * lanes)) if n else 1))
-    if not isinstance(chunk, int) or chunk < 1:
-        raise RookError(f"chunk must be a positive int, not {chunk!r}")
     starts = list(range(0, n, chunk))
     parts: list[tuple[dict[str, list[Any]], dict[str, list[Any]]]] = []
     done = 0
@@ -458,5 +492,70 @@ def simulate(preset: str | Variant, agents: Sequence[str] = ("heuristic",) * 4, 
             hands_rows[k].extend(hr[k])
         for k in game_rows:
             game_rows[k].extend(gr[k])
-    return SimResult(variant.name, agents, seed, spec.mode, duplicate, _to_arrays(hands_rows, HAND_COLUMNS),
-                     _to_arrays(game_rows, GAME_COLUMNS), {"max_hands": max_hands, "options": opts})
+    return SimResult(variant.name, names, seed, spec.mode, duplicate,
+                     _to_arrays(hands_rows, HAND_COLUMNS), _to_arrays(game_rows, GAME_COLUMNS), meta)
+
+
+def _hand_seeds(seed: int, units: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`~rook_core.game.hand_seed` (uint64 arithmetic wraps mod 2**64)."""
+    with np.errstate(over="ignore"):
+        z = (np.uint64(seed & _M64) * np.uint64(0x9E3779B97F4A7C15)
+             + (units.astype(np.uint64) + np.uint64(1)) * np.uint64(0xBF58476D1CE4E5B9))
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def _simulate_native(variant: Variant, agents: tuple[Any, ...], seed: int, n: int, duplicate: bool,
+                     workers: int, chunk: int | None,
+                     progress: Callable[[int, int], None] | None) -> dict[str, np.ndarray]:
+    """Play a hands= run in the native loop (src/rook/sim.c) on ``workers`` threads."""
+    from ._native import sim as S
+    from ._native.rules import rules_for
+    rules = rules_for(variant)
+    policies = [(S.POLICY_RANDOM, 0) if a == "random" else (S.POLICY_CALLBACK, a.address)
+                for a in agents]
+    if chunk is None:
+        chunk = max(1, min(65_536, -(-n // (4 * workers)) if n else 1))
+    starts = list(range(0, n, chunk))
+    per = 2 if duplicate else 1
+    rows = np.zeros((n * per, S.ROW_LEN), dtype=np.int64)
+    done = [0]
+
+    def run(first: int) -> None:
+        count = min(chunk, n - first)
+        rows[first * per:(first + count) * per] = S.sim_hands(rules, policies, seed, first, count,
+                                                              duplicate)
+
+    if workers == 1 or len(starts) <= 1:
+        for s in starts:
+            run(s)
+            done[0] += min(chunk, n - s)
+            if progress:
+                progress(done[0], n)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            for s, _ in zip(starts, pool.map(run, starts)):
+                done[0] += min(chunk, n - s)
+                if progress:
+                    progress(done[0], n)
+    col = {name: rows[:, i] for i, name in enumerate(S.ROW_COLUMNS)}
+    bad = np.flatnonzero(col["error"])
+    if bad.size:
+        i = int(bad[0])
+        seat = int(col["error_seat"][i])
+        copy = i % per
+        agent = agents[(seat + copy) % 4]
+        raise IllegalActionError(
+            f"hand {i // per}{' (duplicate copy 1)' if copy else ''}: seat {seat} "
+            f"({_agent_name(agent)}) chose action {int(col['error_action'][i])}, which the rules "
+            f"refuse", action=int(col["error_action"][i]))
+    units = np.repeat(np.arange(n, dtype=np.int64), per)
+    out: dict[str, np.ndarray] = {
+        "unit": units, "copy": np.tile(np.arange(per), n), "hand": np.ones(n * per),
+        "deal_seed": _hand_seeds(seed, units),
+    }
+    for name in HAND_COLUMNS:
+        if name in col:
+            out[name] = col[name]
+    return {k: np.asarray(out[k]).astype(HAND_COLUMNS[k][0]) for k in HAND_COLUMNS}

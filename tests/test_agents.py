@@ -14,7 +14,7 @@ import pytest
 from rook_core import HandState
 from rook_core.agents import AGENTS, act_for, make_agent
 from rook_core.errors import RookError
-from rook_core.heuristic import HeuristicAgent, hand_estimate
+from rook_core.heuristic import HeuristicAgent, estimate_units
 from rook_core.pimc import DDAgent, PIMCAgent, card_means
 from rook_core.solver import BudgetExceeded, Solver, solve_many
 from rook_core.variant import PRESETS, get_preset
@@ -74,7 +74,7 @@ def test_T3_heuristic_bids_more_with_a_stronger_hand() -> None:
                and c >> 4 == trump and c != 15]
     top = max(outside, key=lambda c: v.strength_table[c])     # the best trump not in hand
     better = hand & ~(1 << int(low)) | (1 << top)
-    assert hand_estimate(v, better, trump) > value
+    assert estimate_units(v, better, trump) > value
 
 
 def test_T3_heuristic_does_not_overbid_one_strong_card() -> None:

@@ -1,4 +1,4 @@
-# Declarations of the plain C11 core in src/rook (rules.h, hand.h, batch.h, rng.h).
+# Declarations of the plain C11 core in src/rook (rules.h, hand.h, batch.h, sim.h, rng.h, solve.h).
 from libc.stdint cimport int16_t, uint8_t, uint16_t, int32_t, int64_t, uint32_t, uint64_t
 
 cdef extern from "rook/rng.h" nogil:
@@ -124,6 +124,21 @@ cdef extern from "rook/hand.h" nogil:
 cdef extern from "rook/batch.h" nogil:
     void rook_random_hands(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n, int32_t *points)
     void rook_random_hand(rook_hand *h, const rook_rules *r, int trump, int dealer, rook_rng *g)
+
+cdef extern from "rook/sim.h" nogil:
+    enum:
+        ROOK_VIEW_LEN
+        ROOK_R_LEN
+        ROOK_POLICY_RANDOM
+        ROOK_POLICY_CALLBACK
+    ctypedef int64_t (*rook_policy_fn)(const int64_t *view, int64_t len) noexcept nogil
+    ctypedef struct rook_policy:
+        int kind
+        rook_policy_fn fn
+    uint64_t rook_hand_seed(uint64_t seed, uint64_t index)
+    void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random, int64_t *view)
+    void rook_sim_hands(const rook_rules *r, const rook_policy *policies, uint64_t seed,
+                        int64_t first, int64_t n, int duplicate, int64_t *rows)
 
 cdef extern from "rook/solve.h" nogil:
     ctypedef struct rook_solver:

@@ -1,0 +1,19 @@
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rook_core._native.hand import HandState
+from rook_core._native.rules import Rules
+
+VIEW_LEN: int
+ROW_LEN: int
+VIEW_SLOTS: tuple[str, ...]
+ROW_COLUMNS: tuple[str, ...]
+POLICY_RANDOM: int
+POLICY_CALLBACK: int
+
+def hand_seed(seed: int, index: int) -> int: ...
+def view_of(state: HandState, seat: int, random: int = ...) -> npt.NDArray[np.int64]: ...
+def sim_hands(rules: Rules, policies: Any, seed: int, first: int, n: int,
+              duplicate: bool) -> npt.NDArray[np.int64]: ...

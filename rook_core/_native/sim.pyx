@@ -1,0 +1,84 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The boundary of the native hand loop (``src/rook/sim.h``).
+
+:func:`sim_hands` plays hands between native policies (the built-in random
+policy, or C function pointers such as Numba ``@cfunc`` addresses) without
+the GIL and returns one int64 row per hand (``ROW_*`` columns);
+:func:`view_of` fills the int64 view a callback policy reads, from a
+``HandState``, so that a callback can be run from Python on exactly what
+the native loop would give it.  The ``VIEW_*`` constants name the view's
+slots.  Arguments are checked here; the C loop trusts them.
+"""
+
+import numpy as np
+
+from libc.stdint cimport int64_t, uint64_t
+from rook_core._native.crook cimport (
+    rook_policy, rook_policy_fn, rook_sim_hands, rook_view_fill, rook_hand_seed,
+    ROOK_VIEW_LEN, ROOK_R_LEN, ROOK_POLICY_RANDOM, ROOK_POLICY_CALLBACK,
+)
+from rook_core._native.rules cimport Rules
+from rook_core._native.hand cimport HandState
+
+from rook_core.errors import RookError
+
+VIEW_LEN = ROOK_VIEW_LEN
+ROW_LEN = ROOK_R_LEN
+VIEW_SLOTS = ("seat", "phase", "dealer", "to_move", "declarer", "trump", "high_bid", "leader",
+              "trick_n", "trick0", "trick1", "trick2", "trick3", "points0", "points1", "tricks0",
+              "tricks1", "remaining", "hand", "played", "legal_cards", "min_bid", "max_bid",
+              "bid_step", "can_pass", "nest", "discarded", "passed", "random", "tricks_done")
+ROW_COLUMNS = ("dealer", "bid_0", "bid_1", "bid_2", "bid_3", "declarer", "bid", "trump",
+               "points_0", "points_1", "made", "score_0", "score_1", "hand_0", "hand_1", "hand_2",
+               "hand_3", "nest", "error", "error_seat", "error_action")
+POLICY_RANDOM = ROOK_POLICY_RANDOM
+POLICY_CALLBACK = ROOK_POLICY_CALLBACK
+
+_M64 = 0xFFFFFFFFFFFFFFFF
+
+
+def hand_seed(seed, index):
+    """Return rook_core.game.hand_seed(seed, index), computed natively."""
+    return rook_hand_seed(<uint64_t>(seed & _M64), <uint64_t>(index & _M64))
+
+
+def view_of(HandState state, int seat, random=0):
+    """Return the int64 view of ``seat`` in ``state`` (``random`` in the random slot)."""
+    if not 0 <= seat < 4:
+        raise RookError(f"seat must be 0..3, not {seat}")
+    out = np.zeros(ROOK_VIEW_LEN, dtype=np.int64)
+    cdef int64_t[::1] v = out
+    rook_view_fill(&state.h, &state.rules.r, seat, <uint64_t>(random & _M64), &v[0])
+    return out
+
+
+def sim_hands(Rules rules, policies, seed, int64_t first, int64_t n, bint duplicate):
+    """Play units ``first .. first+n-1`` between ``policies`` (four pairs
+    ``(kind, address)``: ``(POLICY_RANDOM, 0)`` or ``(POLICY_CALLBACK, c
+    function address)``) and return the rows, shape ``(hands, ROW_LEN)``.
+    Releases the GIL."""
+    cdef rook_policy pol[4]
+    cdef int i
+    if len(policies) != 4:
+        raise RookError("four policies are needed, one per agent")
+    for i in range(4):
+        kind, address = policies[i]
+        if kind == POLICY_RANDOM:
+            pol[i].kind = ROOK_POLICY_RANDOM
+            pol[i].fn = NULL
+        elif kind == POLICY_CALLBACK and isinstance(address, int) and address > 0:
+            pol[i].kind = ROOK_POLICY_CALLBACK
+            pol[i].fn = <rook_policy_fn><size_t>address
+        else:
+            raise RookError(f"policy {i}: not a native policy ({kind!r}, {address!r})")
+    if n < 0 or first < 0:
+        raise RookError("first and n must not be negative")
+    rows_n = n * (2 if duplicate else 1)
+    out = np.zeros((rows_n, ROOK_R_LEN), dtype=np.int64)
+    if rows_n == 0:
+        return out
+    cdef int64_t[:, ::1] rows = out
+    cdef uint64_t s = seed & _M64
+    with nogil:
+        rook_sim_hands(&rules.r, pol, s, first, n, duplicate, &rows[0, 0])
+    return out

@@ -1,0 +1,145 @@
+/* sim.c: the native hand loop of sim.h.
+ *
+ * Each hand is dealt, bid, exchanged, passed and played through
+ * rook_hand_apply, so every rule of the engine holds as in HandState; the
+ * loop only asks the seat's policy for an action and records the row.
+ */
+#include <string.h>
+#include "rook/sim.h"
+
+uint64_t rook_hand_seed(uint64_t seed, uint64_t index)
+{
+    uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (index + 1) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Whether the declarer has taken the nest into the hand (T-20, T-21). */
+static int nest_taken(const rook_hand *h, const rook_rules *r)
+{
+    if (h->phase == ROOK_PH_BID || h->phase == ROOK_PH_THROWN_IN)
+        return 0;
+    if (h->phase == ROOK_PH_PLAY || h->phase == ROOK_PH_DONE)
+        return 1;
+    for (int i = 0; i < r->n_post_bid; i++)
+        if (r->post_bid[i] == ROOK_PH_NEST)
+            return h->post_idx >= i;
+    return 0;
+}
+
+static int64_t seat_or_none(uint8_t s) { return s == ROOK_NO_SEAT ? -1 : s; }
+
+void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random,
+                    int64_t *view)
+{
+    memset(view, 0, ROOK_VIEW_LEN * sizeof *view);
+    view[ROOK_V_SEAT] = seat;
+    view[ROOK_V_PHASE] = h->phase;
+    view[ROOK_V_DEALER] = h->dealer;
+    view[ROOK_V_TO_MOVE] = seat_or_none(h->to_move);
+    view[ROOK_V_DECLARER] = seat_or_none(h->declarer);
+    view[ROOK_V_TRUMP] = seat_or_none(h->trump);
+    view[ROOK_V_HIGH_BID] = h->high_bid;
+    view[ROOK_V_LEADER] = seat_or_none(h->leader);
+    view[ROOK_V_TRICK_N] = h->trick_n;
+    for (int i = 0; i < 4; i++)
+        view[ROOK_V_TRICK0 + i] = i < h->trick_n ? h->trick[i] : -1;
+    view[ROOK_V_POINTS0] = h->points[0];
+    view[ROOK_V_POINTS1] = h->points[1];
+    view[ROOK_V_TRICKS0] = h->tricks_won[0];
+    view[ROOK_V_TRICKS1] = h->tricks_won[1];
+    view[ROOK_V_REMAINING] = h->remaining;
+    view[ROOK_V_HAND] = (int64_t)h->hands[seat];
+    view[ROOK_V_PLAYED] = (int64_t)h->played;
+    view[ROOK_V_PASSED] = (int64_t)h->passing[seat];
+    view[ROOK_V_RANDOM] = (int64_t)random;
+    view[ROOK_V_TRICKS_DONE] = h->tricks_done;
+    if (h->declarer == seat && r->nest_size && nest_taken(h, r)) {   /* T-15: the declarer only */
+        view[ROOK_V_NEST] = (int64_t)h->dealt_nest;
+        view[ROOK_V_DISCARDED] = (int64_t)h->nest;
+    }
+    if (h->to_move != seat)
+        return;
+    view[ROOK_V_LEGAL_CARDS] = (int64_t)rook_hand_legal_cards(h, r);
+    if (h->phase == ROOK_PH_BID) {
+        uint16_t buf[ROOK_N_ACTIONS];
+        int n = rook_hand_legal(h, r, buf);
+        for (int i = 0; i < n; i++) {
+            if (buf[i] == ROOK_A_PASS) {
+                view[ROOK_V_CAN_PASS] = 1;
+            } else if (buf[i] > ROOK_A_BID) {
+                int64_t b = buf[i] - ROOK_A_BID;
+                if (!view[ROOK_V_MIN_BID])
+                    view[ROOK_V_MIN_BID] = b;
+                view[ROOK_V_MAX_BID] = b;
+            }
+        }
+        view[ROOK_V_BID_STEP] = r->bid_step;
+    }
+}
+
+/* Play one hand from its deal; fill its row. */
+static void sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t deal_seed,
+                     int dealer, int copy, int64_t *row)
+{
+    rook_rng dg, g[4];
+    rook_hand h;
+    uint16_t buf[ROOK_N_ACTIONS];
+    int64_t view[ROOK_VIEW_LEN];
+    int32_t bids[4] = {0, 0, 0, 0};
+    rook_rng_seed(&dg, deal_seed);
+    rook_hand_deal(&h, r, dealer, &dg);                         /* T-2 */
+    memset(row, 0, ROOK_R_LEN * sizeof *row);
+    row[ROOK_R_DEALER] = dealer;
+    for (int s = 0; s < 4; s++) {
+        row[ROOK_R_HAND0 + s] = (int64_t)h.hands[s];
+        rook_rng_seed(&g[s], rook_hand_seed(deal_seed ^ 0xA5A5A5A5ULL, (uint64_t)s));
+    }
+    row[ROOK_R_NEST] = (int64_t)h.nest;
+    while (h.phase != ROOK_PH_DONE && h.phase != ROOK_PH_THROWN_IN) {
+        int s = h.to_move;
+        const rook_policy *p = &policies[(s + copy) & 3];
+        int64_t a;
+        if (p->kind == ROOK_POLICY_RANDOM) {
+            int n = rook_hand_legal(&h, r, buf);
+            a = buf[rook_rng_below(&g[s], (uint32_t)n)];
+        } else {
+            rook_view_fill(&h, r, s, rook_rng_next(&g[s]), view);
+            a = p->fn(view, ROOK_VIEW_LEN);
+        }
+        int refused = a < 0 || a >= ROOK_N_ACTIONS || a == ROOK_A_PENALTY || a == ROOK_A_PENALTY + 1
+                      || rook_hand_apply(&h, r, (int)a) != ROOK_OK;
+        if (refused) {
+            row[ROOK_R_ERROR] = 1;
+            row[ROOK_R_ERROR_SEAT] = s;
+            row[ROOK_R_ERROR_ACTION] = a;
+            break;
+        }
+        if (a > ROOK_A_BID && a - ROOK_A_BID > bids[s])
+            bids[s] = (int32_t)(a - ROOK_A_BID);
+    }
+    for (int s = 0; s < 4; s++)
+        row[ROOK_R_BID0 + s] = bids[s];
+    int played = h.phase == ROOK_PH_DONE;
+    row[ROOK_R_DECLARER] = played ? seat_or_none(h.declarer) : -1;
+    row[ROOK_R_BID] = played ? h.high_bid : 0;
+    row[ROOK_R_TRUMP] = played ? seat_or_none(h.trump) : -1;
+    row[ROOK_R_POINTS0] = played ? h.points[0] : 0;
+    row[ROOK_R_POINTS1] = played ? h.points[1] : 0;
+    row[ROOK_R_MADE] = played ? h.points[h.declarer & 1] >= h.high_bid : -1;  /* T-31, T-32 */
+    row[ROOK_R_SCORE0] = played ? h.score[0] : 0;
+    row[ROOK_R_SCORE1] = played ? h.score[1] : 0;
+}
+
+void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t seed,
+                    int64_t first, int64_t n, int duplicate, int64_t *rows)
+{
+    for (int64_t u = first; u < first + n; u++) {
+        uint64_t ds = rook_hand_seed(seed, (uint64_t)u);
+        for (int copy = 0; copy <= (duplicate ? 1 : 0); copy++) {
+            sim_hand(r, policies, ds, (int)(u & 3), copy, rows);
+            rows += ROOK_R_LEN;
+        }
+    }
+}

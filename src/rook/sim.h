@@ -1,0 +1,71 @@
+/* sim.h: whole hands between native policies, in one loop without Python.
+ *
+ * A policy chooses an action for the seat to move.  The built-in random
+ * policy draws uniformly from the seat's legal actions (rook_hand_legal,
+ * ascending) with its own stream; a callback policy (a C function, e.g. a
+ * Numba @cfunc) reads a *view*: ROOK_VIEW_LEN int64 slots holding what the
+ * seat may know (T-15), filled by rook_view_fill, and returns an action.
+ * An action the rules refuse stops the hand with an error, the state as it
+ * was (rook_hand_apply changes nothing when it refuses).
+ *
+ * Seeds follow rook_core/simulate.py exactly, so a native run and a Python
+ * run of the same agents give the same rows: unit u of a run with seed S is
+ * dealt from hand_seed(S, u) by dealer u % 4; the agent at seat s has the
+ * stream seeded by agent_seed(S, u, s) = hand_seed(hand_seed(S, u) ^
+ * 0xA5A5A5A5, s).  In duplicate mode copy 1 replays the deal with seat s
+ * played by agent (s + 1) % 4 (the streams stay with the seats).
+ */
+#ifndef ROOK_SIM_H
+#define ROOK_SIM_H
+
+#include <stdint.h>
+#include "rook/hand.h"
+
+/* Slots of a view (int64 each; masks are stored bit for bit). */
+enum {
+    ROOK_V_SEAT, ROOK_V_PHASE, ROOK_V_DEALER, ROOK_V_TO_MOVE, ROOK_V_DECLARER, ROOK_V_TRUMP,
+    ROOK_V_HIGH_BID, ROOK_V_LEADER, ROOK_V_TRICK_N, ROOK_V_TRICK0, ROOK_V_TRICK1, ROOK_V_TRICK2,
+    ROOK_V_TRICK3, ROOK_V_POINTS0, ROOK_V_POINTS1, ROOK_V_TRICKS0, ROOK_V_TRICKS1,
+    ROOK_V_REMAINING, ROOK_V_HAND, ROOK_V_PLAYED, ROOK_V_LEGAL_CARDS, ROOK_V_MIN_BID,
+    ROOK_V_MAX_BID, ROOK_V_BID_STEP, ROOK_V_CAN_PASS, ROOK_V_NEST, ROOK_V_DISCARDED,
+    ROOK_V_PASSED, ROOK_V_RANDOM, ROOK_V_TRICKS_DONE,
+    ROOK_VIEW_LEN = 32
+};
+
+/* A callback policy: return an action for the view's seat. */
+typedef int64_t (*rook_policy_fn)(const int64_t *view, int64_t len);
+
+enum { ROOK_POLICY_RANDOM = 0, ROOK_POLICY_CALLBACK = 1 };
+
+typedef struct rook_policy {
+    int kind;               /* ROOK_POLICY_* */
+    rook_policy_fn fn;      /* for ROOK_POLICY_CALLBACK */
+} rook_policy;
+
+/* Columns of a result row (int64 each), in the order of simulate.HAND_COLUMNS
+ * minus the unit/copy/hand/deal_seed bookkeeping the caller adds. */
+enum {
+    ROOK_R_DEALER, ROOK_R_BID0, ROOK_R_BID1, ROOK_R_BID2, ROOK_R_BID3, ROOK_R_DECLARER,
+    ROOK_R_BID, ROOK_R_TRUMP, ROOK_R_POINTS0, ROOK_R_POINTS1, ROOK_R_MADE, ROOK_R_SCORE0,
+    ROOK_R_SCORE1, ROOK_R_HAND0, ROOK_R_HAND1, ROOK_R_HAND2, ROOK_R_HAND3, ROOK_R_NEST,
+    ROOK_R_ERROR, ROOK_R_ERROR_SEAT, ROOK_R_ERROR_ACTION,
+    ROOK_R_LEN
+};
+
+/* Return the seed of hand `index` of a game or run seeded `seed` (rook_core.game.hand_seed). */
+uint64_t rook_hand_seed(uint64_t seed, uint64_t index);
+
+/* Fill view[0..ROOK_VIEW_LEN-1] with what `seat` may know of *h (T-15);
+ * `random` goes to ROOK_V_RANDOM. */
+void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random,
+                    int64_t *view);
+
+/* Play units first..first+n-1 of a run (copies 0 and 1 of each when
+ * duplicate), policies[i] being agent i; write one row of ROOK_R_LEN int64
+ * per hand played to rows, in order.  A refused action ends its hand with
+ * ROOK_R_ERROR = 1 and the seat and action; the other columns then hold the
+ * hand as far as it got. */
+void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t seed,
+                    int64_t first, int64_t n, int duplicate, int64_t *rows);
+
+#endif
