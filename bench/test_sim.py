@@ -163,3 +163,18 @@ def test_native_loop_numba_policy(benchmark, ledger):
         ledger.target(f"sim whole tournament hands, Numba policy vs random, native loop (one core): "
                       f"{1 / m.per_item:,.0f} hands/s")
     assert n == N_NATIVE // 4
+
+
+@pytest.mark.benchmark(group="sim-native")
+def test_native_loop_heuristic_hands(benchmark, ledger):
+    agents = ["heuristic"] * 4
+    n = benchmark.pedantic(_native_run, args=(agents, N_NATIVE // 10), rounds=3, iterations=1)
+    m = ledger.record("simhands/heuristic-native", benchmark, N_NATIVE // 10, "hand")
+    ratio = ledger.interleave("sim whole hands, heuristic agents: native loop vs Python path",
+                              lambda: _native_run(agents, N_PYTHON * 10),
+                              lambda: _native_run(agents, N_PYTHON // 4, 1, False),
+                              N_PYTHON * 10, N_PYTHON // 4, benchmark, pairs=3, reps=1)
+    if m is not None:
+        ledger.target(f"sim whole tournament hands, heuristic agents, native loop (one core): "
+                      f"{1 / m.per_item:,.0f} hands/s" + (f"; {ratio:,.0f}x the Python agents" if ratio else ""))
+    assert n == N_NATIVE // 10

@@ -123,6 +123,10 @@ class HeuristicAgent:
         # what the nest adds to a declarer's hand, in hundredths of a point
         self._nest_bonus = 200 * (variant.nest_size if variant.nest_exchange == "discard" else 1)
 
+    def native_params(self) -> tuple[int, int, int, int]:
+        """Return the parameters of the native twin (``rook_heur_params``)."""
+        return (self.variant.total_points, self.bid_margin, self.bird_threshold, self._nest_bonus)
+
     # ----------------------------------------------------------- estimates
     def best_trump(self, hand: int) -> tuple[int, int]:
         """Return the trump color that values ``hand`` highest (the lowest

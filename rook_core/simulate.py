@@ -389,8 +389,11 @@ def _agent_name(a: Any) -> str:
     return a if isinstance(a, str) else str(getattr(a, "name", "native"))
 
 
+NATIVE_KINDS = ("random", "heuristic")   # kinds with a native twin in src/rook (sim.c, heuristic.c)
+
+
 def _is_native(a: Any) -> bool:
-    return a == "random" or isinstance(a, NativePolicy)
+    return a in NATIVE_KINDS or isinstance(a, NativePolicy)
 
 
 def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, *,
@@ -409,7 +412,7 @@ def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, 
     module docstring for seeds, duplicate mode and workers.
 
     ``native``: with ``None`` (the default) a ``hands=`` run whose agents are
-    all ``"random"`` or native policies plays in the native loop on
+    all ``"random"``, ``"heuristic"`` or native policies plays in the native loop on
     ``workers`` threads without the GIL; ``False`` forces the Python path
     (same rows, slower), ``True`` refuses to run anything else.
 
@@ -444,14 +447,14 @@ def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, 
     mode = "hands" if hands is not None else "games"
     all_native = mode == "hands" and all(_is_native(a) for a in agents) and "random" not in opts
     if native and not all_native:
-        raise RookError("native=True needs a hands= run whose four agents are 'random' or "
-                        "NativePolicy objects")
+        raise RookError("native=True needs a hands= run whose four agents are 'random', "
+                        "'heuristic' or NativePolicy objects")
     names = tuple(_agent_name(a) for a in agents)
     meta = {"max_hands": max_hands, "options": opts, "variant": variant}
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
         raise RookError(f"chunk must be a positive int, not {chunk!r}")
     if all_native and native is not False:
-        cols = _simulate_native(variant, agents, seed, n, duplicate, workers, chunk, progress)
+        cols = _simulate_native(variant, agents, opts, seed, n, duplicate, workers, chunk, progress)
         meta["native"] = True
         return SimResult(variant.name, names, seed, mode, duplicate, cols,
                          _to_arrays(_new_columns(GAME_COLUMNS), GAME_COLUMNS), meta)
@@ -506,15 +509,23 @@ def _hand_seeds(seed: int, units: np.ndarray) -> np.ndarray:
         return z ^ (z >> np.uint64(31))
 
 
-def _simulate_native(variant: Variant, agents: tuple[Any, ...], seed: int, n: int, duplicate: bool,
-                     workers: int, chunk: int | None,
+def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, dict[str, Any]],
+                     seed: int, n: int, duplicate: bool, workers: int, chunk: int | None,
                      progress: Callable[[int, int], None] | None) -> dict[str, np.ndarray]:
     """Play a hands= run in the native loop (src/rook/sim.c) on ``workers`` threads."""
     from ._native import sim as S
     from ._native.rules import rules_for
+    from .heuristic import HeuristicAgent
     rules = rules_for(variant)
-    policies = [(S.POLICY_RANDOM, 0) if a == "random" else (S.POLICY_CALLBACK, a.address)
-                for a in agents]
+    policies: list[tuple[int, Any]] = []
+    for a in agents:
+        if a == "random":
+            policies.append((S.POLICY_RANDOM, 0))
+        elif a == "heuristic":
+            params = HeuristicAgent(variant, 0, **opts.get("heuristic", {})).native_params()
+            policies.append((S.POLICY_HEURISTIC, params))
+        else:
+            policies.append((S.POLICY_CALLBACK, a.address))
     if chunk is None:
         chunk = max(1, min(65_536, -(-n // (4 * workers)) if n else 1))
     starts = list(range(0, n, chunk))

@@ -86,7 +86,7 @@ def test_a_refused_action_names_the_seat_and_hand_on_both_paths(example) -> None
 
 def test_native_path_refusals() -> None:
     with pytest.raises(RookError, match="native=True"):
-        simulate("tournament", ["heuristic"] + ["random"] * 3, hands=2, native=True)
+        simulate("tournament", ["pimc"] + ["random"] * 3, hands=2, native=True)
     with pytest.raises(RookError, match="NativePolicy"):
         simulate("tournament", ["random", object(), "random", "random"], hands=2)
     with pytest.raises(RookError, match="C function address"):
@@ -94,7 +94,35 @@ def test_native_path_refusals() -> None:
 
 
 def test_python_path_with_a_native_policy_needs_this_process(example) -> None:
+    agents = [example, "heuristic", example, "heuristic"]
     with pytest.raises(RookError, match="workers=1"):
-        simulate("tournament", [example, "heuristic", example, "heuristic"], hands=2, workers=2)
-    r = simulate("tournament", [example, "heuristic", example, "heuristic"], hands=6, seed=2)
-    assert len(r) == 6
+        simulate("tournament", agents, hands=2, workers=2, native=False)
+    r = simulate("tournament", agents, games=2, seed=2, workers=1)
+    assert len(r) == 2
+
+
+@pytest.mark.parametrize("preset", NAMES)
+def test_T3_T22_native_heuristic_equals_the_python_agent(preset: str) -> None:
+    """The C twin of HeuristicAgent (src/rook/heuristic.c) decides exactly alike:
+    whole simulations of heuristic against random agents, both ways round."""
+    agents = ["heuristic", "random", "heuristic", "random"]
+    fast = simulate(preset, agents, hands=40, seed=31, duplicate=True)
+    assert fast.meta.get("native") is True
+    slow = simulate(preset, agents, hands=40, seed=31, duplicate=True, native=False)
+    diff = [k for k in fast.hands if not np.array_equal(fast.hands[k], slow.hands[k])]
+    assert fast == slow, f"columns that differ: {diff}"
+
+
+@pytest.mark.parametrize("preset", ["tournament", "partnership-57", "crowsnest", "dixie"])
+def test_T8_T11_native_heuristic_self_play_equals_the_python_agent(preset: str) -> None:
+    fast = simulate(preset, ["heuristic"] * 4, hands=80, seed=77)
+    assert fast == simulate(preset, ["heuristic"] * 4, hands=80, seed=77, native=False)
+
+
+@pytest.mark.parametrize("options", [{"bid_margin": -10}, {"bid_margin": 15, "bird_threshold": 30}])
+def test_native_heuristic_takes_its_options(options) -> None:
+    agents = ["heuristic"] * 4
+    opts = {"heuristic": options}
+    fast = simulate("tournament", agents, hands=60, seed=2, agent_options=opts)
+    assert fast == simulate("tournament", agents, hands=60, seed=2, agent_options=opts, native=False)
+    assert fast != simulate("tournament", agents, hands=60, seed=2)

@@ -125,16 +125,25 @@ cdef extern from "rook/batch.h" nogil:
     void rook_random_hands(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n, int32_t *points)
     void rook_random_hand(rook_hand *h, const rook_rules *r, int trump, int dealer, rook_rng *g)
 
+cdef extern from "rook/heuristic.h" nogil:
+    ctypedef struct rook_heur_params:
+        int32_t total_points
+        int32_t bid_margin
+        int32_t bird_threshold
+        int32_t nest_bonus
+
 cdef extern from "rook/sim.h" nogil:
     enum:
         ROOK_VIEW_LEN
         ROOK_R_LEN
         ROOK_POLICY_RANDOM
         ROOK_POLICY_CALLBACK
+        ROOK_POLICY_HEURISTIC
     ctypedef int64_t (*rook_policy_fn)(const int64_t *view, int64_t len) noexcept nogil
     ctypedef struct rook_policy:
         int kind
         rook_policy_fn fn
+        rook_heur_params heur
     uint64_t rook_hand_seed(uint64_t seed, uint64_t index)
     void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random, int64_t *view)
     void rook_sim_hands(const rook_rules *r, const rook_policy *policies, uint64_t seed,

@@ -12,6 +12,7 @@ VIEW_SLOTS: tuple[str, ...]
 ROW_COLUMNS: tuple[str, ...]
 POLICY_RANDOM: int
 POLICY_CALLBACK: int
+POLICY_HEURISTIC: int
 
 def hand_seed(seed: int, index: int) -> int: ...
 def view_of(state: HandState, seat: int, random: int = ...) -> npt.NDArray[np.int64]: ...

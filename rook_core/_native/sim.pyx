@@ -15,7 +15,7 @@ import numpy as np
 from libc.stdint cimport int64_t, uint64_t
 from rook_core._native.crook cimport (
     rook_policy, rook_policy_fn, rook_sim_hands, rook_view_fill, rook_hand_seed,
-    ROOK_VIEW_LEN, ROOK_R_LEN, ROOK_POLICY_RANDOM, ROOK_POLICY_CALLBACK,
+    ROOK_VIEW_LEN, ROOK_R_LEN, ROOK_POLICY_RANDOM, ROOK_POLICY_CALLBACK, ROOK_POLICY_HEURISTIC,
 )
 from rook_core._native.rules cimport Rules
 from rook_core._native.hand cimport HandState
@@ -33,6 +33,7 @@ ROW_COLUMNS = ("dealer", "bid_0", "bid_1", "bid_2", "bid_3", "declarer", "bid", 
                "hand_3", "nest", "error", "error_seat", "error_action")
 POLICY_RANDOM = ROOK_POLICY_RANDOM
 POLICY_CALLBACK = ROOK_POLICY_CALLBACK
+POLICY_HEURISTIC = ROOK_POLICY_HEURISTIC
 
 _M64 = 0xFFFFFFFFFFFFFFFF
 
@@ -54,9 +55,10 @@ def view_of(HandState state, int seat, random=0):
 
 def sim_hands(Rules rules, policies, seed, int64_t first, int64_t n, bint duplicate):
     """Play units ``first .. first+n-1`` between ``policies`` (four pairs
-    ``(kind, address)``: ``(POLICY_RANDOM, 0)`` or ``(POLICY_CALLBACK, c
-    function address)``) and return the rows, shape ``(hands, ROW_LEN)``.
-    Releases the GIL."""
+    ``(kind, arg)``: ``(POLICY_RANDOM, 0)``, ``(POLICY_CALLBACK, c function
+    address)`` or ``(POLICY_HEURISTIC, (total_points, bid_margin,
+    bird_threshold, nest_bonus))``) and return the rows, shape ``(hands,
+    ROW_LEN)``.  Releases the GIL."""
     cdef rook_policy pol[4]
     cdef int i
     if len(policies) != 4:
@@ -69,6 +71,11 @@ def sim_hands(Rules rules, policies, seed, int64_t first, int64_t n, bint duplic
         elif kind == POLICY_CALLBACK and isinstance(address, int) and address > 0:
             pol[i].kind = ROOK_POLICY_CALLBACK
             pol[i].fn = <rook_policy_fn><size_t>address
+        elif kind == POLICY_HEURISTIC and isinstance(address, tuple) and len(address) == 4:
+            pol[i].kind = ROOK_POLICY_HEURISTIC
+            pol[i].fn = NULL
+            pol[i].heur.total_points, pol[i].heur.bid_margin, pol[i].heur.bird_threshold, \
+                pol[i].heur.nest_bonus = address
         else:
             raise RookError(f"policy {i}: not a native policy ({kind!r}, {address!r})")
     if n < 0 or first < 0:

@@ -87,7 +87,8 @@ static void sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_
     rook_hand h;
     uint16_t buf[ROOK_N_ACTIONS];
     int64_t view[ROOK_VIEW_LEN];
-    int32_t bids[4] = {0, 0, 0, 0};
+    rook_public pub;
+    rook_public_init(&pub);
     rook_rng_seed(&dg, deal_seed);
     rook_hand_deal(&h, r, dealer, &dg);                         /* T-2 */
     memset(row, 0, ROOK_R_LEN * sizeof *row);
@@ -104,23 +105,24 @@ static void sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_
         if (p->kind == ROOK_POLICY_RANDOM) {
             int n = rook_hand_legal(&h, r, buf);
             a = buf[rook_rng_below(&g[s], (uint32_t)n)];
+        } else if (p->kind == ROOK_POLICY_HEURISTIC) {
+            a = rook_heur_act(&h, r, &pub, &p->heur);
         } else {
             rook_view_fill(&h, r, s, rook_rng_next(&g[s]), view);
             a = p->fn(view, ROOK_VIEW_LEN);
         }
-        int refused = a < 0 || a >= ROOK_N_ACTIONS || a == ROOK_A_PENALTY || a == ROOK_A_PENALTY + 1
-                      || rook_hand_apply(&h, r, (int)a) != ROOK_OK;
-        if (refused) {
+        int in_range = a >= 0 && a < ROOK_N_ACTIONS && a != ROOK_A_PENALTY && a != ROOK_A_PENALTY + 1;
+        rook_hand before = h;
+        if (!in_range || rook_hand_apply(&h, r, (int)a) != ROOK_OK) {
             row[ROOK_R_ERROR] = 1;
             row[ROOK_R_ERROR_SEAT] = s;
             row[ROOK_R_ERROR_ACTION] = a;
             break;
         }
-        if (a > ROOK_A_BID && a - ROOK_A_BID > bids[s])
-            bids[s] = (int32_t)(a - ROOK_A_BID);
+        rook_public_note(&pub, &before, r, s, (int)a);       /* what the action showed */
     }
     for (int s = 0; s < 4; s++)
-        row[ROOK_R_BID0 + s] = bids[s];
+        row[ROOK_R_BID0 + s] = pub.bids[s];
     int played = h.phase == ROOK_PH_DONE;
     row[ROOK_R_DECLARER] = played ? seat_or_none(h.declarer) : -1;
     row[ROOK_R_BID] = played ? h.high_bid : 0;

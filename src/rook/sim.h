@@ -2,7 +2,8 @@
  *
  * A policy chooses an action for the seat to move.  The built-in random
  * policy draws uniformly from the seat's legal actions (rook_hand_legal,
- * ascending) with its own stream; a callback policy (a C function, e.g. a
+ * ascending) with its own stream; the built-in heuristic policy is
+ * heuristic.h, fed the public facts the loop keeps; a callback policy (a C function, e.g. a
  * Numba @cfunc) reads a *view*: ROOK_VIEW_LEN int64 slots holding what the
  * seat may know (T-15), filled by rook_view_fill, and returns an action.
  * An action the rules refuse stops the hand with an error, the state as it
@@ -20,6 +21,7 @@
 
 #include <stdint.h>
 #include "rook/hand.h"
+#include "rook/heuristic.h"
 
 /* Slots of a view (int64 each; masks are stored bit for bit). */
 enum {
@@ -35,11 +37,12 @@ enum {
 /* A callback policy: return an action for the view's seat. */
 typedef int64_t (*rook_policy_fn)(const int64_t *view, int64_t len);
 
-enum { ROOK_POLICY_RANDOM = 0, ROOK_POLICY_CALLBACK = 1 };
+enum { ROOK_POLICY_RANDOM = 0, ROOK_POLICY_CALLBACK = 1, ROOK_POLICY_HEURISTIC = 2 };
 
 typedef struct rook_policy {
     int kind;               /* ROOK_POLICY_* */
     rook_policy_fn fn;      /* for ROOK_POLICY_CALLBACK */
+    rook_heur_params heur;  /* for ROOK_POLICY_HEURISTIC (heuristic.h) */
 } rook_policy;
 
 /* Columns of a result row (int64 each), in the order of simulate.HAND_COLUMNS
