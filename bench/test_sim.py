@@ -9,8 +9,8 @@ sim-pimc.  One PIMC card decision with 100 worlds at the first lead of a
   within their node budget.
 
 sim-games.  Whole ``tournament`` games between heuristic bots on one core,
-  games/s, against random bots (a game of random bots is longer: bids of
-  random bots get set, so the ratio is per hand as well as per game).
+  games/s: the native loop (``src/rook/heuristic.c``) against the Python
+  agents (the baseline), which decide exactly alike.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from rook_core.worlds import sample_world
 PIMC_SEED = 4
 WORLDS = 100
 PIMC_TARGET_S = 0.100
-N_GAMES = 20
+N_GAMES = 5_000
+N_GAMES_PY = 20
 
 
 def _first_lead() -> HandState:
@@ -78,39 +79,31 @@ def test_pimc_first_lead_100_worlds(benchmark, ledger):
     assert _decide(h, 2) == (card, used), "threads must not change the decision"
 
 
-def _median(benchmark) -> float | None:
-    stats = getattr(getattr(benchmark, "stats", None), "stats", None)
-    return None if stats is None or not getattr(stats, "rounds", 0) else stats.median
-
-
-def _games(kind: str) -> int:
-    r = simulate("tournament", [kind] * 4, games=N_GAMES, seed=5, max_hands=100)
+def _games(kind: str, n: int, native: bool | None = None) -> int:
+    r = simulate("tournament", [kind] * 4, games=n, seed=5, max_hands=100, native=native)
     return len(r.hands["unit"])
 
 
 @pytest.mark.benchmark(group="sim-games")
-def test_random_games(benchmark, ledger):
-    hands = benchmark.pedantic(_games, args=("random",), rounds=3, iterations=1)
-    ledger.record("games/random", benchmark, N_GAMES, "game")
-    if _median(benchmark) is not None:
-        ledger.derive("hands/random", _median(benchmark) / hands, "hand")
-    assert hands >= N_GAMES
+def test_heuristic_games_python(benchmark, ledger):
+    hands = benchmark.pedantic(_games, args=("heuristic", N_GAMES_PY, False), rounds=3, iterations=1)
+    ledger.record("games/heuristic-python", benchmark, N_GAMES_PY, "game")
+    assert hands >= N_GAMES_PY
 
 
 @pytest.mark.benchmark(group="sim-games")
 def test_heuristic_games(benchmark, ledger):
-    hands = benchmark.pedantic(_games, args=("heuristic",), rounds=3, iterations=1)
+    hands = benchmark.pedantic(_games, args=("heuristic", N_GAMES), rounds=3, iterations=1)
     m = ledger.record("games/heuristic", benchmark, N_GAMES, "game")
+    ratio = ledger.pair("sim games, heuristic bots: native loop vs the Python agents",
+                        "games/heuristic", "games/heuristic-python", benchmark)
+    ledger.interleave("sim games, heuristic bots: native loop vs the Python agents",
+                      lambda: _games("heuristic", N_GAMES), lambda: _games("heuristic", N_GAMES_PY, False),
+                      N_GAMES, N_GAMES_PY, benchmark, pairs=3, reps=1)
     if m is not None:
-        ledger.derive("hands/heuristic", m.median / hands, "hand")
-    ledger.pair("sim games: heuristic bots vs random bots (per game)", "games/heuristic",
-                "games/random", benchmark)
-    ledger.pair("sim games: heuristic bots vs random bots (per hand)", "hands/heuristic",
-                "hands/random", benchmark)
-    if m is not None:
-        ledger.target(f"sim heuristic-vs-heuristic tournament games (one core): "
-                      f"{1 / m.per_item:,.1f} games/s, "
-                      f"{hands / m.median:,.0f} hands/s")
+        ledger.target(f"sim heuristic-vs-heuristic tournament games (one core, native loop): "
+                      f"{1 / m.per_item:,.0f} games/s, {hands / m.median:,.0f} hands/s"
+                      + (f"; {ratio:,.0f}x the Python agents" if ratio else ""))
     assert hands >= N_GAMES
 
 

@@ -21,10 +21,10 @@ With Numba::
     simulate("tournament", [NativePolicy(lowest), "random", NativePolicy(lowest), "random"],
              hands=100_000, workers=2)
 
-When every agent of a ``hands=`` simulation is ``"random"`` or a
+When every agent of a simulation is ``"random"``, ``"heuristic"`` or a
 :class:`NativePolicy`, :func:`~rook_core.simulate.simulate` plays the hands
-in the native loop (``src/rook/sim.c``) on threads, without the GIL; any
-other mix runs in Python, where :class:`NativePolicy` builds the very same
+or games in the native loop (``src/rook/sim.c``) on threads, without the
+GIL; any other mix runs in Python, where :class:`NativePolicy` builds the very same
 view (``rook_view_fill``) and calls the function through ctypes, so both
 paths give the same rows.  A policy that returns an action the rules refuse
 raises :class:`~rook_core.errors.IllegalActionError` naming the seat, the

@@ -29,13 +29,20 @@ Column ``copy`` says which; :meth:`SimResult.summary` then compares side A
 :class:`concurrent.futures.Executor` passed as ``executor`` (a process
 pool, or ``distributed.Client(...).get_executor()`` for a Dask cluster),
 run chunks of units side by side; the chunks are put back in order.
+
+**Native loop.**  When the four agents are ``"random"``, ``"heuristic"`` or
+:class:`~rook_core.policy.NativePolicy` objects, the units are played by
+the C loop of ``src/rook/sim.c`` without the GIL (``workers`` are then
+threads), with the C twin of the heuristic agent; it draws from the same
+streams and decides as the Python agents do, so the rows are the same as
+with ``native=False``.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -411,9 +418,9 @@ def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, 
     32}}``).  ``progress(done, total)`` is called as units finish.  See the
     module docstring for seeds, duplicate mode and workers.
 
-    ``native``: with ``None`` (the default) a ``hands=`` run whose agents are
-    all ``"random"``, ``"heuristic"`` or native policies plays in the native loop on
-    ``workers`` threads without the GIL; ``False`` forces the Python path
+    ``native``: with ``None`` (the default) a run whose agents are all
+    ``"random"``, ``"heuristic"`` or native policies plays in the native
+    loop without the GIL, on ``workers`` threads or in chunks on ``executor``; ``False`` forces the Python path
     (same rows, slower), ``True`` refuses to run anything else.
 
     :raises RookError: for an unknown preset or agent, or a bad count.
@@ -445,19 +452,22 @@ def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, 
     for kind in set(a for a in agents if isinstance(a, str)):   # a bad option fails here, once
         make_agent(kind, variant, 0, **opts.get(kind, {}))
     mode = "hands" if hands is not None else "games"
-    all_native = mode == "hands" and all(_is_native(a) for a in agents) and "random" not in opts
+    all_native = all(_is_native(a) for a in agents) and "random" not in opts
     if native and not all_native:
-        raise RookError("native=True needs a hands= run whose four agents are 'random', "
-                        "'heuristic' or NativePolicy objects")
+        raise RookError("native=True needs four agents that are 'random', 'heuristic' or "
+                        "NativePolicy objects")
     names = tuple(_agent_name(a) for a in agents)
     meta = {"max_hands": max_hands, "options": opts, "variant": variant}
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
         raise RookError(f"chunk must be a positive int, not {chunk!r}")
     if all_native and native is not False:
-        cols = _simulate_native(variant, agents, opts, seed, n, duplicate, workers, chunk, progress)
+        if executor is not None and any(isinstance(a, NativePolicy) for a in agents):
+            raise RookError("a native policy is a function of this process: it cannot run on an "
+                            "executor's workers")
+        cols, game_cols = _simulate_native(variant, agents, opts, seed, n, mode, duplicate, max_hands,
+                                           workers, executor, chunk, progress)
         meta["native"] = True
-        return SimResult(variant.name, names, seed, mode, duplicate, cols,
-                         _to_arrays(_new_columns(GAME_COLUMNS), GAME_COLUMNS), meta)
+        return SimResult(variant.name, names, seed, mode, duplicate, cols, game_cols, meta)
     if any(isinstance(a, NativePolicy) for a in agents) and (workers > 1 or executor is not None):
         raise RookError("native policies run in this process on the Python path: use workers=1 "
                         "and no executor, or agents that are all native")
@@ -499,10 +509,12 @@ def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, 
                      _to_arrays(hands_rows, HAND_COLUMNS), _to_arrays(game_rows, GAME_COLUMNS), meta)
 
 
-def _hand_seeds(seed: int, units: np.ndarray) -> np.ndarray:
-    """Vectorised :func:`~rook_core.game.hand_seed` (uint64 arithmetic wraps mod 2**64)."""
+def _hand_seeds(seed: int | np.ndarray, units: np.ndarray) -> np.ndarray:
+    """Vectorised :func:`~rook_core.game.hand_seed` (uint64 arithmetic wraps mod
+    2**64); ``seed`` is one seed or one per unit."""
+    base = np.uint64(seed & _M64) if isinstance(seed, int) else np.asarray(seed, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        z = (np.uint64(seed & _M64) * np.uint64(0x9E3779B97F4A7C15)
+        z = (base * np.uint64(0x9E3779B97F4A7C15)
              + (units.astype(np.uint64) + np.uint64(1)) * np.uint64(0xBF58476D1CE4E5B9))
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
@@ -510,13 +522,14 @@ def _hand_seeds(seed: int, units: np.ndarray) -> np.ndarray:
 
 
 def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, dict[str, Any]],
-                     seed: int, n: int, duplicate: bool, workers: int, chunk: int | None,
-                     progress: Callable[[int, int], None] | None) -> dict[str, np.ndarray]:
-    """Play a hands= run in the native loop (src/rook/sim.c) on ``workers`` threads."""
+                     seed: int, n: int, mode: str, duplicate: bool, max_hands: int, workers: int,
+                     executor: Executor | None, chunk: int | None,
+                     progress: Callable[[int, int], None] | None
+                     ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Play a run in the native loop (src/rook/sim.c) on ``workers`` threads,
+    or in chunks on ``executor``; return the hand and game columns."""
     from ._native import sim as S
-    from ._native.rules import rules_for
     from .heuristic import HeuristicAgent
-    rules = rules_for(variant)
     policies: list[tuple[int, Any]] = []
     for a in agents:
         if a == "random":
@@ -526,47 +539,88 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
             policies.append((S.POLICY_HEURISTIC, params))
         else:
             policies.append((S.POLICY_CALLBACK, a.address))
-    if chunk is None:
-        chunk = max(1, min(65_536, -(-n // (4 * workers)) if n else 1))
-    starts = list(range(0, n, chunk))
     per = 2 if duplicate else 1
-    rows = np.zeros((n * per, S.ROW_LEN), dtype=np.int64)
-    done = [0]
-
-    def run(first: int) -> None:
-        count = min(chunk, n - first)
-        rows[first * per:(first + count) * per] = S.sim_hands(rules, policies, seed, first, count,
-                                                              duplicate)
-
-    if workers == 1 or len(starts) <= 1:
-        for s in starts:
-            run(s)
-            done[0] += min(chunk, n - s)
+    if chunk is None:
+        lanes = workers if executor is None else 8
+        most = 65_536 if mode == "hands" else max(1, 65_536 // (per * max_hands))
+        chunk = max(1, min(most, -(-n // (4 * lanes)) if n else 1))
+    starts = list(range(0, n, chunk))
+    parts: list[tuple[np.ndarray, np.ndarray | None]] = []
+    done = 0
+    own = executor is None and workers > 1 and len(starts) > 1
+    pool: Any = executor if executor is not None else ThreadPoolExecutor(workers) if own else _Inline()
+    try:
+        futures = [pool.submit(_native_chunk, variant, policies, seed, s, min(chunk, n - s), mode,
+                               duplicate, max_hands) for s in starts]
+        for s, f in zip(starts, futures):
+            parts.append(f.result())
+            done += min(chunk, n - s)
             if progress:
-                progress(done[0], n)
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            for s, _ in zip(starts, pool.map(run, starts)):
-                done[0] += min(chunk, n - s)
-                if progress:
-                    progress(done[0], n)
+                progress(done, n)
+    finally:
+        if own:
+            pool.shutdown(cancel_futures=True)
+    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, S.ROW_LEN), np.int64)
     col = {name: rows[:, i] for i, name in enumerate(S.ROW_COLUMNS)}
+    if mode == "hands":
+        units = np.repeat(np.arange(n, dtype=np.int64), per)
+        copies = np.tile(np.arange(per), n)
+        numbers = np.ones(n * per, dtype=np.int64)
+        deal_seeds = _hand_seeds(seed, units)
+        game_cols = _to_arrays(_new_columns(GAME_COLUMNS), GAME_COLUMNS)
+    else:
+        games = np.concatenate([p[1] for p in parts if p[1] is not None]) if parts else \
+            np.zeros((0, 4), np.int64)
+        g_units = np.repeat(np.arange(n, dtype=np.int64), per)
+        g_copies = np.tile(np.arange(per), n)
+        counts = games[:, 0]
+        units = np.repeat(g_units, counts)
+        copies = np.repeat(g_copies, counts)
+        numbers = np.concatenate([np.arange(1, k + 1) for k in counts]) if len(counts) else \
+            np.zeros(0, np.int64)
+        game_seeds = _hand_seeds(seed, units)
+        deal_seeds = _hand_seeds(game_seeds, numbers - 1)
+        game_cols = {"unit": g_units, "copy": g_copies, "hands": counts, "total_0": games[:, 1],
+                     "total_1": games[:, 2], "winner": games[:, 3]}
+        game_cols = {k: np.asarray(game_cols[k]).astype(GAME_COLUMNS[k][0]) for k in GAME_COLUMNS}
     bad = np.flatnonzero(col["error"])
     if bad.size:
         i = int(bad[0])
         seat = int(col["error_seat"][i])
-        copy = i % per
+        copy = int(copies[i])
         agent = agents[(seat + copy) % 4]
+        where = f"hand {units[i]}" if mode == "hands" else f"game {units[i]}"
         raise IllegalActionError(
-            f"hand {i // per}{' (duplicate copy 1)' if copy else ''}: seat {seat} "
+            f"{where}{' (duplicate copy 1)' if copy else ''}: seat {seat} "
             f"({_agent_name(agent)}) chose action {int(col['error_action'][i])}, which the rules "
             f"refuse", action=int(col["error_action"][i]))
-    units = np.repeat(np.arange(n, dtype=np.int64), per)
-    out: dict[str, np.ndarray] = {
-        "unit": units, "copy": np.tile(np.arange(per), n), "hand": np.ones(n * per),
-        "deal_seed": _hand_seeds(seed, units),
-    }
+    out: dict[str, np.ndarray] = {"unit": units, "copy": copies, "hand": numbers, "deal_seed": deal_seeds}
     for name in HAND_COLUMNS:
         if name in col:
             out[name] = col[name]
-    return {k: np.asarray(out[k]).astype(HAND_COLUMNS[k][0]) for k in HAND_COLUMNS}
+    return {k: np.asarray(out[k]).astype(HAND_COLUMNS[k][0]) for k in HAND_COLUMNS}, game_cols
+
+
+class _Inline:
+    """A stand-in for an executor: ``submit`` runs the call at once."""
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        f.set_result(fn(*args))
+        return f
+
+
+def _native_chunk(variant: Variant, policies: list[tuple[int, Any]], seed: int, first: int,
+                  count: int, mode: str, duplicate: bool, max_hands: int
+                  ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Play units first .. first+count-1 natively; return (hand rows, game rows or None)."""
+    from ._native import sim as S
+    from ._native.rules import rules_for
+    rules = rules_for(variant)
+    if mode == "hands":
+        return S.sim_hands(rules, policies, seed, first, count, duplicate), None
+    rows, games = S.sim_games(rules, policies, seed, first, count, duplicate, max_hands,
+                              variant.target)
+    keep = np.concatenate([np.arange(j * max_hands, j * max_hands + games[j, 0])
+                           for j in range(len(games))]) if len(games) else np.zeros(0, np.int64)
+    return rows[keep], games

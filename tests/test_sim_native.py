@@ -126,3 +126,20 @@ def test_native_heuristic_takes_its_options(options) -> None:
     fast = simulate("tournament", agents, hands=60, seed=2, agent_options=opts)
     assert fast == simulate("tournament", agents, hands=60, seed=2, agent_options=opts, native=False)
     assert fast != simulate("tournament", agents, hands=60, seed=2)
+
+
+@pytest.mark.parametrize("preset", ["tournament", "partnership-57", "crowsnest-100", "kentucky-rook"])
+def test_T1_T6_T34_native_games_equal_the_python_path(preset: str) -> None:
+    """Games to the target: dealer rotation, redeal by the same dealer, totals, winner."""
+    agents = ["heuristic", "random", "heuristic", "random"]
+    fast = simulate(preset, agents, games=6, seed=3, duplicate=True)
+    assert fast.meta.get("native") is True and len(fast.games["unit"]) == 12
+    assert fast == simulate(preset, agents, games=6, seed=3, duplicate=True, native=False)
+    selfplay = simulate(preset, ["heuristic"] * 4, games=5, seed=4, workers=2, chunk=2)
+    assert selfplay == simulate(preset, ["heuristic"] * 4, games=5, seed=4, native=False)
+
+
+def test_T34_native_games_stop_at_max_hands() -> None:
+    fast = simulate("tournament", ["random"] * 4, games=10, seed=6, max_hands=3)
+    assert fast == simulate("tournament", ["random"] * 4, games=10, seed=6, max_hands=3, native=False)
+    assert (fast.games["hands"] <= 3).all() and (fast.games["winner"] == -1).any()

@@ -21,16 +21,18 @@ def dask_executor():
             yield client.get_executor()
 
 
-def test_dask_cluster_gives_the_local_results(dask_executor) -> None:
+@pytest.mark.parametrize("native", [None, False])
+def test_dask_cluster_gives_the_local_results(dask_executor, native) -> None:
+    """Both the native loop's chunks and the Python agents run on the cluster."""
     local = simulate("tournament", AGENTS, hands=120, seed=21, duplicate=True)
     remote = simulate("tournament", AGENTS, hands=120, seed=21, duplicate=True,
-                      executor=dask_executor, chunk=13)
+                      executor=dask_executor, chunk=13, native=native)
     assert remote == local
 
 
 def test_dask_cluster_games_and_progress(dask_executor) -> None:
     seen: list[tuple[int, int]] = []
     remote = simulate("crowsnest", AGENTS, games=6, seed=4, executor=dask_executor, chunk=2,
-                      progress=lambda done, total: seen.append((done, total)))
+                      progress=lambda done, total: seen.append((done, total)), native=False)
     assert remote == simulate("crowsnest", AGENTS, games=6, seed=4)
     assert seen == [(2, 6), (4, 6), (6, 6)]

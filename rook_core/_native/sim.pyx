@@ -14,7 +14,7 @@ import numpy as np
 
 from libc.stdint cimport int64_t, uint64_t
 from rook_core._native.crook cimport (
-    rook_policy, rook_policy_fn, rook_sim_hands, rook_view_fill, rook_hand_seed,
+    rook_policy, rook_policy_fn, rook_sim_hands, rook_sim_game, rook_view_fill, rook_hand_seed,
     ROOK_VIEW_LEN, ROOK_R_LEN, ROOK_POLICY_RANDOM, ROOK_POLICY_CALLBACK, ROOK_POLICY_HEURISTIC,
 )
 from rook_core._native.rules cimport Rules
@@ -53,6 +53,28 @@ def view_of(HandState state, int seat, random=0):
     return out
 
 
+cdef int _policies(object policies, rook_policy *pol) except -1:
+    """Check ``policies`` (four pairs ``(kind, arg)``) and fill ``pol``."""
+    cdef int i
+    if len(policies) != 4:
+        raise RookError("four policies are needed, one per agent")
+    for i in range(4):
+        kind, arg = policies[i]
+        pol[i].fn = NULL
+        if kind == POLICY_RANDOM:
+            pol[i].kind = ROOK_POLICY_RANDOM
+        elif kind == POLICY_CALLBACK and isinstance(arg, int) and arg > 0:
+            pol[i].kind = ROOK_POLICY_CALLBACK
+            pol[i].fn = <rook_policy_fn><size_t>arg
+        elif kind == POLICY_HEURISTIC and isinstance(arg, tuple) and len(arg) == 4:
+            pol[i].kind = ROOK_POLICY_HEURISTIC
+            pol[i].heur.total_points, pol[i].heur.bid_margin, pol[i].heur.bird_threshold, \
+                pol[i].heur.nest_bonus = arg
+        else:
+            raise RookError(f"policy {i}: not a native policy ({kind!r}, {arg!r})")
+    return 0
+
+
 def sim_hands(Rules rules, policies, seed, int64_t first, int64_t n, bint duplicate):
     """Play units ``first .. first+n-1`` between ``policies`` (four pairs
     ``(kind, arg)``: ``(POLICY_RANDOM, 0)``, ``(POLICY_CALLBACK, c function
@@ -60,24 +82,7 @@ def sim_hands(Rules rules, policies, seed, int64_t first, int64_t n, bint duplic
     bird_threshold, nest_bonus))``) and return the rows, shape ``(hands,
     ROW_LEN)``.  Releases the GIL."""
     cdef rook_policy pol[4]
-    cdef int i
-    if len(policies) != 4:
-        raise RookError("four policies are needed, one per agent")
-    for i in range(4):
-        kind, address = policies[i]
-        if kind == POLICY_RANDOM:
-            pol[i].kind = ROOK_POLICY_RANDOM
-            pol[i].fn = NULL
-        elif kind == POLICY_CALLBACK and isinstance(address, int) and address > 0:
-            pol[i].kind = ROOK_POLICY_CALLBACK
-            pol[i].fn = <rook_policy_fn><size_t>address
-        elif kind == POLICY_HEURISTIC and isinstance(address, tuple) and len(address) == 4:
-            pol[i].kind = ROOK_POLICY_HEURISTIC
-            pol[i].fn = NULL
-            pol[i].heur.total_points, pol[i].heur.bid_margin, pol[i].heur.bird_threshold, \
-                pol[i].heur.nest_bonus = address
-        else:
-            raise RookError(f"policy {i}: not a native policy ({kind!r}, {address!r})")
+    _policies(policies, pol)
     if n < 0 or first < 0:
         raise RookError("first and n must not be negative")
     rows_n = n * (2 if duplicate else 1)
@@ -89,3 +94,30 @@ def sim_hands(Rules rules, policies, seed, int64_t first, int64_t n, bint duplic
     with nogil:
         rook_sim_hands(&rules.r, pol, s, first, n, duplicate, &rows[0, 0])
     return out
+
+
+def sim_games(Rules rules, policies, seed, int64_t first, int64_t n, bint duplicate,
+              int max_hands, int target):
+    """Play games ``first .. first+n-1`` (both copies of each when
+    ``duplicate``) and return ``(rows, games)``: game ``j`` (in order) wrote
+    its hands to ``rows[j * max_hands : j * max_hands + games[j, 0]]``, and
+    ``games[j] = (hands, total 0, total 1, winner)``.  Releases the GIL."""
+    cdef rook_policy pol[4]
+    _policies(policies, pol)
+    if n < 0 or first < 0 or max_hands < 1:
+        raise RookError("first and n must not be negative, max_hands positive")
+    cdef int per = 2 if duplicate else 1
+    rows_out = np.zeros((max(1, n * per * max_hands), ROOK_R_LEN), dtype=np.int64)
+    games_out = np.zeros((max(1, n * per), 4), dtype=np.int64)
+    cdef int64_t[:, ::1] rows = rows_out
+    cdef int64_t[:, ::1] games = games_out
+    cdef uint64_t s = seed & _M64
+    cdef int64_t u, j
+    cdef int c
+    with nogil:
+        for u in range(n):
+            for c in range(per):
+                j = u * per + c
+                rook_sim_game(&rules.r, pol, s, first + u, c, max_hands, target,
+                              &rows[j * max_hands, 0], &games[j, 0])
+    return rows_out, games_out[:n * per]

@@ -152,23 +152,24 @@ static int trumpable(const seen *k)
     return 0;
 }
 
+/* Keys are packed into one int64, fields of 16 bits (points and strengths
+ * are small and not negative), so that "the least key, the lowest card among
+ * equals" is one strict comparison in ascending card order, like Python's
+ * min over a tuple. */
+#define KEY2(a, b) (((int64_t)(a) << 16) + (b))
+
+/* The card to throw: not the bird, not a trump, fewest points, weakest. */
 static int cheapest(const seen *k, uint64_t legal)
 {
     int best = NO_CARD;
-    int bk[4] = {0, 0, 0, 0};
+    int64_t bk = 0;
     for (uint64_t m = legal; m; m &= m - 1) {
         int c = rook_lsb(m);
-        int key[4] = {c == ROOK_BIRD, (int)((k->tm >> c) & 1), k->r->card_points[c], k->r->strength[c]};
-        int less = 0;
-        for (int i = 0; i < 4; i++)
-            if (key[i] != bk[i]) {
-                less = key[i] < bk[i];
-                break;
-            }
-        if (best == NO_CARD || less) {
+        int64_t key = KEY2(KEY2((c == ROOK_BIRD) * 2 + (int)((k->tm >> c) & 1), k->r->card_points[c]),
+                       k->r->strength[c]);
+        if (best == NO_CARD || key < bk) {
             best = c;
-            for (int i = 0; i < 4; i++)
-                bk[i] = key[i];
+            bk = key;
         }
     }
     return best;
@@ -246,7 +247,8 @@ static int play(const seen *k, uint64_t legal, const rook_heur_params *p)
         }
         return best != NO_CARD ? best : cheapest(k, legal);
     }
-    int best = NO_CARD, bk[3] = {0, 0, 0};
+    int best = NO_CARD;
+    int64_t bk = 0;
     for (uint64_t m = legal; m; m &= m - 1) {                  /* win it as cheaply as we can */
         int c = rook_lsb(m);
         cards[n] = (uint8_t)c;
@@ -257,17 +259,10 @@ static int play(const seen *k, uint64_t legal, const rook_heur_params *p)
             continue;
         if (c == ROOK_BIRD && on_table + r->card_points[c] < p->bird_threshold)
             continue;
-        int key[3] = {is_trump, c == ROOK_BIRD, r->strength[c]};
-        int less = 0;
-        for (int i = 0; i < 3; i++)
-            if (key[i] != bk[i]) {
-                less = key[i] < bk[i];
-                break;
-            }
-        if (best == NO_CARD || less) {
+        int64_t key = KEY2(is_trump * 2 + (c == ROOK_BIRD), r->strength[c]);
+        if (best == NO_CARD || key < bk) {
             best = c;
-            for (int i = 0; i < 3; i++)
-                bk[i] = key[i];
+            bk = key;
         }
     }
     if (best != NO_CARD && (on_table > 0 || !((k->tm >> best) & 1) || !last))

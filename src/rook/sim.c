@@ -79,11 +79,13 @@ void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t 
     }
 }
 
-/* Play one hand from its deal; fill its row. */
-static void sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t deal_seed,
-                     int dealer, int copy, int64_t *row)
+/* Play one hand from its deal, the seats' agents drawing from g[0..3];
+ * fill its row and return ROOK_PH_DONE or ROOK_PH_THROWN_IN (or -1 when an
+ * action was refused).  *h is left at the end of the hand. */
+static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t deal_seed,
+                    int dealer, int copy, rook_rng g[4], rook_hand *hp, int64_t *row)
 {
-    rook_rng dg, g[4];
+    rook_rng dg;
     rook_hand h;
     uint16_t buf[ROOK_N_ACTIONS];
     int64_t view[ROOK_VIEW_LEN];
@@ -93,10 +95,8 @@ static void sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_
     rook_hand_deal(&h, r, dealer, &dg);                         /* T-2 */
     memset(row, 0, ROOK_R_LEN * sizeof *row);
     row[ROOK_R_DEALER] = dealer;
-    for (int s = 0; s < 4; s++) {
+    for (int s = 0; s < 4; s++)
         row[ROOK_R_HAND0 + s] = (int64_t)h.hands[s];
-        rook_rng_seed(&g[s], rook_hand_seed(deal_seed ^ 0xA5A5A5A5ULL, (uint64_t)s));
-    }
     row[ROOK_R_NEST] = (int64_t)h.nest;
     while (h.phase != ROOK_PH_DONE && h.phase != ROOK_PH_THROWN_IN) {
         int s = h.to_move;
@@ -132,7 +132,17 @@ static void sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_
     row[ROOK_R_MADE] = played ? h.points[h.declarer & 1] >= h.high_bid : -1;  /* T-31, T-32 */
     row[ROOK_R_SCORE0] = played ? h.score[0] : 0;
     row[ROOK_R_SCORE1] = played ? h.score[1] : 0;
+    *hp = h;
+    return row[ROOK_R_ERROR] ? -1 : h.phase;
 }
+
+/* Seed the streams of the four seats' agents of a unit (simulate.agent_seed). */
+static void seat_streams(uint64_t unit_seed, rook_rng g[4])
+{
+    for (int s = 0; s < 4; s++)
+        rook_rng_seed(&g[s], rook_hand_seed(unit_seed ^ 0xA5A5A5A5ULL, (uint64_t)s));
+}
+
 
 void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t seed,
                     int64_t first, int64_t n, int duplicate, int64_t *rows)
@@ -140,8 +150,43 @@ void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t
     for (int64_t u = first; u < first + n; u++) {
         uint64_t ds = rook_hand_seed(seed, (uint64_t)u);
         for (int copy = 0; copy <= (duplicate ? 1 : 0); copy++) {
-            sim_hand(r, policies, ds, (int)(u & 3), copy, rows);
+            rook_rng g[4];
+            rook_hand h;
+            seat_streams(ds, g);
+            sim_hand(r, policies, ds, (int)(u & 3), copy, g, &h, rows);
             rows += ROOK_R_LEN;
         }
     }
+}
+
+int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t unit,
+                  int copy, int max_hands, int32_t target, int64_t *rows, int64_t *game)
+{
+    uint64_t game_seed = rook_hand_seed(seed, (uint64_t)unit);
+    rook_rng g[4];
+    rook_hand h;
+    seat_streams(game_seed, g);                          /* one set of agents for the game */
+    int dealer = (int)(unit & 3), n = 0, winner = -1;    /* T-1: the first dealer */
+    int64_t total[2] = {0, 0};
+    while (n < max_hands) {
+        int64_t *row = rows + (int64_t)n * ROOK_R_LEN;
+        int end = sim_hand(r, policies, rook_hand_seed(game_seed, (uint64_t)n), dealer, copy, g, &h, row);
+        n++;
+        if (end < 0)
+            break;
+        if (end == ROOK_PH_THROWN_IN)                    /* T-6: the same dealer deals again */
+            continue;
+        total[0] += h.score[0];
+        total[1] += h.score[1];
+        if ((total[0] >= target || total[1] >= target) && total[0] != total[1]) {   /* T-34 */
+            winner = total[0] > total[1] ? 0 : 1;
+            break;
+        }
+        dealer = (dealer + 1) & 3;                       /* T-1: the deal passes left */
+    }
+    game[0] = n;
+    game[1] = total[0];
+    game[2] = total[1];
+    game[3] = winner;
+    return n;
 }

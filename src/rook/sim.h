@@ -71,4 +71,15 @@ void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t 
 void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t seed,
                     int64_t first, int64_t n, int duplicate, int64_t *rows);
 
+/* Play game `unit` of a run seeded `seed` (copy 0 or 1) to the target (T-33,
+ * T-34) or max_hands hands: rook_core.game.Game(variant, hand_seed(seed,
+ * unit), first_dealer=unit % 4), hand k dealt from hand_seed(that, k), the
+ * deal passing left after a played hand and staying after a thrown-in one
+ * (T-1, T-6).  Write a row per hand to rows (room for max_hands rows) and
+ * game[0..3] = hands played, team 0's and team 1's totals, the winner (-1:
+ * none).  Return the hands played; a refused action ends the game with its
+ * hand's ROOK_R_ERROR set. */
+int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t unit,
+                  int copy, int max_hands, int32_t target, int64_t *rows, int64_t *game);
+
 #endif
