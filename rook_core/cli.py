@@ -318,7 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
     unit.add_argument("--hands", type=int, help="single hands to play (default 1000)")
     unit.add_argument("--games", type=int, help="games to play to the target")
     si.add_argument("--seed", type=int, default=0)
-    si.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    si.add_argument("--workers", type=int, default=1,
+                    help="threads for the native loop (random and heuristic agents), processes "
+                         "for the others (default 1)")
     si.add_argument("--duplicate", action="store_true",
                     help="play every deal twice with the sides swapped")
     si.add_argument("--max-hands", type=int, default=200, help="stop a game after this many hands")

@@ -19,7 +19,11 @@ export LD_PRELOAD="$asan:$ubsan"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Run from outside the tree so that the installed (instrumented) package is
-# imported, not the sources.
+# imported, not the sources.  The Dask cluster test runs in a process of its
+# own: started late in one long instrumented process, its worker processes
+# have been seen to vanish and leave the test waiting.
 root=$(pwd)
 cd "$(mktemp -d)"
-exec "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests" "$@"
+"$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests" \
+  --ignore "$root/tests/test_simulate_dask.py" "$@"
+exec "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/test_simulate_dask.py" "$@"
