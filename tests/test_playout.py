@@ -51,3 +51,19 @@ def test_rows_depend_only_on_seed_and_index() -> None:
 def test_bad_arguments_are_refused(kwargs, error, message) -> None:
     with pytest.raises(error, match=message):
         random_playouts("tournament", **kwargs)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_T2_T14_every_playout_kernel_gives_the_same_points(preset: str) -> None:
+    """The kernel is built for two instruction sets (src/rook/playout.h); each
+    one this CPU runs equals the reference replay."""
+    from rook_core._native.rules import playout_kernels, rules_for
+    v = PRESETS[preset]
+    rules = rules_for(v)
+    want = [replay_random_hand(v, 1, 99, i) for i in range(30)]
+    for kernel in range(1, playout_kernels() + 1):
+        out = np.zeros((30, 2), dtype=np.int32)
+        rules.random_hands(1, 99, 0, out, kernel)
+        assert [tuple(r) for r in out.tolist()] == want, f"kernel {kernel}"
+    with pytest.raises(RookError, match="kernel 3"):
+        rules.random_hands(1, 99, 0, np.zeros((1, 2), dtype=np.int32), 3)

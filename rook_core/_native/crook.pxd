@@ -123,6 +123,9 @@ cdef extern from "rook/hand.h" nogil:
 
 cdef extern from "rook/batch.h" nogil:
     void rook_random_hands(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n, int32_t *points)
+    int rook_playout_kernels()
+    void rook_random_hands_with(int kernel, const rook_rules *r, int trump, uint64_t seed, int64_t first,
+                                int64_t n, int32_t *points)
     void rook_random_hand(rook_hand *h, const rook_rules *r, int trump, int dealer, rook_rng *g)
 
 cdef extern from "rook/heuristic.h" nogil:

@@ -9,11 +9,12 @@ below validate their arguments and call the C kernels (``rook_legal_mask``,
 
 from libc.stdint cimport uint8_t, int32_t, uint64_t, int64_t
 from rook_core._native.crook cimport (
-    rook_rules, rook_legal_mask, rook_trick_winner, rook_points, rook_random_hands,
+    rook_rules, rook_legal_mask, rook_trick_winner, rook_points, rook_random_hands_with,
+    rook_playout_kernels,
     rook_trump_mask, rook_follow_mask, rook_rules_finish, ROOK_PH_NEST, ROOK_PH_TRUMP, ROOK_PH_PASS,
 )
 
-from rook_core.errors import NotationError, VariantError
+from rook_core.errors import NotationError, RookError, VariantError
 
 _STEP_CODES = {"nest": ROOK_PH_NEST, "trump": ROOK_PH_TRUMP, "pass": ROOK_PH_PASS}
 _CACHE = {}
@@ -134,21 +135,34 @@ cdef class Rules:
             raise NotationError(f"card id {card} is not in the deck", card)
         return self.r.strength[card]
 
-    def random_hands(self, int trump, uint64_t seed, int64_t first, int32_t[:, ::1] out):
+    def random_hands(self, int trump, uint64_t seed, int64_t first, int32_t[:, ::1] out,
+                     int kernel=0):
         """Fill ``out[i] = (team 0 points, team 1 points)`` for random hands
         ``first .. first+len(out)-1`` of stream ``seed``; releases the GIL.
 
         Each hand is dealt, then played to the end with uniformly random legal
-        cards under a fixed ``trump`` (see src/rook/batch.h).
+        cards under a fixed ``trump`` (see src/rook/batch.h).  ``kernel``: 0
+        the best this CPU runs, 1 the baseline build, 2 the x86-64-v3 build
+        (see :func:`playout_kernels`); all give the same points.
         """
         _check_trump(trump)
+        if kernel == 0:
+            kernel = rook_playout_kernels()
+        if kernel not in (1, 2) or kernel > rook_playout_kernels():
+            raise RookError(f"playout kernel {kernel} does not run here "
+                               f"(available: 1..{rook_playout_kernels()})")
         if out.shape[1] != 2:
             raise ValueError("out must have shape (n, 2)")
         cdef int64_t n = out.shape[0]
         if n == 0:
             return
         with nogil:
-            rook_random_hands(&self.r, trump, seed, first, n, &out[0, 0])
+            rook_random_hands_with(kernel, &self.r, trump, seed, first, n, &out[0, 0])
+
+
+def playout_kernels():
+    """Return the best playout kernel this CPU runs: 1 the baseline build, 2 the x86-64-v3 one."""
+    return rook_playout_kernels()
 
 
 def _check_trump(int trump):

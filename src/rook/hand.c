@@ -28,30 +28,6 @@ void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer,
         h->trick[i] = ROOK_NO_CARD;
 }
 
-void rook_deal_masks(const rook_rules *r, rook_rng *g, uint64_t hands[4], uint64_t *nest)
-{
-    uint8_t deck[64];
-    int n = r->deck_n;
-    memcpy(deck, r->deck_cards, (size_t)n);
-    for (int i = n - 1; i > 0; i--) {           /* Fisher-Yates (T-2) */
-        int j = (int)rook_rng_below(g, (uint32_t)(i + 1));
-        uint8_t t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
-    int k = 0;
-    for (int s = 0; s < 4; s++) {
-        uint64_t m = 0;
-        for (int i = 0; i < r->hand_size; i++)
-            m |= 1ULL << deck[k++];
-        hands[s] = m;
-    }
-    uint64_t m = 0;
-    while (k < n)
-        m |= 1ULL << deck[k++];
-    *nest = m;
-}
-
 void rook_hand_deal(rook_hand *h, const rook_rules *r, int dealer, rook_rng *g)
 {
     uint64_t hands[4], nest;

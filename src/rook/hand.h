@@ -21,6 +21,7 @@
 #define ROOK_HAND_H
 
 #include <stdint.h>
+#include <string.h>
 #include "rook/rules.h"
 #include "rook/rng.h"
 
@@ -95,8 +96,31 @@ static inline void rook_add_end_points(const rook_rules *r, int32_t points[2], i
         points[tricks_won[0] > tricks_won[1] ? 0 : 1] += r->most_tricks_bonus;
 }
 
-/* Deal the deck from the random stream g: hands[0..3] and *nest (T-2). */
-void rook_deal_masks(const rook_rules *r, rook_rng *g, uint64_t hands[4], uint64_t *nest);
+/* Deal the deck from the random stream g: hands[0..3] and *nest (T-2).
+ * Inline, so that each kernel compiles it for its own instruction set. */
+static inline void rook_deal_masks(const rook_rules *r, rook_rng *g, uint64_t hands[4], uint64_t *nest)
+{
+    uint8_t deck[64];
+    int n = r->deck_n;
+    memcpy(deck, r->deck_cards, (size_t)n);
+    for (int i = n - 1; i > 0; i--) {           /* Fisher-Yates (T-2) */
+        int j = (int)rook_rng_below(g, (uint32_t)(i + 1));
+        uint8_t t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    int k = 0;
+    for (int s = 0; s < 4; s++) {
+        uint64_t m = 0;
+        for (int i = 0; i < r->hand_size; i++)
+            m |= 1ULL << deck[k++];
+        hands[s] = m;
+    }
+    uint64_t m = 0;
+    while (k < n)
+        m |= 1ULL << deck[k++];
+    *nest = m;
+}
 
 /* Set *h to the start of a hand dealt as `hands`/`nest` by `dealer` (T-2, T-3). */
 void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer,
