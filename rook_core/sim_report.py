@@ -126,9 +126,13 @@ def write_report(result: SimResult, path: str | os.PathLike[str]) -> str:
               ylabel="made", ylim=(0, 1.1))
     ax[1].hist(pts, bins=np.arange(-2.5, pts.max() + 7.5, 5), color="#228833")
     ax[1].set(title="declaring team's hand points", xlabel="points", ylabel="hands")
-    ax[2].scatter(strength[made], bids[made], s=8, alpha=0.5, label="made", color="#228833")
-    ax[2].scatter(strength[~made], bids[~made], s=8, alpha=0.5, label="set", color="#ee6677")
-    ax[2].set(title="winning bid against hand strength", xlabel="declarer's hand estimate (points)",
+    jitter = np.random.default_rng(0).uniform(-1.5, 1.5, len(bids))   # bids sit on steps of 5
+    ax[2].scatter(strength[~made], bids[~made] + jitter[~made], s=6, alpha=0.4, label="set",
+                  color="#ee6677")
+    ax[2].scatter(strength[made], bids[made] + jitter[made], s=6, alpha=0.4, label="made",
+                  color="#228833")
+    ax[2].set(title="winning bid against hand strength (bids jittered)",
+              xlabel="declarer's hand estimate (points)",
               ylabel="winning bid")
     ax[2].legend()
     fig.suptitle(f"{result.preset}: {', '.join(result.agents)}; seed {result.seed}; "
