@@ -75,7 +75,7 @@ def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000
     r = simulate(preset, ["heuristic", "random", "heuristic", "random"], hands=hands, seed=seed,
                  duplicate=True, workers=min(2, os.cpu_count() or 1))
     w(format_summary(r.summary()) + "\n")
-    w(f"  ({len(r)} hands in {time.perf_counter() - t:.1f} s)\n\n")
+    w(f"  ({len(r)} hands in {(time.perf_counter() - t) * 1000:.0f} ms)\n\n")
 
     w(f"== 4. {playouts:,} random playouts in the native kernel ==\n")
     t = time.perf_counter()
