@@ -1,0 +1,60 @@
+"""The eleven rounds of Toonerville (TV-2): cards dealt and the contract to lay down.
+
+>>> CONTRACTS[5]
+Contract(round=5, dealt=12, sets=2, runs=1, discard_out=True)
+>>> contract_for(11).discard_out, contract_for({"sets": 1, "runs": 1}).runs
+(False, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import RookError
+
+__all__ = ["Contract", "CONTRACTS", "contract_for"]
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A round's deal and contract: exactly ``sets`` sets and ``runs`` runs
+    (TV-2, TV-7); ``discard_out`` is False in round 11, where the last card
+    cannot be a discard (TV-10).  ``round`` is 0 for a contract given directly."""
+
+    round: int
+    dealt: int
+    sets: int
+    runs: int
+    discard_out: bool = True
+
+
+_TABLE = [  # round, cards dealt, sets, runs (TV-2)
+    (1, 12, 2, 0), (2, 12, 1, 1), (3, 12, 0, 2), (4, 12, 3, 0), (5, 12, 2, 1), (6, 12, 1, 2),
+    (7, 12, 4, 0), (8, 12, 0, 3), (9, 15, 5, 0), (10, 16, 0, 4), (11, 14, 2, 2),
+]
+CONTRACTS: dict[int, Contract] = {r: Contract(r, d, s, n, r != 11) for r, d, s, n in _TABLE}
+
+
+def contract_for(spec: Any) -> Contract:
+    """Return the contract of round ``spec`` (1-11), or of ``{"sets": s, "runs": r}``
+    as FORMATS.md allows.
+
+    :raises RookError: naming what is wrong with ``spec``.
+    """
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        if spec not in CONTRACTS:
+            raise RookError(f"contract round must be 1..11, not {spec} (TV-2)")
+        return CONTRACTS[spec]
+    if isinstance(spec, dict):
+        extra = set(spec) - {"sets", "runs"}
+        if extra:
+            raise RookError(f"a contract has only 'sets' and 'runs', not {sorted(extra)}")
+        s, r = spec.get("sets", 0), spec.get("runs", 0)
+        for name, x in (("sets", s), ("runs", r)):
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 8:
+                raise RookError(f"contract {name} must be an int 0..8, not {x!r}")
+        if s + r == 0:
+            raise RookError("a contract needs at least one set or run")
+        return Contract(0, 0, s, r)
+    raise RookError(f"a contract is a round 1..11 or {{'sets': s, 'runs': r}}, not {spec!r}")

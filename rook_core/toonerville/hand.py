@@ -1,0 +1,120 @@
+"""Multiset hands of Toonerville (TV-1) and their points (TV-12).
+
+Several full-57 decks are shuffled together, so a hand may hold the same card
+more than once.  A :class:`MultiHand` keeps a count per card id (the card
+layout of :mod:`rook_core._layout`: color ``c`` rank ``r`` is ``16 c + r``, the
+bird is 15), which makes adding, removing and comparing hands a matter of
+counts.
+
+>>> h = MultiHand.parse(["B5", "B5", "Rook", "Y14"])
+>>> len(h), h.count("B5"), h.points(), h.names()
+(4, 2, 45, ['B5', 'B5', 'Y14', 'Rook'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .. import _layout as L
+from ..cards import Card, card_name, parse_card
+from ..errors import NotationError
+
+__all__ = ["MultiHand", "card_points", "FULL_DECK"]
+
+FULL_DECK: tuple[int, ...] = tuple([L.card_id(c, r) for c in range(L.N_COLORS)
+                                    for r in range(L.MIN_RANK, L.MAX_RANK + 1)] + [L.BIRD])
+"""The 57 card ids of one full deck (C-3), colors in order, the bird last."""
+
+_IN_DECK = frozenset(FULL_DECK)
+
+
+def card_points(card: int) -> int:
+    """Return the TV-12 points of ``card`` left in hand: ranks 1-9 -> 5,
+    10-14 -> 10, the bird -> 25."""
+    if card == L.BIRD:
+        return 25
+    return 5 if L.rank_of(card) <= 9 else 10
+
+
+def _order(card: int) -> tuple[int, int]:
+    return (1, 0) if card == L.BIRD else (0, card)
+
+
+class MultiHand:
+    """A multiset of cards of the full-57 deck (TV-1): a count per card id.
+
+    :raises NotationError: for text that is not a card of the full deck.
+    """
+
+    __slots__ = ("_counts",)
+
+    def __init__(self, cards: Iterable[int] = ()) -> None:
+        counts = [0] * L.N_CARD_IDS
+        for c in cards:
+            if c not in _IN_DECK:
+                raise NotationError(f"card id {c!r} is not in the full-57 deck", str(c))
+            counts[c] += 1
+        self._counts = counts
+
+    @classmethod
+    def parse(cls, names: Iterable[str | int]) -> MultiHand:
+        """Return the hand written as card names (``"Rook"`` for the bird)."""
+        if isinstance(names, str):
+            names = names.split()
+        return cls(int(parse_card(n)) if isinstance(n, str) else int(Card(n)) for n in names)
+
+    def count(self, card: int | str) -> int:
+        """Return how many copies of ``card`` the hand holds."""
+        c = int(parse_card(card)) if isinstance(card, str) else card
+        return self._counts[c]
+
+    def counts(self) -> tuple[int, ...]:
+        """Return the 64 counts, indexed by card id."""
+        return tuple(self._counts)
+
+    def __iter__(self) -> Iterator[int]:
+        for c in sorted(range(L.N_CARD_IDS), key=_order):
+            for _ in range(self._counts[c]):
+                yield c
+
+    def __len__(self) -> int:
+        return sum(self._counts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MultiHand) and self._counts == other._counts
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._counts))
+
+    def __add__(self, other: MultiHand) -> MultiHand:
+        out = MultiHand()
+        out._counts = [a + b for a, b in zip(self._counts, other._counts)]
+        return out
+
+    def __sub__(self, other: MultiHand) -> MultiHand:
+        """Return the cards of this hand less ``other``'s.
+
+        :raises ValueError: when ``other`` holds a card this hand does not.
+        """
+        diff = [a - b for a, b in zip(self._counts, other._counts)]
+        if min(diff) < 0:
+            missing = [card_name(c) for c, d in enumerate(diff) if d < 0]
+            raise ValueError(f"cannot take away cards the hand does not hold: {', '.join(missing)}")
+        out = MultiHand()
+        out._counts = diff
+        return out
+
+    def __le__(self, other: MultiHand) -> bool:
+        """Whether every card of this hand is in ``other`` (as many times)."""
+        return all(a <= b for a, b in zip(self._counts, other._counts))
+
+    def points(self) -> int:
+        """Return the TV-12 points of the cards (what is left in hand at the end of a round)."""
+        return sum(card_points(c) * n for c, n in enumerate(self._counts) if n)
+
+    def names(self) -> list[str]:
+        """Return the card names, colors and ranks in order, birds last."""
+        return [card_name(c) for c in self]
+
+    def __repr__(self) -> str:
+        return f"MultiHand({' '.join(self.names())})"
