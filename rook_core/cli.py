@@ -8,6 +8,8 @@
   hand in the nest phase (``--preset P --seed N`` deals one and bids with the
   heuristic bots; without it, hand JSON lines on stdin).
 * ``rook play --preset P --seed N``: a complete game between bots, as a readable log.
+* ``rook contract``: Toonerville hands on stdin (FORMATS.md), whether each
+  meets its contract, the least deadwood and one best lay-down.
 * ``rook demo``: deal a hand, solve it double dummy, simulate a batch.
 * ``rook simulate``: many seeded hands or games between bots; a summary
   table, columnar results (``--out``) and plots (``--report``).
@@ -104,6 +106,23 @@ def _show_solution(pos: Any, res: Any) -> str:
     for c, v in sorted(res.move_values.items(), key=lambda kv: (-kv[1] if res.to_move % 2 == 0 else kv[1])):
         lines.append(f"  {str(c):<6} {v:>6}" + ("   best" if c in res.best else ""))
     return "\n".join(lines)
+
+
+# -------------------------------------------------------------- contract
+def _contract(obj: dict[str, Any]) -> dict[str, Any]:
+    """Answer one FORMATS.md Toonerville hand (TV-2, TV-4, TV-5, TV-7, TV-12)."""
+    from .jsonio import read_object
+    from .toonerville.contracts import contract_for
+    from .toonerville.hand import MultiHand
+    from ._reference.contract import solve_contract
+    from .cards import card_name
+    data = read_object(obj, "Toonerville hand", ("id", "hand", "contract"), ("hand", "contract"))
+    if not isinstance(data["hand"], list):
+        raise RookError(f"'hand' must be a list of cards, not {data['hand']!r}")
+    hand = MultiHand.parse(data["hand"])
+    res = solve_contract(hand, contract_for(data["contract"]))
+    return {"can_meet": res.can_meet, "deadwood": res.deadwood,
+            "melds": [[card_name(c) for c in m] for m in res.melds]}
 
 
 # ------------------------------------------------------------------ nest
@@ -306,6 +325,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="four agent kinds, comma separated (random, heuristic, pimc, dd)")
     pl.add_argument("--max-hands", type=int, default=1000,
                     help="stop a game that has no winner after this many hands")
+    sub.add_parser("contract", help="Toonerville: does each hand meet its contract, and its least "
+                                    "deadwood (JSON lines on stdin)")
     de = sub.add_parser("demo", help="deal a hand, solve it double dummy, simulate a batch")
     de.add_argument("--seed", type=int, default=8)
     de.add_argument("--hands", type=int, default=400, help="deals in the simulation (each played twice)")
@@ -429,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"error: {e}\n")
                 return failed
             return _run_jsonl(sys.stdin, sys.stdout, nest_line)
+        if args.command == "contract":
+            return _run_jsonl(sys.stdin, sys.stdout, _contract)
         if args.command == "demo":
             if args.hands < 1:
                 raise RookError("--hands must be at least 1")

@@ -1,0 +1,150 @@
+"""The Toonerville contract problem by brute force (TV-2, TV-4, TV-5, TV-7, TV-12).
+
+Given a hand (a multiset, TV-1) and a contract of ``s`` sets and ``r`` runs:
+can the hand lay the contract down, and with what least deadwood (the TV-12
+points of the cards left in hand) once any further melds of the same hand
+are laid too (TV-7)?  The oracle for the native contract kernel: slow and
+plain.
+
+Every candidate meld of a hand is listed (:func:`candidate_melds`):
+
+* a set: for a rank, any choice of that rank's natural cards (by color) and
+  of birds, 3 cards or more, with fewer birds than ``max_wild_fraction`` of
+  the cards;
+* a run: for a color and a span of 4 ranks or more, each rank given by the
+  natural card (if held) or by a bird, with the same limit on birds.
+
+The search picks ``s`` sets and ``r`` runs that fit in the hand together
+(in a fixed order, so no choice is tried twice), then lays further melds to
+leave the least deadwood.
+
+>>> r = solve_contract(MultiHand.parse("B7 G7 R7 Y9 Y9 B9 R3 R4 R5 R6 G2 Rook"), 1)
+>>> r.can_meet, r.deadwood            # B7 G7 Rook, B9 Y9 Y9, then R3-R7: G2 is left
+(True, 5)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from fractions import Fraction
+from itertools import product
+
+from .. import _layout as L
+from ..toonerville.contracts import Contract, contract_for
+from ..toonerville.hand import MultiHand, card_points
+
+__all__ = ["ContractResult", "candidate_melds", "solve_contract"]
+
+Counts = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ContractResult:
+    can_meet: bool
+    deadwood: int | None
+    melds: list[list[int]] = field(default_factory=list)   # contract melds first, then the rest
+
+
+def _birds_ok(n: int, birds: int, fraction: Fraction) -> bool:
+    return birds < fraction * n
+
+
+def candidate_melds(counts: Counts, fraction: Fraction) -> list[tuple[str, Counts]]:
+    """Return every meld (kind, counts) the multiset ``counts`` can lay (TV-4, TV-5)."""
+    out: list[tuple[str, Counts]] = []
+    n_birds = counts[L.BIRD]
+    for rank in range(L.MIN_RANK, L.MAX_RANK + 1):                       # sets
+        ids = [L.card_id(c, rank) for c in range(L.N_COLORS)]
+        for take in product(*(range(counts[i] + 1) for i in ids)):
+            naturals = sum(take)
+            if not naturals:
+                continue
+            for b in range(n_birds + 1):
+                if naturals + b < 3 or not _birds_ok(naturals + b, b, fraction):
+                    continue
+                m = [0] * L.N_CARD_IDS
+                for i, k in zip(ids, take):
+                    m[i] = k
+                m[L.BIRD] = b
+                out.append(("set", tuple(m)))
+    for color in range(L.N_COLORS):                                       # runs
+        for lo in range(L.MIN_RANK, L.MAX_RANK + 1):
+            for hi in range(lo + 3, L.MAX_RANK + 1):
+                ids = [L.card_id(color, r) for r in range(lo, hi + 1)]
+                choices = [(True, False) if counts[i] else (False,) for i in ids]
+                for use in product(*choices):
+                    b = len(ids) - sum(use)
+                    if b > n_birds or not _birds_ok(len(ids), b, fraction):
+                        continue
+                    m = [0] * L.N_CARD_IDS
+                    for i, u in zip(ids, use):
+                        m[i] = int(u)
+                    m[L.BIRD] = b
+                    out.append(("run", tuple(m)))
+    return out
+
+
+def _fits(m: Counts, rem: Counts) -> bool:
+    return all(a <= b for a, b in zip(m, rem))
+
+
+def _minus(rem: Counts, m: Counts) -> Counts:
+    return tuple(a - b for a, b in zip(rem, m))
+
+
+def _points(counts: Counts) -> int:
+    return sum(card_points(c) * k for c, k in enumerate(counts) if k)
+
+
+def _cards(m: Counts) -> list[int]:
+    return [c for c in sorted(range(L.N_CARD_IDS), key=lambda c: (c == L.BIRD, c)) for _ in range(m[c])]
+
+
+def solve_contract(hand: MultiHand, contract: Contract | int | dict[str, int],
+                   max_wild_fraction: float = 0.5) -> ContractResult:
+    """Return whether ``hand`` meets ``contract`` and its least deadwood (see the module docstring)."""
+    con = contract if isinstance(contract, Contract) else contract_for(contract)
+    fraction = Fraction(max_wild_fraction).limit_denominator(1000)
+    start: Counts = hand.counts()
+
+    @lru_cache(maxsize=None)
+    def melds_of(rem: Counts) -> tuple[tuple[str, Counts], ...]:
+        return tuple(candidate_melds(rem, fraction))
+
+    @lru_cache(maxsize=None)
+    def rest(rem: Counts) -> tuple[int, tuple[Counts, ...]]:
+        """The least deadwood of ``rem`` with any further melds, and those melds."""
+        best: tuple[int, tuple[Counts, ...]] = (_points(rem), ())
+        for _, m in melds_of(rem):
+            d, ms = rest(_minus(rem, m))
+            if d < best[0]:
+                best = (d, (m,) + ms)
+        return best
+
+    full = melds_of(start)
+    sets = [m for k, m in full if k == "set"]
+    runs = [m for k, m in full if k == "run"]
+    best: tuple[int, list[Counts]] | None = None
+
+    def pick(rem: Counts, need_sets: int, need_runs: int, from_set: int, from_run: int,
+             chosen: list[Counts]) -> None:
+        nonlocal best
+        if need_sets:
+            for i in range(from_set, len(sets)):
+                if _fits(sets[i], rem):
+                    pick(_minus(rem, sets[i]), need_sets - 1, need_runs, i, from_run, chosen + [sets[i]])
+            return
+        if need_runs:
+            for i in range(from_run, len(runs)):
+                if _fits(runs[i], rem):
+                    pick(_minus(rem, runs[i]), 0, need_runs - 1, from_set, i, chosen + [runs[i]])
+            return
+        d, extra = rest(rem)
+        if best is None or d < best[0]:
+            best = (d, chosen + list(extra))
+
+    pick(start, con.sets, con.runs, 0, 0, [])
+    if best is None:
+        return ContractResult(False, None, [])
+    return ContractResult(True, best[0], [_cards(m) for m in best[1]])
