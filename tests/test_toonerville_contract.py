@@ -110,3 +110,28 @@ def test_cli_contract_answers_formats_md_lines() -> None:
     assert out[1] == {"id": "b", "can_meet": False, "deadwood": None, "melds": []}
     assert "Q7" in out[2]["error"] and "1..11" in out[3]["error"]
     assert "list of cards" in out[4]["error"] and "melds" in out[5]["error"]
+
+
+# ------------------------------------------------------------------ vectors
+
+def test_contract_vectors_are_current() -> None:
+    """tests/data/contract.jsonl is what tools/gen_contract_vectors.py writes."""
+    from _support import ROOT, load_tool
+    tool = load_tool("gen_contract_vectors")
+    assert (ROOT / "tests" / "data" / "contract.jsonl").read_text() == tool.generate_text()
+
+
+def test_cli_contract_reproduces_every_vector() -> None:
+    from _support import ROOT, read_jsonl
+    records = read_jsonl(ROOT / "tests" / "data" / "contract.jsonl")
+    assert sum(r["can_meet"] for r in records) >= len(records) // 2
+    inputs = "\n".join(json.dumps({k: r[k] for k in ("id", "hand", "contract")}) for r in records)
+    p = subprocess.run([sys.executable, "-m", "rook_core", "contract"], capture_output=True, text=True,
+                       input=inputs, timeout=300)
+    assert p.returncode == 0, p.stderr
+    got = [json.loads(x) for x in p.stdout.splitlines()]
+    want = [{k: r[k] for k in ("id", "can_meet", "deadwood", "melds")} for r in records]
+    assert got == want
+    for r in records:
+        _check(MultiHand.parse(r["hand"]), r["contract"], solve_contract(MultiHand.parse(r["hand"]),
+                                                                        r["contract"]))
