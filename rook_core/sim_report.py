@@ -30,7 +30,7 @@ def declarer_strength(result: SimResult) -> np.ndarray:
     for a hand thrown in)."""
     from .heuristic import hand_estimate
     from .variant import get_preset
-    v = get_preset(result.preset) if isinstance(result.preset, str) else result.preset
+    v = result.meta.get("variant") or get_preset(result.preset)   # a custom variant travels in meta
     h = result.hands
     out = np.full(len(h["unit"]), np.nan)
     for i in np.flatnonzero(h["declarer"] >= 0):

@@ -206,3 +206,19 @@ def test_cli_demo_deals_solves_and_simulates() -> None:
         assert section in p.stdout
     assert "side A (heuristic + heuristic)" in p.stdout
     assert _rook("demo", "--hands", "0").returncode == 2
+
+
+def test_T2_report_strength_of_a_custom_variant() -> None:
+    """The declarer's hand strength is valued under the run's own variant, a custom one too."""
+    from rook_core.heuristic import hand_estimate
+    from rook_core.sim_report import declarer_strength
+    from rook_core.variant import Variant
+    v = Variant.from_preset("tournament", target=500)
+    r = simulate(v, HR, hands=12, seed=3)
+    s = declarer_strength(r)
+    for i in range(12):
+        d = int(r.hands["declarer"][i])
+        if d < 0:
+            assert np.isnan(s[i])
+        else:
+            assert s[i] == hand_estimate(v, int(r.hands[f"hand_{d}"][i]), int(r.hands["trump"][i]))

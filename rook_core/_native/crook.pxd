@@ -119,6 +119,7 @@ cdef extern from "rook/hand.h" nogil:
     void rook_hand_play_unchecked(rook_hand *h, const rook_rules *r, int card)
     int rook_hand_legal(const rook_hand *h, const rook_rules *r, uint16_t *out)
     uint64_t rook_hand_legal_cards(const rook_hand *h, const rook_rules *r)
+    int rook_hand_nest_taken(const rook_hand *h, const rook_rules *r)
     void rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts)
 
 cdef extern from "rook/batch.h" nogil:

@@ -15,7 +15,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t
 
 from rook_core._native.crook cimport (
     rook_hand, rook_rules, rook_rng, rook_rng_seed, rook_hand_init, rook_hand_deal,
-    rook_hand_apply, rook_hand_legal, rook_hand_legal_cards, rook_hand_perft,
+    rook_hand_apply, rook_hand_legal, rook_hand_legal_cards, rook_hand_perft, rook_hand_nest_taken,
     rook_trick_winner, rook_follow_mask, rook_legal_mask, rook_points,
     ROOK_N_ACTIONS, ROOK_NO_SEAT, ROOK_PH_PLAY, ROOK_PH_BID, ROOK_PH_DONE,
     ROOK_PH_THROWN_IN, ROOK_PH_NEST, ROOK_PH_PASS, ROOK_PH_TRUMP, ROOK_A_PASS, ROOK_A_BID,
@@ -660,15 +660,7 @@ cdef class HandState:
 
     cdef bint _nest_taken(self):
         """Whether the declarer has taken the nest into the hand (T-20, T-21)."""
-        cdef int i
-        if self.h.phase == ROOK_PH_BID or self.h.phase == ROOK_PH_THROWN_IN:
-            return False
-        if self.h.phase == ROOK_PH_PLAY or self.h.phase == ROOK_PH_DONE:
-            return True
-        for i in range(self.rules.r.n_post_bid):
-            if self.rules.r.post_bid[i] == ROOK_PH_NEST:
-                return self.h.post_idx >= i
-        return False
+        return rook_hand_nest_taken(&self.h, &self.rules.r) != 0
 
     def to_json(self):
         """Return the state as JSON-ready data: variant, start and actions

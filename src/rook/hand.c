@@ -320,3 +320,16 @@ void rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_
         return;
     perft_rec(h, r, 0, depth, counts);
 }
+
+/* Whether the declarer has taken the nest into the hand (T-20, T-21). */
+int rook_hand_nest_taken(const rook_hand *h, const rook_rules *r)
+{
+    if (h->phase == ROOK_PH_BID || h->phase == ROOK_PH_THROWN_IN)
+        return 0;
+    if (h->phase == ROOK_PH_PLAY || h->phase == ROOK_PH_DONE)
+        return 1;
+    for (int i = 0; i < r->n_post_bid; i++)
+        if (r->post_bid[i] == ROOK_PH_NEST)
+            return h->post_idx >= i;
+    return 0;
+}

@@ -139,6 +139,10 @@ void rook_hand_play_unchecked(rook_hand *h, const rook_rules *r, int card);
  * out must hold ROOK_N_ACTIONS entries. The penalty actions are not listed. */
 int rook_hand_legal(const rook_hand *h, const rook_rules *r, uint16_t *out);
 
+/* Return whether the declarer has taken the nest into the hand (T-20, T-21):
+ * what the declarer alone may then see of it (T-15). */
+int rook_hand_nest_taken(const rook_hand *h, const rook_rules *r);
+
 /* Return the mask of legal card actions (0 outside the card phases). */
 uint64_t rook_hand_legal_cards(const rook_hand *h, const rook_rules *r);
 

@@ -15,19 +15,6 @@ uint64_t rook_hand_seed(uint64_t seed, uint64_t index)
     return z ^ (z >> 31);
 }
 
-/* Whether the declarer has taken the nest into the hand (T-20, T-21). */
-static int nest_taken(const rook_hand *h, const rook_rules *r)
-{
-    if (h->phase == ROOK_PH_BID || h->phase == ROOK_PH_THROWN_IN)
-        return 0;
-    if (h->phase == ROOK_PH_PLAY || h->phase == ROOK_PH_DONE)
-        return 1;
-    for (int i = 0; i < r->n_post_bid; i++)
-        if (r->post_bid[i] == ROOK_PH_NEST)
-            return h->post_idx >= i;
-    return 0;
-}
-
 static int64_t seat_or_none(uint8_t s) { return s == ROOK_NO_SEAT ? -1 : s; }
 
 void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random,
@@ -55,7 +42,7 @@ void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t 
     view[ROOK_V_PASSED] = (int64_t)h->passing[seat];
     view[ROOK_V_RANDOM] = (int64_t)random;
     view[ROOK_V_TRICKS_DONE] = h->tricks_done;
-    if (h->declarer == seat && r->nest_size && nest_taken(h, r)) {   /* T-15: the declarer only */
+    if (h->declarer == seat && r->nest_size && rook_hand_nest_taken(h, r)) {   /* T-15: the declarer only */
         view[ROOK_V_NEST] = (int64_t)h->dealt_nest;
         view[ROOK_V_DISCARDED] = (int64_t)h->nest;
     }
