@@ -7,12 +7,14 @@
 * ``rook nest``: the declarer's best discard and trump, double dummy, for a
   hand in the nest phase (``--preset P --seed N`` deals one and bids with the
   heuristic bots; without it, hand JSON lines on stdin).
-* ``rook play --preset P --seed N``: a complete game between bots, as a readable log.
+* ``rook play --preset P --seed N``: a complete game between bots, as a readable log
+  (``--preset toonerville --players 3..5`` for Toonerville Rook).
 * ``rook contract``: Toonerville hands on stdin (FORMATS.md), whether each
   meets its contract, the least deadwood and one best lay-down.
 * ``rook demo``: deal a hand, solve it double dummy, simulate a batch.
 * ``rook simulate``: many seeded hands or games between bots; a summary
-  table, columnar results (``--out``) and plots (``--report``).
+  table, columnar results (``--out``) and plots (``--report``); with
+  ``--preset toonerville``, whole Toonerville games (one row per round).
 
 The JSON-lines commands answer every input line with one output line, in
 order, echoing ``id``; a bad line gets ``{"id": ..., "error": ...}`` and the
@@ -114,7 +116,7 @@ def _contract(obj: dict[str, Any]) -> dict[str, Any]:
     from .jsonio import read_object
     from .toonerville.contracts import contract_for
     from .toonerville.hand import MultiHand
-    from ._reference.contract import solve_contract
+    from .toonerville.solver import solve_contract
     from .cards import card_name
     data = read_object(obj, "Toonerville hand", ("id", "hand", "contract"), ("hand", "contract"))
     if not isinstance(data["hand"], list):
@@ -318,13 +320,16 @@ def build_parser() -> argparse.ArgumentParser:
                     help="node budget per search (0: none); past it the answer keeps what was "
                          "proven and says so (exact, unsettled, proven)")
     ne.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
+    games = sorted(PRESETS) + ["toonerville"]
     pl = sub.add_parser("play", help="play a seeded game between bots and print it")
-    pl.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
+    pl.add_argument("--preset", default="tournament", choices=games)
     pl.add_argument("--seed", type=int, default=0)
-    pl.add_argument("--agents", default="heuristic,heuristic,heuristic,heuristic",
-                    help="four agent kinds, comma separated (random, heuristic, pimc, dd)")
+    pl.add_argument("--agents", default=None,
+                    help="agent kinds, comma separated, one per seat (random, heuristic, pimc, dd; "
+                         "Toonerville: random, heuristic); default heuristic everywhere")
     pl.add_argument("--max-hands", type=int, default=1000,
                     help="stop a game that has no winner after this many hands")
+    _toonerville_options(pl)
     sub.add_parser("contract", help="Toonerville: does each hand meet its contract, and its least "
                                     "deadwood (JSON lines on stdin)")
     de = sub.add_parser("demo", help="deal a hand, solve it double dummy, simulate a batch")
@@ -332,9 +337,10 @@ def build_parser() -> argparse.ArgumentParser:
     de.add_argument("--hands", type=int, default=400, help="deals in the simulation (each played twice)")
     si = sub.add_parser("simulate", help="many seeded hands or games between bots: summary, "
                                          "columns, plots")
-    si.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
-    si.add_argument("--agents", default="heuristic,random,heuristic,random",
-                    help="four agent kinds, seat 0 first (random, heuristic, pimc, dd)")
+    si.add_argument("--preset", default="tournament", choices=games)
+    si.add_argument("--agents", default=None,
+                    help="agent kinds, seat 0 first (random, heuristic, pimc, dd; Toonerville: random, "
+                         "heuristic); default heuristic,random,... alternating")
     unit = si.add_mutually_exclusive_group()
     unit.add_argument("--hands", type=int, help="single hands to play (default 1000)")
     unit.add_argument("--games", type=int, help="games to play to the target")
@@ -350,15 +356,97 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--report", metavar="FILE", help="write plots for bidders (.png, .svg or .pdf)")
     si.add_argument("--json", action="store_true", help="print the summary as JSON, not a table")
     si.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    _toonerville_options(si)
     return p
+
+
+def _toonerville_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("Toonerville (--preset toonerville)")
+    g.add_argument("--players", type=int, default=None, help="3 to 5 players (default 4, or one per --agents)")
+    g.add_argument("--rounds", default=None, help="the rounds to play, e.g. 1,2,11 (default all eleven)")
+    g.add_argument("--turn-limit", type=int, default=1000,
+                   help="end a round with nobody out after this many turns (default 1000)")
+
+
+def _agent_list(args: argparse.Namespace, default: list[str]) -> list[str]:
+    """The --agents kinds, or ``default`` cycled over the seats."""
+    toon = args.preset == "toonerville"
+    if args.agents is not None:
+        agents = [a.strip() for a in args.agents.split(",")]
+        if toon and args.players is not None and len(agents) != args.players:
+            raise RookError(f"--players {args.players} needs {args.players} agents, got {len(agents)}")
+        if not toon and len(agents) != 4:
+            raise RookError(f"--agents needs four kinds, got {len(agents)}")
+        return agents
+    seats = (4 if args.players is None else args.players) if toon else 4
+    return [default[i % len(default)] for i in range(seats)]
+
+
+def _toonerville_rounds(args: argparse.Namespace) -> tuple[int, ...]:
+    if args.rounds is None:
+        return tuple(range(1, 12))
+    try:
+        return tuple(int(x) for x in args.rounds.split(","))
+    except ValueError:
+        raise RookError(f"--rounds is a list of round numbers like 1,2,11, not {args.rounds!r}") from None
+
+
+def _check_trick_only(args: argparse.Namespace) -> None:
+    """Refuse Toonerville options for a trick-taking preset and the reverse."""
+    if args.preset == "toonerville":
+        for flag, value in (("--hands", getattr(args, "hands", None)), ("--duplicate", getattr(args, "duplicate", False)),
+                            ("--report", getattr(args, "report", None)), ("--worlds", getattr(args, "worlds", None))):
+            if value:
+                raise RookError(f"{flag} is for the trick-taking presets, not toonerville "
+                                "(which plays whole games: --games N)")
+    elif args.players is not None or args.rounds is not None:
+        raise RookError("--players and --rounds are for --preset toonerville")
+
+
+def _progress_bar(total: int, unit: str, off: bool) -> tuple[Any, Any]:
+    """A tqdm bar on stderr (None when ``off``; silent when stderr is not a
+    terminal) and the ``progress(done, total)`` callback that moves it."""
+    bar = None
+    if not off:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+        bar = tqdm(total=total, unit=unit, file=sys.stderr, disable=None, dynamic_ncols=True)
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(done - bar.n)
+    return bar, progress
+
+
+def _simulate_toonerville(args: argparse.Namespace) -> int:
+    from .simulate import check_out_path
+    from .toonerville.simulate import format_toonerville_summary, simulate_toonerville
+    agents = _agent_list(args, ["heuristic", "random"])
+    if args.out:
+        check_out_path(args.out)
+    games = 20 if args.games is None else args.games
+    bar, progress = _progress_bar(games, "games", args.no_progress)
+    try:
+        result = simulate_toonerville(agents, games=games, seed=args.seed, rounds=_toonerville_rounds(args),
+                                      turn_limit=args.turn_limit, workers=args.workers, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = result.summary()
+    print(json.dumps(summary) if args.json else format_toonerville_summary(summary))
+    sys.stdout.flush()
+    if args.out:
+        for path in result.save(args.out):
+            print(f"wrote {path}", file=sys.stderr)
+    return 0
 
 
 def _simulate(args: argparse.Namespace) -> int:
     from .simulate import check_out_path, simulate
     from .sim_report import check_report_path, format_summary, write_report
-    agents = [a.strip() for a in args.agents.split(",")]
-    if len(agents) != 4:
-        raise RookError(f"--agents needs four kinds, got {len(agents)}")
+    _check_trick_only(args)
+    if args.preset == "toonerville":
+        return _simulate_toonerville(args)
+    agents = _agent_list(args, ["heuristic", "random"])
     if args.out:
         check_out_path(args.out)
     if args.report:
@@ -366,15 +454,7 @@ def _simulate(args: argparse.Namespace) -> int:
     options = {"pimc": {"worlds": args.worlds}} if args.worlds is not None and "pimc" in agents else {}
     count = {"games": args.games} if args.games is not None else {"hands": 1000 if args.hands is None
                                                                    else args.hands}
-    bar = None
-    if not args.no_progress:
-        from tqdm import tqdm  # type: ignore[import-untyped]
-        bar = tqdm(total=next(iter(count.values())), unit=next(iter(count)), file=sys.stderr,
-                   disable=None, dynamic_ncols=True)
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.update(done - bar.n)
+    bar, progress = _progress_bar(next(iter(count.values())), next(iter(count)), args.no_progress)
     try:
         result = simulate(args.preset, agents, seed=args.seed, workers=args.workers,
                           duplicate=args.duplicate, max_hands=args.max_hands,
@@ -461,9 +541,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "simulate":
             return _simulate(args)
         if args.command == "play":
-            agents = [a.strip() for a in args.agents.split(",")]
-            if len(agents) != 4:
-                raise RookError(f"--agents needs four kinds, got {len(agents)}")
+            _check_trick_only(args)
+            agents = _agent_list(args, ["heuristic"])
+            if args.preset == "toonerville":
+                from .toonerville.playlog import write_game_log
+                players = args.players if args.players is not None else len(agents)
+                write_game_log(players, args.seed, agents, sys.stdout, _toonerville_rounds(args), args.turn_limit)
+                return 0
             from .agents import AGENTS
             for a in agents:
                 if a not in AGENTS:

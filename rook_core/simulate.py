@@ -44,7 +44,7 @@ import math
 import os
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 
@@ -266,6 +266,7 @@ class SimResult:
     hands: dict[str, np.ndarray]
     games: dict[str, np.ndarray]
     meta: dict[str, Any] = field(default_factory=dict)
+    row_name: ClassVar[str] = "hands"          # what a row of ``hands`` is, in .npz keys
 
     def __len__(self) -> int:
         return len(self.hands["unit"]) if self.mode == "hands" else len(self.games["unit"])
@@ -371,7 +372,7 @@ class SimResult:
         ext = check_out_path(p)
         base = os.path.splitext(p)[0]
         if ext == ".npz":
-            arrays = {f"hands.{k}": v for k, v in self.hands.items()}
+            arrays = {f"{self.row_name}.{k}": v for k, v in self.hands.items()}
             arrays.update({f"games.{k}": v for k, v in self.games.items()})
             np.savez_compressed(p, **arrays)  # type: ignore[arg-type]
             return [p]

@@ -12,7 +12,10 @@ MODULES = [
     "rook_core.position", "rook_core.game", "rook_core._native.hand", "rook_core._native.solver",
     "rook_core.knowledge", "rook_core.simulate", "rook_core.playout", "rook_core._reference.playout",
     "rook_core.features", "rook_core.rng", "rook_core.toonerville.hand", "rook_core.toonerville.melds",
-    "rook_core.toonerville.contracts", "rook_core._reference.contract",
+    "rook_core.toonerville.contracts", "rook_core._reference.contract", "rook_core.toonerville.solver",
+    "rook_core.toonerville.rules", "rook_core.toonerville.actions", "rook_core.toonerville.table",
+    "rook_core.toonerville.game", "rook_core.toonerville.agents", "rook_core.toonerville.playlog",
+    "rook_core.toonerville.simulate",
 ]
 
 

@@ -20,3 +20,11 @@ def test_readme_python_example_runs() -> None:
     exec(compile(code, "README.md", "exec"), namespace)
     h = namespace["h"]
     assert h.phase.label == "play" and len(h.trick) == 1  # type: ignore[attr-defined]
+
+
+def test_readme_toonerville_example_runs() -> None:
+    block = next(b for b in re.findall(r"```python\n(.*?)```", README.read_text(), re.S) if "toonerville" in b)
+    namespace: dict[str, object] = {}
+    exec(compile(block, "README.md", "exec"), namespace)
+    g = namespace["g"]
+    assert g.is_over and g.winners and min(g.totals) == g.totals[g.winners[0]]  # type: ignore[attr-defined]

@@ -13,7 +13,8 @@ from rook_core import _layout as L
 from rook_core.errors import NotationError, RookError
 from rook_core.toonerville.contracts import CONTRACTS, contract_for
 from rook_core.toonerville.hand import FULL_DECK, MultiHand, card_points
-from rook_core.toonerville.melds import is_run, is_set, meld_kind, run_ranks
+from rook_core.cards import parse_card
+from rook_core.toonerville.melds import arrange_meld, is_run, is_set, meld_kind, run_ranks
 
 
 # ------------------------------------------------------------------ TV-4
@@ -142,3 +143,24 @@ def test_TV2_eleven_contracts() -> None:
 def test_TV2_bad_contracts_are_refused(spec, message) -> None:
     with pytest.raises(RookError, match=message):
         contract_for(spec)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["B3", "B4", "B5", "B6", "G4", "G5", "R4", "Y4", "B4", "Rook"]),
+                min_size=3, max_size=8),
+       st.sampled_from([0.5, 1 / 3, 1.0]))
+def test_TV4_TV5_candidate_melds_are_every_meld_in_the_hand(cards: list[str], fraction: float) -> None:
+    """candidate_melds lists exactly the sub-multisets of the hand that are melds."""
+    from itertools import combinations
+    from rook_core.toonerville.melds import candidate_melds
+    ids = sorted(int(parse_card(c)) for c in cards)
+    counts = [0] * 64
+    for c in ids:
+        counts[c] += 1
+    listed = {(k, tuple(sorted(m))) for k, m in candidate_melds(counts, fraction)}
+    for k, m in candidate_melds(counts, fraction):
+        if not (is_set(m, fraction) and is_run(m, fraction)):           # both only above one half
+            assert arrange_meld(m, fraction) == (k, m)                   # valid, and in table order
+    every = {(kind, sub) for n in range(3, len(ids) + 1) for sub in set(combinations(ids, n))
+             for kind, test in (("set", is_set), ("run", is_run)) if test(sub, fraction)}
+    assert listed == every

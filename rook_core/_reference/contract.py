@@ -6,13 +6,11 @@ points of the cards left in hand) once any further melds of the same hand
 are laid too (TV-7)?  The oracle for the native contract kernel: slow and
 plain.
 
-Every candidate meld of a hand is listed (:func:`candidate_melds`):
-
-* a set: for a rank, any choice of that rank's natural cards (by color) and
-  of birds, 3 cards or more, with fewer birds than ``max_wild_fraction`` of
-  the cards;
-* a run: for a color and a span of 4 ranks or more, each rank given by the
-  natural card (if held) or by a bird, with the same limit on birds.
+Every candidate meld of a hand is listed (:func:`candidate_melds`, from
+:func:`rook_core.toonerville.melds.candidate_melds`, itself checked against
+every sub-multiset of small hands): a set is any choice of one rank's
+naturals and birds, a run any span of 4 ranks or more of one color, each
+rank given by its natural (if held) or a bird, within the wild limit.
 
 The search picks ``s`` sets and ``r`` runs that fit in the hand together
 (in a fixed order, so no choice is tried twice), then lays further melds to
@@ -28,11 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from fractions import Fraction
-from itertools import product
 
 from .. import _layout as L
 from ..toonerville.contracts import Contract, contract_for
 from ..toonerville.hand import MultiHand, card_points
+from ..toonerville.melds import candidate_melds as melds_of_hand
 
 __all__ = ["ContractResult", "candidate_melds", "solve_contract"]
 
@@ -46,42 +44,15 @@ class ContractResult:
     melds: list[list[int]] = field(default_factory=list)   # contract melds first, then the rest
 
 
-def _birds_ok(n: int, birds: int, fraction: Fraction) -> bool:
-    return birds < fraction * n
-
-
 def candidate_melds(counts: Counts, fraction: Fraction) -> list[tuple[str, Counts]]:
-    """Return every meld (kind, counts) the multiset ``counts`` can lay (TV-4, TV-5)."""
+    """Return every meld (kind, counts) the multiset ``counts`` can lay (TV-4, TV-5):
+    :func:`rook_core.toonerville.melds.candidate_melds` as count vectors."""
     out: list[tuple[str, Counts]] = []
-    n_birds = counts[L.BIRD]
-    for rank in range(L.MIN_RANK, L.MAX_RANK + 1):                       # sets
-        ids = [L.card_id(c, rank) for c in range(L.N_COLORS)]
-        for take in product(*(range(counts[i] + 1) for i in ids)):
-            naturals = sum(take)
-            if not naturals:
-                continue
-            for b in range(n_birds + 1):
-                if naturals + b < 3 or not _birds_ok(naturals + b, b, fraction):
-                    continue
-                m = [0] * L.N_CARD_IDS
-                for i, k in zip(ids, take):
-                    m[i] = k
-                m[L.BIRD] = b
-                out.append(("set", tuple(m)))
-    for color in range(L.N_COLORS):                                       # runs
-        for lo in range(L.MIN_RANK, L.MAX_RANK + 1):
-            for hi in range(lo + 3, L.MAX_RANK + 1):
-                ids = [L.card_id(color, r) for r in range(lo, hi + 1)]
-                choices = [(True, False) if counts[i] else (False,) for i in ids]
-                for use in product(*choices):
-                    b = len(ids) - sum(use)
-                    if b > n_birds or not _birds_ok(len(ids), b, fraction):
-                        continue
-                    m = [0] * L.N_CARD_IDS
-                    for i, u in zip(ids, use):
-                        m[i] = int(u)
-                    m[L.BIRD] = b
-                    out.append(("run", tuple(m)))
+    for kind, cards in melds_of_hand(counts, fraction):
+        m = [0] * L.N_CARD_IDS
+        for c in cards:
+            m[c] += 1
+        out.append((kind, tuple(m)))
     return out
 
 

@@ -16,14 +16,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations, product
 
 from .. import _layout as L
 from ..cards import parse_card
 from ..errors import RookError
 
-__all__ = ["is_set", "is_run", "meld_kind", "run_ranks", "MIN_SET", "MIN_RUN"]
+__all__ = ["is_set", "is_run", "meld_kind", "run_ranks", "arrange_meld", "candidate_melds",
+           "wild_ok", "MIN_SET", "MIN_RUN"]
 
 MIN_SET = 3
 MIN_RUN = 4
@@ -33,11 +36,16 @@ def _ids(cards: Iterable[int | str]) -> list[int]:
     return [int(parse_card(c)) if isinstance(c, str) else int(c) for c in cards]
 
 
-def _wild_ok(n: int, birds: int, max_wild_fraction: float | Fraction) -> bool:
-    """TV-5: fewer than ``max_wild_fraction`` of the ``n`` cards are birds."""
-    if not 0 < max_wild_fraction <= 1:
+@lru_cache(maxsize=64)
+def _fraction(max_wild_fraction: float | Fraction) -> Fraction:
+    if isinstance(max_wild_fraction, bool) or not 0 < max_wild_fraction <= 1:
         raise RookError(f"max_wild_fraction must be in (0, 1], not {max_wild_fraction!r}")
-    return birds < Fraction(max_wild_fraction).limit_denominator(1000) * n
+    return Fraction(max_wild_fraction).limit_denominator(1000)
+
+
+def wild_ok(n: int, birds: int, max_wild_fraction: float | Fraction) -> bool:
+    """TV-5: fewer than ``max_wild_fraction`` of the ``n`` cards are birds."""
+    return birds < _fraction(max_wild_fraction) * n
 
 
 def is_set(cards: Iterable[int | str], max_wild_fraction: float = 0.5) -> bool:
@@ -45,7 +53,7 @@ def is_set(cards: Iterable[int | str], max_wild_fraction: float = 0.5) -> bool:
     ids = _ids(cards)
     naturals = [c for c in ids if c != L.BIRD]
     birds = len(ids) - len(naturals)
-    if len(ids) < MIN_SET or not _wild_ok(len(ids), birds, max_wild_fraction):
+    if len(ids) < MIN_SET or not wild_ok(len(ids), birds, max_wild_fraction):
         return False
     return len({L.rank_of(c) for c in naturals}) == 1
 
@@ -58,7 +66,7 @@ def run_ranks(cards: Iterable[int | str], max_wild_fraction: float = 0.5) -> tup
     naturals = [c for c in ids if c != L.BIRD]
     birds = len(ids) - len(naturals)
     n = len(ids)
-    if n < MIN_RUN or n > L.MAX_RANK - L.MIN_RANK + 1 or not _wild_ok(n, birds, max_wild_fraction):
+    if n < MIN_RUN or n > L.MAX_RANK - L.MIN_RANK + 1 or not wild_ok(n, birds, max_wild_fraction):
         return None
     if len({L.color_of(c) for c in naturals}) != 1:
         return None
@@ -79,12 +87,92 @@ def is_run(cards: Iterable[int | str], max_wild_fraction: float = 0.5) -> bool:
 
 
 def meld_kind(cards: Iterable[int | str], max_wild_fraction: float = 0.5) -> str | None:
-    """Return ``"set"``, ``"run"`` or None for ``cards``.  No meld is both: a
-    set's naturals share a rank, a run's have distinct ranks, and TV-5 asks
-    for at least two naturals in a meld of three or more."""
+    """Return ``"set"``, ``"run"`` or None for ``cards``.  Up to the default
+    fraction of one half no meld is both: a set's naturals share a rank, a
+    run's have distinct ranks, and TV-5 then asks for at least two naturals
+    in a meld of three or more.  Above one half (``B3 Rook Rook Rook``) a
+    meld can be both, and this returns ``"set"``."""
     ids = _ids(cards)
     if is_set(ids, max_wild_fraction):
         return "set"
     if is_run(ids, max_wild_fraction):
         return "run"
     return None
+
+
+def arrange_meld(cards: Iterable[int | str], max_wild_fraction: float = 0.5
+                 ) -> tuple[str, tuple[int, ...]] | None:
+    """Return ``(kind, cards)`` with the meld's cards in their table order, or
+    None when ``cards`` are not a meld (TV-4, TV-5).
+
+    A set lists its naturals in order, then its birds.  A run lists one card
+    per rank from its lowest rank up, so a bird's place says which card it
+    stands for (TV-9).  A run given in that order keeps it; otherwise its
+    birds fill the gaps, then go as high as they fit, then below.
+
+    >>> arrange_meld(["Rook", "R4", "R5", "R6"])        # the bird stands for R3
+    ('run', (15, 36, 37, 38))
+    >>> arrange_meld(["R5", "R4", "Rook", "R6"])        # no order: the bird goes on top (R7)
+    ('run', (36, 37, 38, 15))
+    """
+    ids = _ids(cards)
+    if is_set(ids, max_wild_fraction):
+        return "set", tuple(sorted(c for c in ids if c != L.BIRD)) + (L.BIRD,) * ids.count(L.BIRD)
+    span = run_ranks(ids, max_wild_fraction)
+    if span is None:
+        return None
+    nat = [(i, c) for i, c in enumerate(ids) if c != L.BIRD]
+    lo = L.rank_of(nat[0][1]) - nat[0][0]
+    if lo >= L.MIN_RANK and lo + len(ids) - 1 <= L.MAX_RANK and all(L.rank_of(c) == lo + i for i, c in nat):
+        return "run", tuple(ids)
+    lo, hi = span
+    color = L.color_of(nat[0][1])
+    held = {L.rank_of(c) for _, c in nat}
+    return "run", tuple(L.card_id(color, r) if r in held else L.BIRD for r in range(lo, hi + 1))
+
+
+def candidate_melds(counts: Sequence[int], max_wild_fraction: float | Fraction = 0.5
+                    ) -> list[tuple[str, tuple[int, ...]]]:
+    """Return every meld the multiset ``counts`` (a count per card id) can lay,
+    each as ``(kind, cards)`` in table order (TV-4, TV-5).
+
+    * a set: for a rank, any choice of that rank's naturals (by color) and of
+      birds, 3 cards or more, within the wild limit;
+    * a run: for a color and a span of 4 ranks or more, each rank given by the
+      natural card (if held) or by a bird, within the wild limit.
+    """
+    out: list[tuple[str, tuple[int, ...]]] = []
+    n_birds = counts[L.BIRD]
+    for rank in range(L.MIN_RANK, L.MAX_RANK + 1):                       # sets
+        ids = [L.card_id(c, rank) for c in range(L.N_COLORS)]
+        for take in product(*(range(counts[i] + 1) for i in ids)):
+            naturals = sum(take)
+            if not naturals:
+                continue
+            nat = tuple(i for i, k in zip(ids, take) for _ in range(k))
+            for b in range(n_birds + 1):
+                if naturals + b >= MIN_SET and wild_ok(naturals + b, b, max_wild_fraction):
+                    out.append(("set", nat + (L.BIRD,) * b))
+    for color in range(L.N_COLORS):                                       # runs
+        for lo in range(L.MIN_RANK, L.MAX_RANK - MIN_RUN + 2):
+            span: list[int] = []
+            held: list[int] = []                       # places in span held as naturals
+            for hi in range(lo, L.MAX_RANK + 1):
+                card = L.card_id(color, hi)
+                if counts[card]:
+                    held.append(len(span))
+                span.append(card)
+                missing = len(span) - len(held)
+                if missing > n_birds:
+                    break                              # a longer span misses as many or more
+                if len(span) < MIN_RUN:
+                    continue
+                for extra in range(n_birds - missing + 1):     # birds also where a natural is held
+                    if not wild_ok(len(span), missing + extra, max_wild_fraction):
+                        break
+                    for wild in combinations(held, extra):
+                        use = [card if counts[card] else L.BIRD for card in span]
+                        for i in wild:
+                            use[i] = L.BIRD
+                        out.append(("run", tuple(use)))
+    return out

@@ -1,0 +1,182 @@
+"""The actions of a Toonerville turn (TV-6 .. TV-10) and their text forms.
+
+A rummy action carries a meld, a multiset of cards, so the actions are small
+frozen values rather than ints; each has one canonical text form, which
+:func:`parse_action` reads back to an equal value.
+
+=====================================  ==============================================
+text                                   action
+=====================================  ==============================================
+``draw``                               draw the top card of the stock (TV-6); the
+                                       other players may first buy the discard (TV-8)
+``take``                               take the top card of the discard pile (TV-6)
+``buy`` / ``pass``                     buy the discard, or let it go (TV-8)
+``lay R3 R4 R5 R6 / B7 G7 Rook``       lay the whole contract at once (TV-7)
+``meld B9 G9 Y9``                      lay a further meld (TV-7)
+``layoff R7 2`` (``layoff Rook 2 low``) add a card to table meld 2; a bird added to
+                                       a run says which end (TV-7)
+``swap R5 2 / Rook G5 B5``             put R5 in place of the bird in run 2 and lay
+                                       the new meld holding that bird at once (TV-9)
+``discard G2``                         end the turn (TV-6, TV-10)
+=====================================  ==============================================
+
+Runs are written from their lowest rank up, so a bird's place says which card
+it stands for; table melds are numbered from 0 in the order they were laid.
+
+>>> parse_action("lay R3 R4 R5 R6 / B7 G7 Rook")
+Lay(melds=((7, 23, 15), (35, 36, 37, 38)))
+>>> str(parse_action("layoff rook 2 LOW")), str(parse_action("discard g2"))
+('layoff Rook 2 low', 'discard G2')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Union
+
+from ..cards import card_name, parse_card
+from ..errors import NotationError
+
+__all__ = ["Draw", "Take", "Buy", "Pass", "Lay", "Meld", "LayOff", "Swap", "Discard", "Action",
+           "parse_action", "meld_text"]
+
+
+def meld_text(cards: tuple[int, ...]) -> str:
+    """Return the cards of a meld as text, in the given order."""
+    return " ".join(card_name(c) for c in cards)
+
+
+@dataclass(frozen=True)
+class _Word:
+    """An action that is one word."""
+
+    word: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True)
+class Draw(_Word):
+    word: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True)
+class Take(_Word):
+    word: ClassVar[str] = "take"
+
+
+@dataclass(frozen=True)
+class Buy(_Word):
+    word: ClassVar[str] = "buy"
+
+
+@dataclass(frozen=True)
+class Pass(_Word):
+    word: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True)
+class Lay:
+    """Lay the contract: its melds, each in table order, sorted (TV-7)."""
+
+    melds: tuple[tuple[int, ...], ...]
+
+    def __str__(self) -> str:
+        return "lay " + " / ".join(meld_text(m) for m in self.melds)
+
+
+@dataclass(frozen=True)
+class Meld:
+    cards: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "meld " + meld_text(self.cards)
+
+
+@dataclass(frozen=True)
+class LayOff:
+    """Add ``card`` to table meld ``meld``; ``end`` ("low"/"high") only for a bird on a run."""
+
+    card: int
+    meld: int
+    end: str | None = None
+
+    def __str__(self) -> str:
+        return f"layoff {card_name(self.card)} {self.meld}" + (f" {self.end}" if self.end else "")
+
+
+@dataclass(frozen=True)
+class Swap:
+    """Put ``card`` in place of the bird it stands for in run ``meld``, and lay
+    ``new_meld`` (which holds that bird) at once (TV-9)."""
+
+    card: int
+    meld: int
+    new_meld: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"swap {card_name(self.card)} {self.meld} / {meld_text(self.new_meld)}"
+
+
+@dataclass(frozen=True)
+class Discard:
+    card: int
+
+    def __str__(self) -> str:
+        return f"discard {card_name(self.card)}"
+
+
+Action = Union[Draw, Take, Buy, Pass, Lay, Meld, LayOff, Swap, Discard]
+_BARE: dict[str, Action] = {a.word: a for a in (Draw(), Take(), Buy(), Pass())}
+
+
+def _cards(words: list[str], text: str) -> tuple[int, ...]:
+    if not words:
+        raise NotationError(f"no cards in {text!r}", text)
+    return tuple(int(parse_card(w)) for w in words)
+
+
+def _index(word: str, text: str) -> int:
+    if not word.isdigit():
+        raise NotationError(f"a table meld is a number 0, 1, ..., not {word!r} in {text!r}", text)
+    return int(word)
+
+
+def parse_action(text: str | Action) -> Action:
+    """Return the action written ``text`` (an action is returned as is).
+
+    :raises NotationError: quoting text that is not an action.
+    """
+    if not isinstance(text, str):
+        if isinstance(text, (Draw, Take, Buy, Pass, Lay, Meld, LayOff, Swap, Discard)):
+            return text
+        raise NotationError(f"a Toonerville action is text like 'draw' or 'discard G2', not {text!r}", text)
+    words = text.replace("/", " / ").split()
+    if not words:
+        raise NotationError("an empty action", text)
+    head, rest = words[0].lower(), words[1:]
+    if head in _BARE and not rest:
+        return _BARE[head]
+    if head == "lay":
+        groups: list[list[str]] = [[]]
+        for w in rest:
+            if w == "/":
+                groups.append([])
+            else:
+                groups[-1].append(w)
+        return Lay(tuple(sorted(_cards(g, text) for g in groups)))
+    if head == "meld" and "/" not in rest:
+        return Meld(_cards(rest, text))
+    if head == "layoff" and len(rest) in (2, 3):
+        end = rest[2].lower() if len(rest) == 3 else None
+        if end not in (None, "low", "high"):
+            raise NotationError(f"a layoff's end is 'low' or 'high', not {rest[2]!r}", text)
+        return LayOff(int(parse_card(rest[0])), _index(rest[1], text), end)
+    if head == "swap" and len(rest) >= 4 and rest[2] == "/":
+        return Swap(int(parse_card(rest[0])), _index(rest[1], text), _cards(rest[3:], text))
+    if head == "discard" and len(rest) == 1:
+        return Discard(int(parse_card(rest[0])))
+    raise NotationError(f"cannot read the Toonerville action {text!r}: expected draw, take, buy, pass, "
+                        "lay ..., meld ..., layoff CARD N [low|high], swap CARD N / MELD, discard CARD", text)
+

@@ -1,0 +1,310 @@
+"""Bots for Toonerville: ``random`` and ``heuristic`` (RULES.md section 3).
+
+Both follow the engine's agent interface: ``act(observation) -> action``,
+where the observation is :meth:`ToonervilleGame.observation` for the bot's
+seat, so a bot sees what a player at the table sees and nothing more.
+
+* ``random`` picks uniformly among the legal actions (it asks for them in
+  its observation: ``needs_legal = True``).
+* ``heuristic`` plays toward its contract:
+
+  - it values a hand by how many cards it holds toward the contract: the
+    best ``s`` ranks for sets (up to 3 cards each) and the best ``r``
+    four-rank windows of one color for runs, birds filling gaps (TV-4, TV-5);
+  - it takes or buys the discard when that value grows (TV-6, TV-8), buying
+    only before it has laid its contract and while it has buys left;
+  - it lays the contract as soon as the contract solver finds it, with the
+    lay-down that leaves the least deadwood (TV-7, TV-12), then further
+    melds, lay-offs and bird swaps (TV-9), so it goes out as soon as it can
+    (TV-10);
+  - it discards the card whose loss costs the least value, the highest in
+    points first, never a bird while another card will do.
+
+>>> from rook_core.toonerville.game import ToonervilleGame
+>>> g = ToonervilleGame(4, seed=5)
+>>> bots = [make_toonerville_agent("heuristic", g.rules, seed=i) for i in range(4)]
+>>> play_game(g, bots).is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from .. import _layout as L
+from ..cards import parse_card
+from ..errors import RookError
+from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
+from .contracts import Contract
+from .game import ToonervilleGame
+from .hand import FULL_DECK, MultiHand, card_points
+from .melds import arrange_meld, candidate_melds
+from .rules import ToonervilleRules
+from .solver import MAX_CARDS, ContractResult
+from .table import TableMeld, fits_table
+
+__all__ = ["ToonervilleAgent", "RandomToonervilleAgent", "HeuristicToonervilleAgent",
+           "make_toonerville_agent", "toonerville_agent_kinds", "play_game", "contract_value"]
+
+
+class ToonervilleAgent(Protocol):
+    needs_legal: bool
+
+    def act(self, observation: dict[str, Any]) -> Action: ...
+
+
+class RandomToonervilleAgent:
+    """Plays a legal action chosen uniformly, from its own seeded stream."""
+
+    needs_legal = True
+
+    def __init__(self, rules: ToonervilleRules, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, observation: dict[str, Any]) -> Action:
+        return parse_action(self.rng.choice(observation["legal_actions"]))
+
+
+def _counts(names: Sequence[str]) -> list[int]:
+    c = [0] * L.N_CARD_IDS
+    for n in names:
+        c[int(parse_card(n))] += 1
+    return c
+
+
+@lru_cache(maxsize=None)
+def _best_window(mask: int) -> tuple[int, int]:
+    """For a mask of the ranks held in a color (bit r-1 for rank r): the most
+    ranks held in four consecutive ranks, and the lowest rank of the highest
+    such window."""
+    return max((((mask >> (lo - 1)) & 15).bit_count(), lo) for lo in range(1, 12))
+
+
+def contract_value(counts: Sequence[int], sets: int, runs: int) -> int:
+    """How many cards of ``counts`` go toward ``sets`` sets and ``runs`` runs:
+    the best ranks for sets (up to 3 naturals each), then the best four-rank
+    windows of one color for runs among the cards left, then the birds,
+    each filling one missing card (TV-4, TV-5).  At most ``3 sets + 4 runs``."""
+    left = list(counts)
+    total = 0
+    if sets:
+        groups = sorted((min(3, left[r] + left[16 + r] + left[32 + r] + left[48 + r]), r) for r in range(1, 15))
+        for n, r in groups[-sets:]:
+            total += n
+            for card in (r, 16 + r, 32 + r, 48 + r):
+                k = min(n, left[card])
+                left[card] -= k
+                n -= k
+    if runs:
+        masks = [sum(1 << (r - 1) for r in range(1, 15) if left[16 * c + r]) for c in range(4)]
+        for _ in range(runs):
+            best, color, lo = max((*_best_window(masks[c])[:1], c, _best_window(masks[c])[1]) for c in range(4))
+            total += best
+            for r in range(lo, lo + 4):
+                card = 16 * color + r
+                if left[card]:
+                    left[card] -= 1
+                    if not left[card]:
+                        masks[color] &= ~(1 << (r - 1))
+    return min(3 * sets + 4 * runs, total + counts[L.BIRD])
+
+
+def _solver(which: str) -> Any:
+    """The contract solver: ``native`` (the kernel) or ``reference`` (brute force)."""
+    if which == "native":
+        from .solver import solve_contract
+    elif which == "reference":
+        from .._reference.contract import solve_contract
+    else:
+        raise RookError(f"solver must be 'native' or 'reference', not {which!r}")
+    return solve_contract
+
+
+class HeuristicToonervilleAgent:
+    """Plays toward its contract (see the module docstring)."""
+
+    needs_legal = False
+
+    def __init__(self, rules: ToonervilleRules, seed: int = 0, solver: str = "native") -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self._solve_contract = _solver(solver)
+
+    def _solve(self, counts: list[int], sets: int, runs: int) -> Any:
+        """The least-deadwood lay-down of ``counts`` holding ``sets`` sets and ``runs`` runs
+        (0 and 0: any further melds, TV-7)."""
+        if sum(counts) > MAX_CARDS:                 # beyond the kernel (buys past the default max_buys)
+            return ContractResult(False, None, [])
+        hand = MultiHand()
+        hand._counts = list(counts)
+        return self._solve_contract(hand, Contract(0, 0, sets, runs), self.rules.max_wild_fraction)
+
+    def act(self, obs: dict[str, Any]) -> Action:
+        counts = _counts(obs["hand"])
+        con = obs["contract"]
+        me = obs["player"]
+        laid = obs["laid"][me]
+        phase = obs["phase"]
+        top = obs["discard_top"]
+        if phase == "draw":
+            if top is not None and self._wants(counts, int(parse_card(top)), con, laid, obs):
+                return Take()
+            return Draw() if obs["stock_size"] or obs["discard_size"] >= 2 else Take()
+        if phase == "buy":
+            if (not laid and top is not None and obs["buys"][me] < obs["max_buys"]
+                    and self._wants(counts, int(parse_card(top)), con, laid, obs, buying=True)):
+                return Buy()
+            return Pass()
+        return self._play(obs, counts, con, laid)
+
+    # --------------------------------------------------------------- drawing
+    def _wants(self, counts: list[int], card: int, con: dict[str, int], laid: bool,
+               obs: dict[str, Any], buying: bool = False) -> bool:
+        if laid:
+            table = _table(obs)
+            if any(m.lay_off(card, e, self.rules.max_wild_fraction) is not None
+                   for m in table for e in (None, "low", "high")):
+                return True
+            plus = list(counts)
+            plus[card] += 1
+            now, then = self._solve(counts, 0, 0).deadwood, self._solve(plus, 0, 0).deadwood
+            return now is not None and then is not None and then < now + card_points(card)
+        if card == L.BIRD:
+            return True
+        plus = list(counts)
+        plus[card] += 1
+        gain = contract_value(plus, con["sets"], con["runs"]) - contract_value(counts, con["sets"], con["runs"])
+        if buying:
+            return gain > 0 and sum(counts) <= 3 * con["sets"] + 4 * con["runs"] + 4
+        return gain > 0
+
+    # --------------------------------------------------------------- playing
+    def _play(self, obs: dict[str, Any], counts: list[int], con: dict[str, int], laid: bool) -> Action:
+        frac = self.rules.max_wild_fraction
+        me = obs["player"]
+        table = _table(obs)
+
+        def leaves_ok(used: Sequence[int], new_table: list[TableMeld]) -> bool:
+            """Round 11 (TV-10): one card may be left only if it can be laid off next."""
+            if con["discard_out"] or sum(counts) - len(used) != 1:
+                return True
+            left = list(counts)
+            for c in used:
+                left[c] -= 1
+            return fits_table(next(c for c in FULL_DECK if left[c] > 0), new_table, frac)
+
+        if not laid:
+            res = self._solve(counts, con["sets"], con["runs"])
+            if res.can_meet:
+                lay = [tuple(m) for m in res.melds[:con["sets"] + con["runs"]]]
+                new = table + [TableMeld("", me, m) for m in lay]
+                if leaves_ok([c for m in lay for c in m], _arranged(new, frac)):
+                    return Lay(tuple(sorted(lay)))
+            return self._discard(obs, counts, con, laid)
+        for m in self._solve(counts, 0, 0).melds:
+            if leaves_ok(m, _arranged(table + [TableMeld("", me, tuple(m))], frac)):
+                return Meld(tuple(m))
+        for c in sorted((c for c in FULL_DECK if counts[c]), key=lambda c: -card_points(c)):
+            for i, m in enumerate(table):
+                for end in (("high", "low") if c == L.BIRD and m.kind == "run" else (None,)):
+                    grown = m.lay_off(c, end, frac)
+                    if grown is not None and leaves_ok([c], table[:i] + [grown] + table[i + 1:]):
+                        return LayOff(c, i, end)
+        for c in FULL_DECK:
+            if not counts[c] or c == L.BIRD:
+                continue
+            for i, m in enumerate(table):
+                if m.bird_stands_for(c) is not None:
+                    freed = list(counts)
+                    freed[c] -= 1
+                    freed[L.BIRD] += 1
+                    for kind, cards in candidate_melds(freed, frac):
+                        if L.BIRD not in cards:                 # the new meld takes the bird (TV-9)
+                            continue
+                        used = [c] + list(cards)
+                        used.remove(L.BIRD)
+                        mended = table[:i] + [m.replace_bird(c)] + table[i + 1:]
+                        if leaves_ok(used, mended + [TableMeld(kind, me, cards)]):
+                            return Swap(c, i, cards)
+        return self._discard(obs, counts, con, laid)
+
+    def _discard(self, obs: dict[str, Any], counts: list[int], con: dict[str, int], laid: bool) -> Action:
+        took = obs["taken_discard"]
+        took_id = int(parse_card(took)) if took is not None else None
+        held = [c for c in FULL_DECK if counts[c]]
+        allowed = [c for c in held if not (self.rules.no_discard_of_taken and c == took_id)] or held
+        best: tuple[Any, ...] | None = None
+        choice = allowed[0]
+        for c in allowed:
+            less = list(counts)
+            less[c] -= 1
+            value = 0 if laid else contract_value(less, con["sets"], con["runs"])
+            key = (value, c != L.BIRD, card_points(c), self.rng.random())
+            if best is None or key > best:
+                best, choice = key, c
+        return Discard(choice)
+
+
+def _arranged(table: list[TableMeld], frac: float) -> list[TableMeld]:
+    """``table`` with melds of unknown kind named by their cards."""
+    out = []
+    for m in table:
+        if not m.kind:
+            arranged = arrange_meld(m.cards, frac)
+            assert arranged is not None
+            m = TableMeld(arranged[0], m.owner, arranged[1])
+        out.append(m)
+    return out
+
+
+def _table(obs: dict[str, Any]) -> list[TableMeld]:
+    return [TableMeld(m["kind"], m["owner"], tuple(int(parse_card(c)) for c in m["cards"]))
+            for m in obs["table"]]
+
+
+_KINDS: dict[str, Any] = {"random": RandomToonervilleAgent, "heuristic": HeuristicToonervilleAgent}
+
+
+def toonerville_agent_kinds() -> list[str]:
+    return sorted(_KINDS)
+
+
+def make_toonerville_agent(kind: str, rules: ToonervilleRules, seed: int = 0,
+                           **options: Any) -> ToonervilleAgent:
+    """Return a bot of ``kind`` (``random`` or ``heuristic``; the heuristic takes
+    ``solver="native"`` or ``"reference"``).
+
+    :raises RookError: for an unknown kind.
+    """
+    if kind not in _KINDS:
+        raise RookError(f"unknown Toonerville agent {kind!r}; choose from {', '.join(toonerville_agent_kinds())}")
+    agent: ToonervilleAgent = _KINDS[kind](rules, seed, **options)
+    return agent
+
+
+def play_game(game: ToonervilleGame, agents: Sequence[ToonervilleAgent],
+              on_action: Any = None) -> ToonervilleGame:
+    """Play ``game`` to its end with one agent per player; ``on_action(game, player, action)``
+    is called after each action.
+
+    :raises RookError: when the number of agents is not the number of players,
+        or an agent returns an illegal action (naming the agent's player).
+    """
+    if len(agents) != game.players:
+        raise RookError(f"{game.players} players need {game.players} agents, not {len(agents)}")
+    while not game.is_over:
+        p = game.to_move
+        assert p is not None
+        agent = agents[p]
+        action = agent.act(game.observation(p, legal=agent.needs_legal))
+        try:
+            game.apply(action, p)
+        except RookError as e:
+            raise RookError(f"the agent of player {p} chose an illegal action: {e}") from None
+        if on_action is not None:
+            on_action(game, p, action)
+    return game
+

@@ -1,0 +1,565 @@
+"""A game of Toonerville Rook (RULES.md sections 3 and 5), played through actions.
+
+The game deals each round from its own seed (derived from the game seed and
+the round's place, as the trick-taking :class:`~rook_core.game.Game` does),
+so a game is its seed, its rules and its list of actions; :meth:`undo`
+replays that list.  Phases of a turn:
+
+* ``draw``: the player in turn takes the top discard or draws from the stock
+  (TV-6).  Drawing from the stock first offers the discard to the others
+  (TV-8): phase ``buy`` asks them one by one from the left of the player in
+  turn, and the first who buys gets it, with one penalty card from the stock;
+  then the player in turn draws.
+* ``play``: lay the contract at once, then further melds, lay-offs and bird
+  swaps (TV-7, TV-9); a discard ends the turn (TV-6).  A player who has laid
+  the contract and holds no card goes out and ends the round (TV-10).
+* ``over``: after the last round; the lowest total wins (TV-12).
+
+Engine choices where RULES.md is silent, each documented where it applies:
+the new meld of a bird swap is part of the swap action and needs the
+contract laid (TV-7, TV-9); a player whose hand holds only copies of the card just taken may discard one; where
+the last card may not be a discard, an action may leave one card only if it
+can be laid off next (so a player is never left without a move); a round
+that reaches ``turn_limit`` ends with nobody out.  (A turn can always
+start: after a discard the pile holds a card to take.)
+
+>>> g = ToonervilleGame(4, seed=1)
+>>> g.round, g.contract.sets, g.phase, g.to_move, len(g.hand(1))
+(1, 2, 'draw', 1, 12)
+>>> g.apply("draw"); g.phase, g.to_move      # seat 2 may buy the discard first
+('buy', 2)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from .. import _layout as L
+from ..cards import card_name
+from ..errors import IllegalActionError, RookError
+from ..game import hand_seed
+from ..jsonio import read_object
+from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
+from .contracts import CONTRACTS, Contract
+from .hand import FULL_DECK, MultiHand, card_points
+from .melds import arrange_meld, candidate_melds
+from .rules import ToonervilleRules
+from .table import TableMeld, fits_table
+
+__all__ = ["ToonervilleGame", "RoundEnd", "PHASES"]
+
+PHASES = ("draw", "buy", "play", "over")
+_N = L.N_CARD_IDS
+
+
+class RoundEnd(NamedTuple):
+    """How a round ended: who went out (None: nobody, at the turn limit), the
+    turns played, the table, every hand as counts (shown for scoring, TV-12),
+    who had laid the contract, and each player's buys."""
+
+    round: int
+    went_out: int | None
+    turns: int
+    table: tuple[TableMeld, ...]
+    hands: tuple[tuple[int, ...], ...]
+    laid: tuple[bool, ...]
+    buys: tuple[int, ...]
+
+
+def _names(counts: list[int]) -> list[str]:
+    return [card_name(c) for c in FULL_DECK for _ in range(counts[c])]
+
+
+class ToonervilleGame:
+    """A seeded game of Toonerville Rook for 3 to 5 players.
+
+    ``players`` is the number of players or a :class:`ToonervilleRules`.
+
+    :raises VariantError: for rules that break RULES.md section 3.
+    :raises RookError: for a seed or first dealer that is not valid.
+    """
+
+    def __init__(self, players: int | ToonervilleRules = 4, seed: int = 0, first_dealer: int = 0) -> None:
+        self.rules = players if isinstance(players, ToonervilleRules) else ToonervilleRules(players=players)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RookError(f"a seed must be an int, not {seed!r}")
+        if isinstance(first_dealer, bool) or first_dealer not in range(self.rules.players):
+            raise RookError(f"first_dealer must be a player 0..{self.rules.players - 1}, not {first_dealer!r}")
+        self.seed = seed
+        self.first_dealer = first_dealer
+        self.round_scores: list[list[int]] = []
+        self.went_out: list[int | None] = []
+        self.ended: list[RoundEnd] = []
+        self._history: list[tuple[int, Action]] = []
+        self._round_index = 0
+        self._deal()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def round(self) -> int:
+        """The number (1-11) of the round being played, or of the last one once over (TV-2)."""
+        return self.rules.rounds[min(self._round_index, len(self.rules.rounds) - 1)]
+
+    @property
+    def contract(self) -> Contract:
+        return CONTRACTS[self.round]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def to_move(self) -> int | None:
+        """The player whose action is awaited (the one asked to buy in phase ``buy``)."""
+        if self.phase == "over":
+            return None
+        return self.buy_queue[0] if self.phase == "buy" else self.turn
+
+    @property
+    def totals(self) -> list[int]:
+        """Each player's total of the rounds played (TV-12)."""
+        return [sum(r[p] for r in self.round_scores) for p in range(self.players)]
+
+    @property
+    def winners(self) -> list[int]:
+        """The players with the lowest total once the game is over (ties share, TV-12), else []."""
+        if not self.is_over:
+            return []
+        t = self.totals
+        return [p for p in range(self.players) if t[p] == min(t)]
+
+    def hand(self, player: int) -> MultiHand:
+        """The cards ``player`` holds."""
+        self._check_player(player)
+        h = MultiHand()
+        h._counts = list(self.hands[player])
+        return h
+
+    def history(self) -> list[tuple[int, Action]]:
+        """Every action of the game in order, with the player who took it."""
+        return list(self._history)
+
+    # ------------------------------------------------------------------ deal
+    def _deal(self) -> None:
+        """Deal the round (TV-2, TV-3): one full deck per player, shuffled together."""
+        n = self.players
+        self.dealer = (self.first_dealer + self._round_index) % n
+        self._rng_seed = hand_seed(self.seed, self._round_index)
+        shoe = list(FULL_DECK) * n
+        random.Random(self._rng_seed).shuffle(shoe)
+        self.hands = [[0] * _N for _ in range(n)]
+        dealt = self.contract.dealt
+        for k in range(dealt * n):                          # one at a time, from the dealer's left
+            self.hands[(self.dealer + 1 + k) % n][shoe.pop()] += 1
+        self.stock = shoe
+        self.discard = [self.stock.pop()]                   # TV-3: the top card turned
+        self.table: list[TableMeld] = []
+        self.laid = [False] * n
+        self.buys = [0] * n
+        self.buy_queue: list[int] = []
+        self.took: int | None = None
+        self.refills = 0
+        self.turns = 1
+        self.turn = (self.dealer + 1) % n                   # TV-3: left of the dealer starts
+        self.phase = "draw"
+
+    def _can_draw(self) -> bool:
+        return bool(self.stock) or len(self.discard) >= 2
+
+    def _draw_stock(self) -> int:
+        """The top card of the stock, first shuffling the discard pile but its top
+        into a new stock when the stock is empty (TV-11)."""
+        if not self.stock:
+            rest, self.discard = self.discard[:-1], self.discard[-1:]
+            self.refills += 1
+            random.Random(hand_seed(self._rng_seed, 1000 + self.refills)).shuffle(rest)
+            self.stock = rest
+        return self.stock.pop()
+
+    # ---------------------------------------------------------------- checks
+    def _check_player(self, player: int) -> None:
+        if isinstance(player, bool) or not isinstance(player, int) or player not in range(self.players):
+            raise RookError(f"a player is 0..{self.players - 1}, not {player!r}")
+
+    def _refuse(self, action: Action, why: str, rule: str | None) -> IllegalActionError:
+        return IllegalActionError(f"illegal action {action}: {why}" + (f" ({rule})" if rule else ""), rule=rule)
+
+    def _leaves_ok(self, action: Action, counts: list[int], table: list[TableMeld]) -> None:
+        """Where the last card may not be a discard (round 11, TV-10), an action may
+        leave one card in hand only if that card can then be laid off on ``table``,
+        the table after the action: the player can always go out, or go on."""
+        if self.contract.discard_out or sum(counts) != 1:
+            return
+        last = next(c for c in FULL_DECK if counts[c])
+        if not fits_table(last, table, self.rules.max_wild_fraction):
+            raise self._refuse(action, f"round {self.round} cannot be ended by a discard, and the one card "
+                               f"left ({card_name(last)}) could not be laid off", "TV-10")
+
+    def _take_from_hand(self, action: Action, counts: list[int], cards: Iterable[int]) -> None:
+        for c in cards:
+            if counts[c] <= 0:
+                raise self._refuse(action, f"{card_name(c)} is not in the hand (or not that many times)", "TV-7")
+            counts[c] -= 1
+
+    def _meld(self, action: Action, cards: tuple[int, ...], want: str | None = None) -> tuple[str, tuple[int, ...]]:
+        m = arrange_meld(cards, self.rules.max_wild_fraction)
+        if m is None or (want is not None and m[0] != want):
+            what = f"a {want}" if want else "a set or a run"
+            raise self._refuse(action, f"{' '.join(card_name(c) for c in cards)} is not {what}", "TV-4, TV-5")
+        return m
+
+    def _check(self, action: Action, player: int) -> Any:
+        """Validate ``action`` by ``player``; return what applying it needs.  Changes nothing."""
+        if self.phase == "over":
+            raise self._refuse(action, "the game is over", "TV-12")
+        if player != self.to_move:
+            raise self._refuse(action, f"it is player {self.to_move}'s move, not player {player}'s", "TV-6")
+        if self.phase == "draw":
+            if isinstance(action, Take):
+                if not self.discard:
+                    raise self._refuse(action, "the discard pile is empty", "TV-6")
+                return None
+            if isinstance(action, Draw):
+                if not self._can_draw():
+                    raise self._refuse(action, "the stock is empty and there is nothing to shuffle", "TV-11")
+                return None
+            raise self._refuse(action, "the turn starts with 'draw' or 'take'", "TV-6")
+        if self.phase == "buy":
+            if isinstance(action, Buy):
+                if self.buys[player] >= self.rules.max_buys:
+                    raise self._refuse(action, f"player {player} has bought {self.rules.max_buys} times "
+                                       "this round", "TV-8")
+                return None
+            if isinstance(action, Pass):
+                return None
+            raise self._refuse(action, f"player {player} is asked to 'buy' or 'pass' the discard", "TV-8")
+        # phase play
+        counts = list(self.hands[player])
+        if isinstance(action, Discard):
+            c = action.card
+            if counts[c] <= 0:
+                raise self._refuse(action, f"{card_name(c)} is not in the hand", "TV-6")
+            if (self.rules.no_discard_of_taken and c == self.took
+                    and sum(counts) != counts[c]):
+                raise self._refuse(action, f"{card_name(c)} was taken from the discard pile this turn "
+                                   "(no_discard_of_taken)", "section 5")
+            if not self.contract.discard_out and sum(counts) == 1:
+                raise self._refuse(action, f"round {self.round}'s last card cannot be a discard", "TV-10")
+            return None
+        if isinstance(action, Lay):
+            if self.laid[player]:
+                raise self._refuse(action, "the contract is already laid", "TV-7")
+            melds = [self._meld(action, m) for m in action.melds]
+            sets = sum(k == "set" for k, _ in melds)
+            con = self.contract
+            if sets != con.sets or len(melds) - sets != con.runs:
+                raise self._refuse(action, f"the contract of round {self.round} is exactly {con.sets} set(s) "
+                                   f"and {con.runs} run(s), not {sets} and {len(melds) - sets}", "TV-2, TV-7")
+            for _, cards in melds:
+                self._take_from_hand(action, counts, cards)
+            self._leaves_ok(action, counts, self.table + [TableMeld(k, player, m) for k, m in melds])
+            return melds, counts
+        if not self.laid[player]:
+            raise self._refuse(action, "the contract must be laid first, all at once", "TV-7")
+        if isinstance(action, Meld):
+            meld = self._meld(action, action.cards)
+            self._take_from_hand(action, counts, meld[1])
+            self._leaves_ok(action, counts, self.table + [TableMeld(meld[0], player, meld[1])])
+            return meld, counts
+        if isinstance(action, (LayOff, Swap)):
+            if not 0 <= action.meld < len(self.table):
+                raise self._refuse(action, f"there is no table meld {action.meld} (melds 0..{len(self.table) - 1})",
+                                   "TV-7")
+            target = self.table[action.meld]
+            self._take_from_hand(action, counts, (action.card,))
+            if isinstance(action, LayOff):
+                grown = target.lay_off(action.card, action.end, self.rules.max_wild_fraction)
+                if grown is None:
+                    raise self._refuse(action, f"{card_name(action.card)} does not fit meld {action.meld} "
+                                       f"({target.text()})", "TV-7, TV-5")
+                self._leaves_ok(action, counts, _replaced(self.table, action.meld, grown))
+                return grown, counts
+            if target.bird_stands_for(action.card) is None:
+                rule = "TV-9: a bird in a set is never replaced" if target.kind == "set" else "TV-9"
+                raise self._refuse(action, f"no bird of meld {action.meld} ({target.text()}) stands for "
+                                   f"{card_name(action.card)}", rule)
+            if L.BIRD not in action.new_meld:
+                raise self._refuse(action, "the new meld must hold the bird taken from the run", "TV-9")
+            meld = self._meld(action, action.new_meld)
+            counts[L.BIRD] += 1                                 # the freed bird
+            self._take_from_hand(action, counts, meld[1])
+            mended = target.replace_bird(action.card)
+            self._leaves_ok(action, counts, _replaced(self.table, action.meld, mended)
+                            + [TableMeld(meld[0], player, meld[1])])
+            return mended, meld, counts
+        raise self._refuse(action, "after drawing: lay, meld, layoff, swap or discard", "TV-6")
+
+    def is_legal(self, action: Action | str, player: int | None = None) -> bool:
+        """Whether ``action`` (by ``player``, default the one to move) would be accepted."""
+        who = self.to_move if player is None else player
+        try:
+            self._check(parse_action(action), -1 if who is None else who)
+        except RookError:
+            return False
+        return True
+
+    # --------------------------------------------------------------- actions
+    def apply(self, action: Action | str, player: int | None = None) -> None:
+        """Apply ``action`` by ``player`` (default: the player to move).
+
+        :raises IllegalActionError: naming the rule broken; the game is unchanged.
+        :raises NotationError: for text that is not an action.
+        """
+        action = parse_action(action)
+        if player is None:
+            player = self.to_move if self.to_move is not None else -1
+        elif player not in range(self.players):
+            raise IllegalActionError(f"illegal action {action}: a player is 0..{self.players - 1}, not {player!r}")
+        plan = self._check(action, player)
+        self._history.append((player, action))
+        if isinstance(action, Take):
+            c = self.discard.pop()
+            self.hands[player][c] += 1
+            self.took = c
+            self.phase = "play"
+        elif isinstance(action, Draw):
+            queue = [(player + k) % self.players for k in range(1, self.players)]
+            queue = [p for p in queue if self.buys[p] < self.rules.max_buys]
+            if self.discard and queue and len(self.stock) + max(0, len(self.discard) - 2) >= 2:
+                self.buy_queue, self.phase = queue, "buy"                  # TV-8
+            else:
+                self._turn_draws()
+        elif isinstance(action, Buy):
+            self.hands[player][self.discard.pop()] += 1
+            self.hands[player][self._draw_stock()] += 1                   # the penalty card
+            self.buys[player] += 1
+            self.buy_queue = []
+            self._turn_draws()
+        elif isinstance(action, Pass):
+            self.buy_queue.pop(0)
+            if not self.buy_queue:
+                self._turn_draws()
+        elif isinstance(action, Discard):
+            self.hands[player][action.card] -= 1
+            self.discard.append(action.card)
+            if sum(self.hands[player]) == 0:
+                self._end_round(player)                                    # TV-10
+            else:
+                self._next_turn()
+        else:
+            if isinstance(action, Lay):
+                melds, counts = plan
+                self.laid[player] = True
+                self.table.extend(TableMeld(k, player, cards) for k, cards in melds)
+            elif isinstance(action, Meld):
+                (k, cards), counts = plan
+                self.table.append(TableMeld(k, player, cards))
+            elif isinstance(action, LayOff):
+                grown, counts = plan
+                self.table[action.meld] = grown
+            else:
+                mended, (k, cards), counts = plan
+                self.table[action.meld] = mended
+                self.table.append(TableMeld(k, player, cards))
+            self.hands[player] = counts
+            if sum(counts) == 0:
+                self._end_round(player)                                    # TV-10
+
+    def _turn_draws(self) -> None:
+        self.hands[self.turn][self._draw_stock()] += 1
+        self.phase = "play"
+
+    def _next_turn(self) -> None:
+        self.turn = (self.turn + 1) % self.players
+        self.took = None
+        self.turns += 1
+        self.phase = "draw"
+        limit = self.rules.turn_limit
+        if limit is not None and self.turns > limit:
+            self._end_round(None)
+
+    def _end_round(self, out: int | None) -> None:
+        """Score the round (TV-12) and deal the next, or end the game."""
+        self.round_scores.append([0 if p == out else sum(card_points(c) * k for c, k in enumerate(h) if k)
+                                  for p, h in enumerate(self.hands)])
+        self.went_out.append(out)
+        self.ended.append(RoundEnd(self.round, out, self.turns, tuple(self.table),
+                                   tuple(tuple(h) for h in self.hands), tuple(self.laid), tuple(self.buys)))
+        self._round_index += 1
+        if self._round_index == len(self.rules.rounds):
+            self.phase = "over"
+            self.buy_queue = []
+        else:
+            self._deal()
+
+    def undo(self) -> None:
+        """Undo the last action (replaying the others from the deal).
+
+        :raises IllegalActionError: when nothing was played.
+        """
+        if not self._history:
+            raise IllegalActionError("there is no action to undo")
+        fresh = ToonervilleGame(self.rules, self.seed, self.first_dealer)
+        for player, action in self._history[:-1]:
+            fresh.apply(action, player)
+        self.__dict__.update(fresh.__dict__)
+
+    def clone(self) -> ToonervilleGame:
+        g = ToonervilleGame.__new__(ToonervilleGame)
+        g.__dict__.update(self.__dict__)
+        for name in ("hands",):
+            setattr(g, name, [list(h) for h in getattr(self, name)])
+        for name in ("stock", "discard", "table", "laid", "buys", "buy_queue", "_history", "went_out", "ended"):
+            setattr(g, name, list(getattr(self, name)))
+        g.round_scores = [list(r) for r in self.round_scores]
+        return g
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ToonervilleGame):
+            return NotImplemented
+        return (self.rules, self.seed, self.first_dealer, self._history) == \
+            (other.rules, other.seed, other.first_dealer, other._history)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ---------------------------------------------------------- legal actions
+    def legal_actions(self) -> list[Action]:
+        """Return every action the player to move may take, in a fixed order."""
+        if self.phase == "over":
+            return []
+        p = self.to_move
+        assert p is not None
+        if self.phase == "draw":
+            first: list[Action] = [Draw()] if self._can_draw() else []
+            return first + ([Take()] if self.discard else [])
+        if self.phase == "buy":
+            return [Buy(), Pass()] if self.buys[p] < self.rules.max_buys else [Pass()]
+        counts = self.hands[p]
+        out: list[Action] = []
+        if not self.laid[p]:
+            out += self._lay_options(counts)
+        else:
+            frac = self.rules.max_wild_fraction
+            out += [Meld(cards) for _, cards in candidate_melds(counts, frac)]
+            held = [c for c in FULL_DECK if counts[c]]
+            for i, m in enumerate(self.table):
+                for c in held:
+                    for end in (("low", "high") if c == L.BIRD and m.kind == "run" else (None,)):
+                        if m.lay_off(c, end, frac) is not None:
+                            out.append(LayOff(c, i, end))
+                    if m.bird_stands_for(c) is not None:
+                        freed = list(counts)
+                        freed[c] -= 1
+                        freed[L.BIRD] += 1
+                        out += [Swap(c, i, cards) for _, cards in candidate_melds(freed, frac)
+                                if L.BIRD in cards]
+        out += [Discard(c) for c in FULL_DECK if counts[c]]
+        return [a for a in out if self.is_legal(a, p)]
+
+    def _lay_options(self, counts: list[int]) -> list[Action]:
+        """Every distinct way to lay the round's contract from ``counts`` (TV-7):
+        its sets, then its runs, each list in candidate order so that no choice
+        is made twice, a meld kept only while it fits what is left."""
+        con = self.contract
+        cands = candidate_melds(counts, self.rules.max_wild_fraction)
+        need = [m for k, m in cands if k == "set"], [m for k, m in cands if k == "run"]
+        found: list[tuple[tuple[int, ...], ...]] = []
+
+        def pick(left: list[int], kind: int, todo: int, start: int, chosen: list[tuple[int, ...]]) -> None:
+            if todo == 0:
+                if kind == 0 and con.runs:
+                    pick(left, 1, con.runs, 0, chosen)
+                else:
+                    found.append(tuple(sorted(chosen)))
+                return
+            melds = need[kind]
+            for i in range(start, len(melds)):
+                m = melds[i]
+                if _take(left, m):
+                    pick(left, kind, todo - 1, i, chosen + [m])
+                for c in m:
+                    left[c] += 1
+
+        if con.sets:
+            pick(list(counts), 0, con.sets, 0, [])
+        else:
+            pick(list(counts), 1, con.runs, 0, [])
+        return [Lay(m) for m in sorted(found)]
+
+    # ------------------------------------------------------------------ views
+    def observation(self, player: int, legal: bool = True) -> dict[str, Any]:
+        """Return what ``player`` may see: their own hand, hand sizes, the table,
+        the top discard, the scores; the legal actions (as text) when it is
+        their move and ``legal`` is true.  Never another hand or the stock's order."""
+        self._check_player(player)
+        con = self.contract
+        obs: dict[str, Any] = {
+            "game": "toonerville", "players": self.players, "player": player,
+            "round": self.round, "contract": {"sets": con.sets, "runs": con.runs,
+                                              "discard_out": con.discard_out},
+            "dealer": self.dealer, "turn": self.turn, "phase": self.phase, "to_move": self.to_move,
+            "hand": _names(self.hands[player]), "hand_sizes": [sum(h) for h in self.hands],
+            "stock_size": len(self.stock), "discard_top": card_name(self.discard[-1]) if self.discard else None,
+            "discard_size": len(self.discard),
+            "taken_discard": card_name(self.took) if self.took is not None else None,
+            "table": [{"kind": m.kind, "owner": m.owner, "cards": [card_name(c) for c in m.cards]}
+                      for m in self.table],
+            "laid": list(self.laid), "buys": list(self.buys), "max_buys": self.rules.max_buys,
+            "round_scores": [list(r) for r in self.round_scores], "totals": self.totals,
+            "winners": self.winners,
+        }
+        if legal and self.to_move == player:
+            obs["legal_actions"] = [str(a) for a in self.legal_actions()]
+        return obs
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the game as JSON-ready data; :meth:`from_json` replays it exactly."""
+        return {"format": "rook-toonerville/1", "rules": self.rules.to_dict(), "seed": self.seed,
+                "first_dealer": self.first_dealer,
+                "actions": [[p, str(a)] for p, a in self._history],
+                "summary": {"round": self.round, "totals": self.totals, "winners": self.winners}}
+
+    @classmethod
+    def from_json(cls, data: Any) -> ToonervilleGame:
+        """Return the game :meth:`to_json` wrote (a dict or JSON text).
+
+        :raises RookError: for a malformed document or an action the rules refuse.
+        """
+        data = read_object(data, "Toonerville game JSON",
+                           ("format", "rules", "seed", "first_dealer", "actions", "summary"),
+                           ("rules", "seed", "actions"))
+        g = cls(ToonervilleRules.from_dict(data["rules"]), data["seed"], data.get("first_dealer", 0))
+        if not isinstance(data["actions"], list):
+            raise RookError("Toonerville game JSON 'actions' must be a list")
+        for i, item in enumerate(data["actions"]):
+            if not (isinstance(item, list) and len(item) == 2):
+                raise RookError(f"Toonerville game JSON action {i} must be [player, action], not {item!r}")
+            try:
+                g.apply(item[1], item[0])
+            except RookError as e:
+                raise type(e)(f"Toonerville game JSON action {i} ({item!r}): {e}") from None
+        return g
+
+    def __repr__(self) -> str:
+        return (f"<ToonervilleGame players={self.players} seed={self.seed} round={self.round} "
+                f"phase={self.phase} totals={self.totals}>")
+
+
+def _replaced(table: list[TableMeld], i: int, meld: TableMeld) -> list[TableMeld]:
+    return table[:i] + [meld] + table[i + 1:]
+
+
+def _take(counts: list[int], cards: Iterable[int]) -> bool:
+    """Take ``cards`` from ``counts``; whether they were all there (the counts are
+    left short by the cards, so a caller puts them back either way)."""
+    ok = True
+    for c in cards:
+        counts[c] -= 1
+        ok = ok and counts[c] >= 0
+    return ok

@@ -1,0 +1,95 @@
+"""Melds on the table and how they grow: laying off (TV-7) and replacing a bird (TV-9).
+
+A table meld keeps its cards in table order (see
+:func:`~rook_core.toonerville.melds.arrange_meld`): a set its naturals then
+its birds, a run one card per rank from its lowest rank up, so a bird's place
+in a run says which card it stands for.
+
+>>> m = TableMeld("run", 0, (35, 36, 15, 38))          # R3 R4 Rook R6: the bird is R5
+>>> m.lowest_rank(), m.bird_stands_for(37), m.lay_off(39, None, 0.5).cards
+(3, 2, (35, 36, 15, 38, 39))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .. import _layout as L
+from ..cards import card_name
+from .melds import wild_ok
+
+__all__ = ["TableMeld", "fits_table"]
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table: ``kind`` ("set" or "run"), the player who laid it, its cards."""
+
+    kind: str
+    owner: int
+    cards: tuple[int, ...]
+
+    def lowest_rank(self) -> int:
+        """The rank of a run's first card (its birds count by their place)."""
+        for i, c in enumerate(self.cards):
+            if c != L.BIRD:
+                return L.rank_of(c) - i
+        raise AssertionError("a meld holds a natural card (TV-5)")
+
+    def color(self) -> int:
+        return next(L.color_of(c) for c in self.cards if c != L.BIRD)
+
+    def rank(self) -> int:
+        return next(L.rank_of(c) for c in self.cards if c != L.BIRD)
+
+    def lay_off(self, card: int, end: str | None, max_wild_fraction: float) -> TableMeld | None:
+        """Return this meld with ``card`` added (TV-7), or None when it does not fit.
+
+        A natural goes on a run just below or above it; a bird on a run needs
+        ``end`` ("low" or "high"); every meld keeps the wild limit (TV-5).
+        """
+        n, birds = len(self.cards) + 1, self.cards.count(L.BIRD) + (card == L.BIRD)
+        if not wild_ok(n, birds, max_wild_fraction):
+            return None
+        if self.kind == "set":
+            if end is not None or (card != L.BIRD and L.rank_of(card) != self.rank()):
+                return None
+            nat = sorted(c for c in self.cards + (card,) if c != L.BIRD)
+            return replace(self, cards=tuple(nat) + (L.BIRD,) * birds)
+        lo, hi = self.lowest_rank(), self.lowest_rank() + len(self.cards) - 1
+        if card == L.BIRD:
+            if end == "low" and lo > L.MIN_RANK:
+                return replace(self, cards=(card,) + self.cards)
+            if end == "high" and hi < L.MAX_RANK:
+                return replace(self, cards=self.cards + (card,))
+            return None
+        if end is not None or L.color_of(card) != self.color():
+            return None
+        if L.rank_of(card) == lo - 1:
+            return replace(self, cards=(card,) + self.cards)
+        if L.rank_of(card) == hi + 1:
+            return replace(self, cards=self.cards + (card,))
+        return None
+
+    def bird_stands_for(self, card: int) -> int | None:
+        """Return the place of the bird in this run that stands for ``card``, else None (TV-9;
+        a bird in a set is never replaced)."""
+        if self.kind != "run" or card == L.BIRD or L.color_of(card) != self.color():
+            return None
+        i = L.rank_of(card) - self.lowest_rank()
+        return i if 0 <= i < len(self.cards) and self.cards[i] == L.BIRD else None
+
+    def replace_bird(self, card: int) -> TableMeld:
+        """Return this run with ``card`` in place of the bird standing for it (TV-9)."""
+        i = self.bird_stands_for(card)
+        assert i is not None
+        return replace(self, cards=self.cards[:i] + (card,) + self.cards[i + 1:])
+
+    def text(self) -> str:
+        return " ".join(card_name(c) for c in self.cards)
+
+
+def fits_table(card: int, table: list[TableMeld], max_wild_fraction: float) -> bool:
+    """Whether ``card`` can be laid off on some meld of ``table`` (TV-7)."""
+    return any(m.lay_off(card, end, max_wild_fraction) is not None
+               for m in table for end in ((None, "low", "high") if card == L.BIRD else (None,)))
