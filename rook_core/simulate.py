@@ -246,7 +246,7 @@ def _wilson(k: int, n: int) -> tuple[float, float, float]:
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (p, c - h, c + h)
+    return (p, max(0.0, c - h), min(1.0, c + h))
 
 
 @dataclass

@@ -222,3 +222,10 @@ def test_T2_report_strength_of_a_custom_variant() -> None:
             assert np.isnan(s[i])
         else:
             assert s[i] == hand_estimate(v, int(r.hands[f"hand_{d}"][i]), int(r.hands["trump"][i]))
+
+
+def test_wilson_interval_stays_within_zero_and_one() -> None:
+    from rook_core.simulate import _wilson
+    for k, n in [(0, 1), (0, 40), (40, 40), (1, 3), (7, 7)]:
+        p, lo, hi = _wilson(k, n)
+        assert 0.0 <= lo <= p <= hi <= 1.0 and str(lo) != "-0.0"
