@@ -352,6 +352,31 @@ def test_TV11_the_refill_shuffle_is_seeded() -> None:
     assert refilled(1) == refilled(1) and refilled(1) != sorted(refilled(1))
 
 
+def test_TV11_section5_a_player_who_can_neither_draw_nor_take_ends_the_round() -> None:
+    g = at_play(ToonervilleGame(4, seed=1), 1, "G2 G3", stock="", discard="")
+    g.hands[2] = counts("G3 G3")                       # player 2 could only take G3, and keep only G3s
+    g.apply("discard G3")
+    assert g.went_out == [None] and g.round == 2       # nobody out: every hand scores (TV-12)
+
+
+def test_section5_no_take_when_only_the_taken_card_could_be_discarded() -> None:
+    g = ToonervilleGame(4, seed=1)
+    top = g.discard[-1]
+    g.hands[1] = [0] * 64
+    g.hands[1][top] = 2
+    with pytest.raises(IllegalActionError, match="no_discard_of_taken"):
+        g.apply("take")
+    assert g.legal_actions() == [Draw()]
+
+
+def test_section5_no_meld_or_lay_off_may_leave_only_the_card_taken() -> None:
+    g = at_play(ToonervilleGame(4, seed=1), 1, "R7 G9", laid=True)
+    g.table = [TableMeld("run", 0, tuple(ids("R3 R4 R5 R6")))]
+    g.took = int(parse_card("G9"))
+    assert_refused(g, [("layoff R7 0", "it would leave only G9")])
+    assert [str(a) for a in g.legal_actions()] == ["discard R7"]
+
+
 # -------------------------------------------------------------------- TV-12
 def test_TV12_points_and_the_lowest_total_wins() -> None:
     g = ToonervilleGame(ToonervilleRules(players=3, rounds=(1,)), seed=1)
@@ -501,3 +526,18 @@ def test_heuristic_beats_random() -> None:
         r = [p for p in range(4) if kinds[p] == "random"]
         margin += sum(t[p] for p in r) - sum(t[p] for p in h)
     assert margin > 0
+
+
+def test_action_objects_and_players_are_checked_before_anything_changes() -> None:
+    g = ToonervilleGame(4, seed=1)
+    g.apply("take")
+    before = snapshot(g)
+    for bad in (Discard(99), Discard("G2"), LayOff(3, "0"), Meld(()), Lay(())):  # type: ignore[arg-type]
+        with pytest.raises(NotationError):
+            g.apply(bad)
+    for player in (True, 1.0, "1", -1):
+        with pytest.raises(IllegalActionError, match="a player is"):
+            g.apply(Discard(next(c for c in FULL_DECK if g.hands[1][c] and c != g.took)), player)  # type: ignore
+    assert snapshot(g) == before
+    unsorted = Lay((tuple(ids("R3 R4 R5 R6")), tuple(ids("B7 G7 Rook"))))
+    assert parse_action(unsorted) == parse_action("lay B7 G7 Rook / R3 R4 R5 R6")

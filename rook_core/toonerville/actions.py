@@ -143,6 +143,42 @@ def _index(word: str, text: str) -> int:
     return int(word)
 
 
+_CARD_IDS = frozenset(int(parse_card(n)) for n in ["Rook"] + [f"{c}{r}" for c in "BGRY" for r in range(1, 15)])
+
+
+def _card(x: object, action: object) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x not in _CARD_IDS:
+        raise NotationError(f"{action!r} holds {x!r}, which is not a card id of the full-57 deck", action)
+    return x
+
+
+def _cards_of(xs: object, action: object) -> tuple[int, ...]:
+    if not isinstance(xs, tuple) or not xs:
+        raise NotationError(f"{action!r}: cards are a non-empty tuple of card ids", action)
+    return tuple(_card(x, action) for x in xs)
+
+
+def _checked(a: Action) -> Action:
+    """An action object built by hand, its fields checked (and a Lay's melds sorted)."""
+    if isinstance(a, Lay):
+        if not isinstance(a.melds, tuple) or not a.melds:
+            raise NotationError(f"{a!r}: a lay holds a non-empty tuple of melds", a)
+        return Lay(tuple(sorted(_cards_of(m, a) for m in a.melds)))
+    if isinstance(a, Meld):
+        _cards_of(a.cards, a)
+    elif isinstance(a, Discard):
+        _card(a.card, a)
+    elif isinstance(a, (LayOff, Swap)):
+        _card(a.card, a)
+        if isinstance(a.meld, bool) or not isinstance(a.meld, int) or a.meld < 0:
+            raise NotationError(f"{a!r}: a table meld is a number 0, 1, ...", a)
+        if isinstance(a, LayOff) and a.end not in (None, "low", "high"):
+            raise NotationError(f"{a!r}: a layoff's end is None, 'low' or 'high'", a)
+        if isinstance(a, Swap):
+            _cards_of(a.new_meld, a)
+    return a
+
+
 def parse_action(text: str | Action) -> Action:
     """Return the action written ``text`` (an action is returned as is).
 
@@ -150,7 +186,7 @@ def parse_action(text: str | Action) -> Action:
     """
     if not isinstance(text, str):
         if isinstance(text, (Draw, Take, Buy, Pass, Lay, Meld, LayOff, Swap, Discard)):
-            return text
+            return _checked(text)
         raise NotationError(f"a Toonerville action is text like 'draw' or 'discard G2', not {text!r}", text)
     words = text.replace("/", " / ").split()
     if not words:

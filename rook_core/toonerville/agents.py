@@ -150,7 +150,9 @@ class HeuristicToonervilleAgent:
         phase = obs["phase"]
         top = obs["discard_top"]
         if phase == "draw":
-            if top is not None and self._wants(counts, int(parse_card(top)), con, laid, obs):
+            only_top = top is not None and sum(counts) == counts[int(parse_card(top))]
+            if (top is not None and not (only_top and self.rules.no_discard_of_taken)
+                    and self._wants(counts, int(parse_card(top)), con, laid, obs)):
                 return Take()
             return Draw() if obs["stock_size"] or obs["discard_size"] >= 2 else Take()
         if phase == "buy":
@@ -187,13 +189,20 @@ class HeuristicToonervilleAgent:
         me = obs["player"]
         table = _table(obs)
 
+        took = obs["taken_discard"]
+        took_id = int(parse_card(took)) if took is not None and self.rules.no_discard_of_taken else None
+
         def leaves_ok(used: Sequence[int], new_table: list[TableMeld]) -> bool:
-            """Round 11 (TV-10): one card may be left only if it can be laid off next."""
-            if con["discard_out"] or sum(counts) - len(used) != 1:
-                return True
+            """What the game allows (its docstring): not only copies of the card
+            taken; in round 11 (TV-10), one card only if it can be laid off next."""
             left = list(counts)
             for c in used:
                 left[c] -= 1
+            n = sum(left)
+            if took_id is not None and n and left[took_id] == n:
+                return False
+            if con["discard_out"] or n != 1:
+                return True
             return fits_table(next(c for c in FULL_DECK if left[c] > 0), new_table, frac)
 
         if not laid:

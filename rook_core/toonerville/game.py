@@ -16,12 +16,22 @@ replays that list.  Phases of a turn:
 * ``over``: after the last round; the lowest total wins (TV-12).
 
 Engine choices where RULES.md is silent, each documented where it applies:
-the new meld of a bird swap is part of the swap action and needs the
-contract laid (TV-7, TV-9); a player whose hand holds only copies of the card just taken may discard one; where
-the last card may not be a discard, an action may leave one card only if it
-can be laid off next (so a player is never left without a move); a round
-that reaches ``turn_limit`` ends with nobody out.  (A turn can always
-start: after a discard the pile holds a card to take.)
+
+* the new meld of a bird swap is part of the swap action, and a swap needs
+  the contract laid, as further melds do (TV-7, TV-9);
+* with ``no_discard_of_taken``, a player whose hand holds only copies of the
+  top discard may not take it, and no action may leave only copies of the
+  card taken, which could not be discarded (section 5);
+* where the last card may not be a discard (round 11), an action may leave
+  one card only if it can be laid off next (TV-10);
+* the buy window opens only when the stock (with the pile it would be
+  refilled from) can give the buyer's penalty card and the turn's draw (TV-8);
+* a round that reaches ``turn_limit`` ends with nobody out, and so does a
+  round whose player in turn can neither draw (the stock and the pile
+  exhausted, TV-11) nor take.
+
+So a player always has a move: a turn that starts can draw or take, and a
+discard or a lay-off is always left after it.
 
 >>> g = ToonervilleGame(4, seed=1)
 >>> g.round, g.contract.sets, g.phase, g.to_move, len(g.hand(1))
@@ -172,15 +182,30 @@ class ToonervilleGame:
     def _can_draw(self) -> bool:
         return bool(self.stock) or len(self.discard) >= 2
 
+    def _can_take(self, player: int) -> bool:
+        """Whether ``player`` may take the top discard: there is one, and (with
+        ``no_discard_of_taken``) the hand holds another card to discard."""
+        if not self.discard:
+            return False
+        hand = self.hands[player]
+        return not (self.rules.no_discard_of_taken and sum(hand) == hand[self.discard[-1]])
+
     def _draw_stock(self) -> int:
-        """The top card of the stock, first shuffling the discard pile but its top
-        into a new stock when the stock is empty (TV-11)."""
+        """The top card of the stock.  When the stock runs out, the discard pile
+        but its top card is shuffled into a new stock (TV-11): at once if the
+        pile has cards to give, else at the next draw."""
         if not self.stock:
-            rest, self.discard = self.discard[:-1], self.discard[-1:]
-            self.refills += 1
-            random.Random(hand_seed(self._rng_seed, 1000 + self.refills)).shuffle(rest)
-            self.stock = rest
-        return self.stock.pop()
+            self._refill()
+        card = self.stock.pop()
+        if not self.stock and len(self.discard) >= 2:
+            self._refill()
+        return card
+
+    def _refill(self) -> None:
+        rest, self.discard = self.discard[:-1], self.discard[-1:]
+        self.refills += 1
+        random.Random(hand_seed(self._rng_seed, 1000 + self.refills)).shuffle(rest)
+        self.stock = rest
 
     # ---------------------------------------------------------------- checks
     def _check_player(self, player: int) -> None:
@@ -191,10 +216,17 @@ class ToonervilleGame:
         return IllegalActionError(f"illegal action {action}: {why}" + (f" ({rule})" if rule else ""), rule=rule)
 
     def _leaves_ok(self, action: Action, counts: list[int], table: list[TableMeld]) -> None:
-        """Where the last card may not be a discard (round 11, TV-10), an action may
-        leave one card in hand only if that card can then be laid off on ``table``,
-        the table after the action: the player can always go out, or go on."""
-        if self.contract.discard_out or sum(counts) != 1:
+        """An action may not leave only copies of the card taken from the discard pile
+        this turn, which could not be discarded (section 5).  Where the last card
+        may not be a discard (round 11, TV-10), it may leave one card in hand only
+        if that card can then be laid off on ``table``, the table after the
+        action.  So the player can always go out, or go on."""
+        left = sum(counts)
+        if (self.rules.no_discard_of_taken and self.took is not None and left
+                and counts[self.took] == left):
+            raise self._refuse(action, f"it would leave only {card_name(self.took)}, taken from the discard "
+                               "pile this turn, which cannot be discarded (no_discard_of_taken)", "section 5")
+        if self.contract.discard_out or left != 1:
             return
         last = next(c for c in FULL_DECK if counts[c])
         if not fits_table(last, table, self.rules.max_wild_fraction):
@@ -224,6 +256,9 @@ class ToonervilleGame:
             if isinstance(action, Take):
                 if not self.discard:
                     raise self._refuse(action, "the discard pile is empty", "TV-6")
+                if not self._can_take(player):
+                    raise self._refuse(action, f"the hand holds only {card_name(self.discard[-1])}, so it could "
+                                       "discard nothing but the card taken (no_discard_of_taken)", "section 5")
                 return None
             if isinstance(action, Draw):
                 if not self._can_draw():
@@ -245,8 +280,7 @@ class ToonervilleGame:
             c = action.card
             if counts[c] <= 0:
                 raise self._refuse(action, f"{card_name(c)} is not in the hand", "TV-6")
-            if (self.rules.no_discard_of_taken and c == self.took
-                    and sum(counts) != counts[c]):
+            if self.rules.no_discard_of_taken and c == self.took:
                 raise self._refuse(action, f"{card_name(c)} was taken from the discard pile this turn "
                                    "(no_discard_of_taken)", "section 5")
             if not self.contract.discard_out and sum(counts) == 1:
@@ -319,7 +353,7 @@ class ToonervilleGame:
         action = parse_action(action)
         if player is None:
             player = self.to_move if self.to_move is not None else -1
-        elif player not in range(self.players):
+        elif isinstance(player, bool) or not isinstance(player, int) or player not in range(self.players):
             raise IllegalActionError(f"illegal action {action}: a player is 0..{self.players - 1}, not {player!r}")
         plan = self._check(action, player)
         self._history.append((player, action))
@@ -381,7 +415,7 @@ class ToonervilleGame:
         self.turns += 1
         self.phase = "draw"
         limit = self.rules.turn_limit
-        if limit is not None and self.turns > limit:
+        if (limit is not None and self.turns > limit) or not (self._can_draw() or self._can_take(self.turn)):
             self._end_round(None)
 
     def _end_round(self, out: int | None) -> None:
@@ -437,13 +471,14 @@ class ToonervilleGame:
         assert p is not None
         if self.phase == "draw":
             first: list[Action] = [Draw()] if self._can_draw() else []
-            return first + ([Take()] if self.discard else [])
+            return first + ([Take()] if self._can_take(p) else [])
         if self.phase == "buy":
             return [Buy(), Pass()] if self.buys[p] < self.rules.max_buys else [Pass()]
         counts = self.hands[p]
         out: list[Action] = []
         if not self.laid[p]:
-            out += self._lay_options(counts)
+            lays = self._lay_options(counts)     # valid by construction: only what they leave is checked
+            out += [a for a in lays if self._lay_leaves_ok(a, p, counts)]
         else:
             frac = self.rules.max_wild_fraction
             out += [Meld(cards) for _, cards in candidate_melds(counts, frac)]
@@ -460,9 +495,27 @@ class ToonervilleGame:
                         out += [Swap(c, i, cards) for _, cards in candidate_melds(freed, frac)
                                 if L.BIRD in cards]
         out += [Discard(c) for c in FULL_DECK if counts[c]]
-        return [a for a in out if self.is_legal(a, p)]
+        return [a for a in out if isinstance(a, Lay) or self.is_legal(a, p)]
 
-    def _lay_options(self, counts: list[int]) -> list[Action]:
+    def _lay_leaves_ok(self, lay: Lay, player: int, counts: list[int]) -> bool:
+        left = list(counts)
+        for m in lay.melds:
+            for c in m:
+                left[c] -= 1
+        if sum(left) > 1 and (self.took is None or left[self.took] != sum(left)):
+            return True                                  # the common case: nothing to check
+        laid = []
+        for m in lay.melds:
+            arranged = arrange_meld(m, self.rules.max_wild_fraction)
+            assert arranged is not None
+            laid.append(TableMeld(arranged[0], player, arranged[1]))
+        try:
+            self._leaves_ok(lay, left, self.table + laid)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _lay_options(self, counts: list[int]) -> list[Lay]:
         """Every distinct way to lay the round's contract from ``counts`` (TV-7):
         its sets, then its runs, each list in candidate order so that no choice
         is made twice, a meld kept only while it fits what is left."""
