@@ -12,6 +12,8 @@
 * ``rook contract``: Toonerville hands on stdin (FORMATS.md), whether each
   meets its contract, the least deadwood and one best lay-down.
 * ``rook demo``: deal a hand, solve it double dummy, simulate a batch.
+* ``rook serve``: the HTTP JSON service and its browser table (:mod:`rook_core.service`).
+* ``rook engine``: the engine over stdin/stdout, JSON lines (:mod:`rook_core.engine`).
 * ``rook simulate``: many seeded hands or games between bots; a summary
   table, columnar results (``--out``) and plots (``--report``); with
   ``--preset toonerville``, whole Toonerville games (one row per round).
@@ -357,6 +359,12 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--json", action="store_true", help="print the summary as JSON, not a table")
     si.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     _toonerville_options(si)
+    se = sub.add_parser("serve", help="the HTTP JSON service, with a browser table (needs the serve extra)")
+    se.add_argument("--host", default="127.0.0.1")
+    se.add_argument("--port", type=int, default=8000)
+    se.add_argument("--db", default="rook-games.sqlite", help="the SQLite file of the games (default %(default)s)")
+    se.add_argument("--jobs-dir", default=None, help="where simulation results go (default: beside --db)")
+    sub.add_parser("engine", help="the engine over stdin/stdout, one JSON message per line")
     return p
 
 
@@ -401,6 +409,18 @@ def _check_trick_only(args: argparse.Namespace) -> None:
                                 "(which plays whole games: --games N)")
     elif args.players is not None or args.rounds is not None:
         raise RookError("--players and --rounds are for --preset toonerville")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+        from .service.app import create_app
+    except ImportError as e:
+        raise RookError(f"rook serve needs the serve extra (pip install -e '.[serve]'): {e}") from None
+    if not 0 <= args.port <= 65535:
+        raise RookError(f"--port must be 0..65535, not {args.port}")
+    uvicorn.run(create_app(args.db, args.jobs_dir), host=args.host, port=args.port, log_level="warning")
+    return 0
 
 
 def _progress_bar(total: int, unit: str, off: bool) -> tuple[Any, Any]:
@@ -540,6 +560,11 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "simulate":
             return _simulate(args)
+        if args.command == "engine":
+            from .engine import run_engine
+            return run_engine(sys.stdin, sys.stdout)
+        if args.command == "serve":
+            return _serve(args)
         if args.command == "play":
             _check_trick_only(args)
             agents = _agent_list(args, ["heuristic"])

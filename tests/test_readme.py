@@ -10,7 +10,10 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 def test_readme_opens_with_the_two_commands() -> None:
     blocks = re.findall(r"```sh\n(.*?)```", README.read_text(), re.S)
-    assert "pip install -e '.[test]'" in blocks[0] and "rook demo" in blocks[0]
+    assert "tools/setup.sh" in blocks[0] and "rook demo" in blocks[0]
+    setup = (README.parent / "tools" / "setup.sh").read_text()
+    assert "pip install -q -e '.[test]'" in setup and "chromium-driver" in setup
+    assert "bash tools/setup.sh" in (README.parent / ".ci" / "run").read_text()
     assert blocks[1].strip() == ".venv/bin/python -m pytest"
 
 

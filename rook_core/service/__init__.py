@@ -1,0 +1,10 @@
+"""rook_core as a backend for other apps: ``rook serve`` (HTTP JSON) and its parts.
+
+* :mod:`.adapters`: one interface over trick-taking games and Toonerville;
+* :mod:`.store`: SQLite (WAL) with an append-only action log per game;
+* :mod:`.hub`: games in play, seat tokens, move numbers, bots;
+* :mod:`.jobs`: background simulation jobs;
+* :mod:`.app`: the FastAPI app, its OpenAPI document and the browser table.
+
+Needs the ``serve`` extra: ``pip install -e '.[serve]'`` (FastAPI, uvicorn).
+"""

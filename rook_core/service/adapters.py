@@ -1,0 +1,132 @@
+"""One interface over the two kinds of game the service hosts.
+
+A trick-taking :class:`~rook_core.game.Game` (every preset, 4 seats) and a
+:class:`~rook_core.toonerville.game.ToonervilleGame` (3-5 players) differ in
+their actions (ints vs rummy actions) and their bots; the service only sees
+:class:`HostedGame`: actions as text, a seat's view, the bot's move, and the
+final result.
+
+>>> g = HostedGame.create({"game": "tournament", "seed": 3})
+>>> g.seats, g.to_move, "pass" in g.legal(g.to_move)
+(4, 1, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import RookError
+from ..game import Game
+from ..toonerville.game import ToonervilleGame
+from ..toonerville.rules import ToonervilleRules
+from ..variant import PRESETS
+
+__all__ = ["HostedGame", "GAMES", "BOT_KINDS"]
+
+GAMES = tuple(sorted(PRESETS)) + ("toonerville",)
+BOT_KINDS = ("random", "heuristic")
+
+
+class HostedGame:
+    """A game the service hosts, built from its spec: ``{"game": name, "seed": int}``
+    and, for Toonerville, ``"players"`` (3-5, default 4) and ``"rounds"`` (default all
+    eleven); a Toonerville round ends with nobody out after 1000 turns.
+
+    :raises RookError: for an unknown game or a bad seed or number of players.
+    """
+
+    def __init__(self, spec: dict[str, Any], state: Game | ToonervilleGame) -> None:
+        self.spec = spec
+        self.state = state
+
+    @classmethod
+    def create(cls, spec: dict[str, Any]) -> HostedGame:
+        name, seed = spec.get("game"), spec.get("seed", 0)
+        if name not in GAMES:
+            raise RookError(f"unknown game {name!r}; choose from {', '.join(GAMES)}")
+        if name == "toonerville":
+            rounds = tuple(spec.get("rounds") or range(1, 12))
+            state: Game | ToonervilleGame = ToonervilleGame(
+                ToonervilleRules(players=spec.get("players", 4), rounds=rounds, turn_limit=1000), seed)
+        else:
+            if spec.get("players", 4) != 4 or spec.get("rounds") is not None:
+                raise RookError(f"{name} is for 4 players, and has no rounds to choose")
+            state = Game(name, seed)
+        return cls(spec, state)
+
+    @property
+    def is_toonerville(self) -> bool:
+        return isinstance(self.state, ToonervilleGame)
+
+    @property
+    def seats(self) -> int:
+        return self.state.players if isinstance(self.state, ToonervilleGame) else 4
+
+    @property
+    def to_move(self) -> int | None:
+        return self.state.to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def legal(self, seat: int) -> list[str]:
+        """The legal actions of ``seat`` as text (none when it is not its move)."""
+        if self.state.to_move != seat:
+            return []
+        if isinstance(self.state, ToonervilleGame):
+            return [str(a) for a in self.state.legal_actions()]
+        from ..actions import action_name
+        return [action_name(a) for a in self.state.legal_actions()]
+
+    def apply(self, action: str, seat: int) -> str:
+        """Apply ``action`` (text) for ``seat``; return its canonical text.
+
+        :raises RookError: (IllegalActionError, NotationError) with the state unchanged.
+        """
+        if isinstance(self.state, ToonervilleGame):
+            from ..toonerville.actions import parse_action as parse_tv
+            a = parse_tv(action)
+            self.state.apply(a, seat)
+            return str(a)
+        from ..actions import action_name, parse_action
+        n = parse_action(action)
+        self.state.apply(n, seat)
+        return action_name(n)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see now (never another seat's unplayed cards)."""
+        if isinstance(self.state, ToonervilleGame):
+            obs = self.state.observation(seat, legal=False)
+        else:
+            obs = self.state.observation(seat)
+            obs.pop("legal_actions", None)
+        return obs
+
+    def result(self) -> dict[str, Any] | None:
+        """The final scores once the game is over, else None."""
+        if not self.is_over:
+            return None
+        if isinstance(self.state, ToonervilleGame):
+            return {"totals": self.state.totals, "winners": self.state.winners,
+                    "round_scores": self.state.round_scores}
+        return {"totals": list(self.state.totals), "winner_team": self.state.winner,
+                "hands": self.state.hand_number}
+
+    def bot(self, kind: str, seed: int) -> Any:
+        """A bot of ``kind`` for this game."""
+        if kind not in BOT_KINDS:
+            raise RookError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")
+        if isinstance(self.state, ToonervilleGame):
+            from ..toonerville.agents import make_toonerville_agent
+            return make_toonerville_agent(kind, self.state.rules, seed)
+        from ..agents import make_agent
+        return make_agent(kind, self.state.variant, seed)
+
+    def bot_action(self, bot: Any, seat: int) -> str:
+        """The action ``bot`` chooses for ``seat`` now, as text."""
+        if isinstance(self.state, ToonervilleGame):
+            return str(bot.act(self.state.observation(seat, legal=bot.needs_legal)))
+        from ..actions import action_name
+        from ..agents import act_for
+        return action_name(act_for(bot, self.state.current, seat))

@@ -1,0 +1,267 @@
+"""``rook serve``: the HTTP JSON service (FastAPI on uvicorn) and its browser table.
+
+Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
+
+==========================================  ==============================================
+``POST /games``                             create a game: ``game`` (a preset or
+                                            ``toonerville``), ``seed``, ``players``,
+                                            ``seats`` (``human`` or ``bot:random`` /
+                                            ``bot:heuristic``); bots move by themselves
+``GET /games/{id}``                         public state: seats, move number, result
+``POST /games/{id}/seats/{seat}/join``      take a human seat: its secret token
+``GET /games/{id}/view``                    the token's seat: observation, legal actions
+``POST /games/{id}/actions``                ``{"action": text, "move": n}``: act as move n
+``GET /games/{id}/history``                 every action and the scores, once over
+``POST /analysis/legal|perft|solve``        FORMATS.md positions, as ``rook legal`` etc.
+``POST /analysis/contract``                 a FORMATS.md Toonerville hand
+``POST /jobs``, ``GET /jobs/{id}``,         simulation jobs: start, poll, download
+``GET /jobs/{id}/result``
+``GET /``                                   the browser table
+==========================================  ==============================================
+
+A seat token goes in ``Authorization: Bearer TOKEN`` and shows that seat only.
+Errors are JSON ``{"error": message}``: 400 bad input, 403 a wrong token,
+404 unknown game or job, 409 a stale move, a move out of turn or a seat
+taken, 413 a body over the size limit, 422 an action the rules refuse or a
+body that does not fit its schema (malformed JSON, wrong types, unknown
+fields).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from .. import __version__
+from ..errors import IllegalActionError, RookError
+from .hub import Conflict, Forbidden, Hub, NotFound
+from .jobs import MAX_GAMES, MAX_HANDS, Jobs
+from .store import Store
+
+__all__ = ["create_app", "MAX_BODY"]
+
+MAX_BODY = 64 * 1024
+STATIC = Path(__file__).resolve().parent / "static"
+Card = Annotated[str, Field(max_length=8)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(_Strict):
+    game: str = Field(description="a preset (tournament, crowsnest, ...) or toonerville", max_length=40)
+    seed: int = Field(0, ge=0, le=2**63 - 1)
+    players: int | None = Field(None, ge=3, le=5, description="Toonerville: 3 to 5 (default 4)")
+    rounds: list[Annotated[int, Field(ge=1, le=11)]] | None = Field(
+        None, min_length=1, max_length=11, description="Toonerville: the rounds to play (default all eleven)")
+    seats: list[Annotated[str, Field(max_length=20)]] = Field(
+        description="one per seat: 'human', 'bot:random' or 'bot:heuristic'", min_length=3, max_length=5)
+
+
+class Act(_Strict):
+    action: str = Field(description="the action's text, e.g. 'bid 75', 'R14', 'draw', 'lay B7 G7 R7 / ...'",
+                        min_length=1, max_length=400)
+    move: int = Field(ge=0, description="the move number the action is for (the count of actions so far)")
+
+
+class Position(_Strict):
+    id: str | None = Field(None, max_length=200)
+    preset: str = Field(max_length=40)
+    trump: str = Field(max_length=8)
+    leader: int
+    trick: list[Card] = Field(max_length=4)
+    hands: list[list[Card]] = Field(min_length=4, max_length=4)
+    nest_points: int | None = None
+    taken: list[int] | None = Field(None, min_length=2, max_length=2)
+
+
+class ToonervilleHand(_Strict):
+    id: str | None = Field(None, max_length=200)
+    hand: list[Card] = Field(max_length=40)
+    contract: int | dict[str, int]
+
+
+class SimJob(_Strict):
+    preset: str = Field(max_length=40)
+    agents: list[Literal["random", "heuristic"]] = Field(min_length=3, max_length=5)
+    hands: int | None = Field(None, ge=1, le=MAX_HANDS)
+    games: int | None = Field(None, ge=1, le=MAX_GAMES)
+    seed: int = Field(0, ge=0, le=2**63 - 1)
+
+
+_bearer = HTTPBearer(auto_error=False, description="the seat token from /join")
+
+
+def _token(creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str | None:
+    return None if creds is None else creds.credentials
+
+
+class _BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413, before reading them whole."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _send_json(send, 413, {"error": f"request body over {self.limit} bytes"})
+                return
+        seen = 0
+
+        async def limited() -> Any:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge()
+            return message
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _send_json(send, 413, {"error": f"request body over {self.limit} bytes"})
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:
+    import json
+    data = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
+    await send({"type": "http.response.body", "body": data})
+
+
+def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BODY) -> FastAPI:
+    """The service's ASGI app, its games in the SQLite file ``db_path``."""
+    store = Store(db_path)
+    hub = Hub(store)
+    jobs = Jobs(jobs_dir or os.path.join(os.path.dirname(os.path.abspath(db_path)), "rook-jobs"))
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        jobs.shutdown()
+
+    app = FastAPI(title="rook_core", version=__version__, lifespan=lifespan,
+                  description="Rook card games as a service: games with secret seats, bots, "
+                              "double-dummy analysis and simulation jobs.")
+    app.state.hub, app.state.jobs = hub, jobs
+
+    def error(status: int) -> Any:
+        async def handler(request: Request, exc: Exception) -> JSONResponse:
+            return JSONResponse({"error": str(exc)}, status_code=status)
+        return handler
+
+    app.add_exception_handler(NotFound, error(404))
+    app.add_exception_handler(Forbidden, error(403))
+    app.add_exception_handler(Conflict, error(409))
+    app.add_exception_handler(IllegalActionError, error(422))
+    app.add_exception_handler(RookError, error(400))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        msgs = [f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg')}" for e in exc.errors()]
+        return JSONResponse({"error": "; ".join(msgs)[:2000]}, status_code=422)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def page() -> HTMLResponse:
+        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        return {"ok": True, "version": __version__}
+
+    # ----------------------------------------------------------------- games
+    @app.post("/games", status_code=201)
+    def new_game(body: NewGame) -> dict[str, Any]:
+        spec: dict[str, Any] = {"game": body.game, "seed": body.seed}
+        if body.players is not None:
+            spec["players"] = body.players
+        if body.rounds is not None:
+            spec["rounds"] = body.rounds
+        return hub.public(hub.create(spec, body.seats))
+
+    @app.get("/games/{game_id}")
+    def game(game_id: str) -> dict[str, Any]:
+        return hub.public(game_id)
+
+    @app.post("/games/{game_id}/seats/{seat}/join")
+    def join(game_id: str, seat: int) -> dict[str, Any]:
+        return {"game_id": game_id, "seat": seat, "token": hub.join(game_id, seat)}
+
+    @app.get("/games/{game_id}/view")
+    def view(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
+        return hub.view(game_id, token)
+
+    @app.post("/games/{game_id}/actions")
+    def act(game_id: str, body: Act, token: str | None = Depends(_token)) -> dict[str, Any]:
+        return hub.act(game_id, token, body.action, body.move)
+
+    @app.get("/games/{game_id}/history")
+    def history(game_id: str) -> dict[str, Any]:
+        return hub.history(game_id)
+
+    # -------------------------------------------------------------- analysis
+    @app.post("/analysis/legal")
+    def legal(body: Position) -> dict[str, Any]:
+        from ..cli import _legal
+        return {"id": body.id, **_legal(body.model_dump(exclude_none=True))}
+
+    @app.post("/analysis/perft")
+    def perft(body: Position, depth: int = Query(2, ge=1, le=4)) -> dict[str, Any]:
+        from ..cli import _perft
+        return {"id": body.id, **_perft(depth)(body.model_dump(exclude_none=True))}
+
+    @app.post("/analysis/solve")
+    def solve(body: Position, budget: int = Query(2_000_000, ge=1, le=20_000_000)) -> dict[str, Any]:
+        from ..cli import _solve
+        return {"id": body.id, **_solve(budget, 10.0, None, False)(body.model_dump(exclude_none=True))}
+
+    @app.post("/analysis/contract")
+    def contract(body: ToonervilleHand) -> dict[str, Any]:
+        from ..cli import _contract
+        return {"id": body.id, **_contract(body.model_dump(exclude_none=True))}
+
+    # ------------------------------------------------------------------ jobs
+    @app.post("/jobs", status_code=202)
+    def new_job(body: SimJob) -> dict[str, Any]:
+        return jobs.status(jobs.submit(body.model_dump(exclude_none=True)))
+
+    def _job(job_id: str) -> str:
+        try:
+            jobs.status(job_id)
+        except KeyError:
+            raise NotFound(f"no job {job_id!r}") from None
+        return job_id
+
+    @app.get("/jobs/{job_id}")
+    def job(job_id: str) -> dict[str, Any]:
+        return jobs.status(_job(job_id))
+
+    @app.get("/jobs/{job_id}/result")
+    def job_result(job_id: str, format: Literal["npz", "csv", "parquet"] = "npz") -> FileResponse:
+        path = jobs.result_file(_job(job_id), "." + format)
+        return FileResponse(path, filename=f"rook-{job_id}.{format}")
+
+    if max_body:
+        app.add_middleware(_BodyLimit, limit=max_body)
+    return app

@@ -1,0 +1,72 @@
+"""``rook engine``: the stdio JSON-lines mode, as a subprocess, the way an app embeds it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+from rook_core.game import Game
+
+
+class Engine:
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "rook_core", "engine"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(self, msg: dict[str, Any] | str) -> dict[str, Any]:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write((msg if isinstance(msg, str) else json.dumps(msg)) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> int:
+        assert self.ask({"cmd": "quit"}) == {"bye": True}
+        return self.proc.wait(30)
+
+
+def test_engine_plays_a_whole_game_with_bot_moves() -> None:
+    e = Engine()
+    hello = e.ask({"cmd": "hello", "id": 1})
+    assert hello["id"] == 1 and "tournament" in hello["games"] and "heuristic" in hello["bots"]
+    state = e.ask({"cmd": "new", "game": "crowsnest", "seed": 6})
+    assert state == {"game": "crowsnest", "seats": 4, "move": 0, "to_move": 1, "over": False}
+    played = []
+    while not state["over"]:
+        move = e.ask({"cmd": "bot", "kind": "heuristic", "seed": len(played)})
+        legal = e.ask({"cmd": "legal"})
+        assert move["seat"] == legal["to_move"] and move["action"] in legal["legal"]
+        state = e.ask({"cmd": "act", "action": move["action"]})
+        played.append(move["action"])
+        assert state["move"] == len(played)
+    replay = Game("crowsnest", 6)
+    for a in played:
+        replay.apply_text(a)
+    assert e.ask({"cmd": "result"})["result"]["totals"] == list(replay.totals)
+    assert e.close() == 0
+
+
+def test_engine_observes_undoes_and_answers_errors_in_order() -> None:
+    e = Engine()
+    e.ask({"cmd": "new", "game": "toonerville", "players": 3, "seed": 4, "rounds": [11]})
+    seen = e.ask({"cmd": "observe", "seat": 2, "id": "o"})
+    assert seen["id"] == "o" and len(seen["observation"]["hand"]) == 14 and seen["legal"] == []
+    assert e.ask({"cmd": "act", "action": "take"})["move"] == 1
+    assert e.ask({"cmd": "undo"})["move"] == 0
+    for bad, words in [("{oops", "not valid JSON"), ({"cmd": "fly"}, "unknown cmd"),
+                       ({"cmd": "act", "action": "discard Q9"}, "Q9"), ({"cmd": "observe", "seat": 7}, "seat"),
+                       ({"cmd": "new", "game": "chess"}, "unknown game"), ({"cmd": "perft", "input": {}}, "")]:
+        answer = e.ask(bad)
+        assert words in answer["error"], answer
+    assert e.ask({"cmd": "state"})["move"] == 0                            # errors changed nothing
+    pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": ["B5"],
+           "hands": [["B6"], ["B7", "Rook"], ["B8", "R5"], ["B9", "G5"]]}
+    assert e.ask({"cmd": "legal", "input": pos}) == {"to_move": 1, "legal": ["B7", "Rook"]}
+    assert e.ask({"cmd": "perft", "input": pos, "depth": 2})["perft"][0] == 2
+    assert e.ask({"cmd": "solve", "input": pos})["best"]
+    assert e.ask({"cmd": "contract", "input": {"hand": ["B7", "G7", "R7", "B9", "G9", "Y9"], "contract": 1}})[
+        "deadwood"] == 0
+    assert e.proc.stdin is not None
+    e.proc.stdin.close()                                                     # end of input: the engine stops
+    assert e.proc.wait(30) == 1                                              # some messages failed

@@ -1,0 +1,287 @@
+"""``rook serve`` against a real server process on loopback: whole games, seat
+secrecy, idempotent moves, bad requests, 100 concurrent games, a kill and a
+restart in the middle of games."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from _server import Server, bearer
+from rook_core.game import Game
+from rook_core.toonerville.game import ToonervilleGame
+from rook_core.toonerville.rules import ToonervilleRules
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    s = Server(tmp_path_factory.mktemp("service") / "games.sqlite")
+    yield s
+    s.stop()
+
+
+def new_game(c: httpx.Client, game: str = "tournament", seats: list[str] | None = None, **kw: Any) -> dict[str, Any]:
+    n = kw.get("players", 4) if game == "toonerville" else 4
+    r = c.post("/games", json={"game": game, "seats": seats or ["human"] + ["bot:heuristic"] * (n - 1), **kw})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def join(c: httpx.Client, game_id: str, seat: int) -> str:
+    r = c.post(f"/games/{game_id}/seats/{seat}/join")
+    assert r.status_code == 200, r.text
+    return r.json()["token"]
+
+
+def play(c: httpx.Client, game_id: str, token: str, rng: random.Random, moves: int = 10**6,
+         latencies: list[float] | None = None) -> dict[str, Any]:
+    """Play random legal actions for the token's seat, up to ``moves`` of them or the end."""
+    view = c.get(f"/games/{game_id}/view", headers=bearer(token)).json()
+    for _ in range(moves):
+        if view["over"] or view["to_move"] != view["seat"]:
+            break
+        t = time.perf_counter()
+        r = c.post(f"/games/{game_id}/actions", headers=bearer(token),
+                   json={"action": rng.choice(view["legal"]), "move": view["move"]})
+        if latencies is not None:
+            latencies.append(time.perf_counter() - t)
+        assert r.status_code == 200, r.text
+        view = r.json()
+    return view
+
+
+# ------------------------------------------------------------- whole games
+def test_a_trick_game_is_played_to_its_end_and_its_history_replays(server: Server) -> None:
+    with server.client() as c:
+        g = new_game(c, "tournament", seed=5)
+        assert c.get(f"/games/{g['game_id']}/history").status_code == 409          # not over yet
+        view = play(c, g["game_id"], join(c, g["game_id"], 0), random.Random(1))
+        assert view["over"] and view["result"]["winner_team"] in (0, 1)
+        history = c.get(f"/games/{g['game_id']}/history").json()
+    replay = Game("tournament", 5)
+    for item in history["actions"]:
+        replay.apply_text(item["action"], item["seat"])
+    assert replay.is_over and list(replay.totals) == history["result"]["totals"] == view["result"]["totals"]
+
+
+def test_a_toonerville_game_is_played_to_its_end_and_its_history_replays(server: Server) -> None:
+    with server.client() as c:
+        g = new_game(c, "toonerville", players=3, rounds=[1, 2], seed=8)
+        view = play(c, g["game_id"], join(c, g["game_id"], 0), random.Random(2))
+        history = c.get(f"/games/{g['game_id']}/history").json()
+    assert view["over"] and len(view["result"]["round_scores"]) == 2
+    replay = ToonervilleGame(ToonervilleRules(players=3, rounds=(1, 2), turn_limit=1000), 8)
+    for item in history["actions"]:
+        replay.apply(item["action"], item["seat"])
+    assert replay.is_over and replay.totals == view["result"]["totals"]
+
+
+def test_bots_play_by_themselves(server: Server) -> None:
+    with server.client() as c:
+        g = new_game(c, "crowsnest", seats=["bot:random", "bot:heuristic", "bot:random", "bot:heuristic"], seed=3)
+        assert g["over"] and g["result"]["winner_team"] in (0, 1) and g["move"] > 50
+
+
+# ---------------------------------------------------------------- moves
+def test_moves_are_idempotent_and_stale_moves_are_refused(server: Server) -> None:
+    with server.client() as c:
+        g = new_game(c, "tournament", seed=11)
+        token = join(c, g["game_id"], 0)
+        view = c.get(f"/games/{g['game_id']}/view", headers=bearer(token)).json()
+        body = {"action": view["legal"][0], "move": view["move"]}
+        first = c.post(f"/games/{g['game_id']}/actions", headers=bearer(token), json=body)
+        again = c.post(f"/games/{g['game_id']}/actions", headers=bearer(token), json=body)
+        assert first.status_code == again.status_code == 200 and again.json()["replayed"] is True
+        assert again.json()["move"] == first.json()["move"]
+        other = c.post(f"/games/{g['game_id']}/actions", headers=bearer(token),
+                       json={"action": view["legal"][-1], "move": view["move"]})
+        assert other.status_code == 409 and "stale" in other.json()["error"]
+        ahead = c.post(f"/games/{g['game_id']}/actions", headers=bearer(token),
+                       json={"action": "pass", "move": first.json()["move"] + 5})
+        assert ahead.status_code == 409
+        now = c.get(f"/games/{g['game_id']}").json()["move"]
+        bad = c.post(f"/games/{g['game_id']}/actions", headers=bearer(token), json={"action": "R99", "move": now})
+        assert bad.status_code == 400 and "R99" in bad.json()["error"]
+        assert c.get(f"/games/{g['game_id']}").json()["move"] == now            # nothing changed
+
+
+# ---------------------------------------------------------------- secrecy
+def test_no_endpoint_shows_another_seats_cards_or_the_nest(server: Server) -> None:
+    seed = 21
+    with server.client() as c:
+        g = new_game(c, "tournament", seats=["human", "human", "bot:heuristic", "bot:heuristic"], seed=seed)
+        gid = g["game_id"]
+        t0, t1 = join(c, gid, 0), join(c, gid, 1)
+        assert c.post(f"/games/{gid}/seats/1/join").status_code == 409          # taken
+        assert c.post(f"/games/{gid}/seats/2/join").status_code == 409          # a bot's
+        deal = Game("tournament", seed).current
+        hidden = set(deal.nest.names())
+        for s in (1, 2, 3):
+            hidden |= set(deal.hand(s).names())          # what seat 0 must never see before it is played
+        answers = [
+            c.get(f"/games/{gid}"),
+            c.get(f"/games/{gid}/view", headers=bearer(t0)),
+            c.get(f"/games/{gid}/history"),
+            c.get(f"/games/{gid}/history", headers=bearer(t0)),
+            c.post(f"/games/{gid}/actions", headers=bearer(t0), json={"action": "pass", "move": 0}),
+            c.post(f"/games/{gid}/actions", headers=bearer(t0), json={"action": "R5", "move": g["move"]}),
+            c.get(f"/games/{gid}/view", headers=bearer(t0 + "x")),
+            c.get(f"/games/{gid}/view"),
+            c.get(f"/games/{gid}/view", headers={"Authorization": t1}),              # not a Bearer header
+            c.post(f"/games/{gid}/seats/0/join"),
+        ]
+        for r in answers:
+            seen = {x for x in json.dumps(r.json()).replace("[", " ").replace("]", " ").replace(",", " ")
+                    .replace('"', " ").split()}
+            assert not (seen & hidden), (r.request.url, seen & hidden)
+        assert answers[1].json()["seat"] == 0 and answers[1].json()["observation"]["hand"] == deal.hand(0).names()
+        assert [r.status_code for r in answers[6:9]] == [403, 403, 403]
+        other = c.get("/games/" + "0" * 32 + "/view", headers=bearer(t0))
+        assert other.status_code == 404                                           # a token opens its game only
+
+
+# ---------------------------------------------------------------- bad input
+@pytest.mark.parametrize("method, path, body, status", [
+    ("post", "/games", b"{not json", 422),
+    ("post", "/games", {"game": "tournament", "seats": ["human"] * 4, "extra": 1}, 422),
+    ("post", "/games", {"game": "tournament", "seats": "human"}, 422),
+    ("post", "/games", {"game": "tournament", "seed": "x", "seats": ["human"] * 4}, 422),
+    ("post", "/games", {"game": "chess", "seats": ["human"] * 4}, 400),
+    ("post", "/games", {"game": "tournament", "seats": ["human"] * 3}, 400),
+    ("post", "/games", {"game": "tournament", "seats": ["human", "bot:genius", "human", "human"]}, 400),
+    ("post", "/games", {"game": "toonerville", "players": 9, "seats": ["human"] * 4}, 422),
+    ("post", "/games", b"[" * 70_000, 413),
+    ("get", "/games/nope", None, 404),
+    ("post", "/games/nope/seats/0/join", None, 404),
+    ("post", "/analysis/legal", {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+                                 "hands": [["B5"], ["B5"], ["B6"], ["B7"]]}, 400),
+    ("post", "/analysis/perft", {"preset": "tournament"}, 422),
+    ("post", "/analysis/contract", {"hand": ["Q1"], "contract": 1}, 400),
+    ("post", "/jobs", {"preset": "tournament", "agents": ["pimc"] * 4, "hands": 10}, 422),
+    ("post", "/jobs", {"preset": "tournament", "agents": ["random"] * 4}, 400),
+    ("get", "/jobs/nope", None, 404),
+])
+def test_bad_requests_get_a_clear_4xx(server: Server, method: str, path: str, body: Any, status: int) -> None:
+    with server.client() as c:
+        if isinstance(body, bytes):
+            r = c.request(method, path, content=body, headers={"content-type": "application/json"})
+        else:
+            r = c.request(method, path, json=body)
+    assert r.status_code == status, r.text
+    assert isinstance(r.json()["error"], str) and r.json()["error"]
+
+
+# -------------------------------------------------------------- analysis, jobs
+def test_analysis_answers_as_the_command_line(server: Server) -> None:
+    pos = {"id": "a", "preset": "tournament", "trump": "R", "leader": 0, "trick": ["B5"],
+           "hands": [["B6"], ["B7", "Rook"], ["B8", "R5"], ["B9", "G5"]]}
+    with server.client() as c:
+        assert c.post("/analysis/legal", json=pos).json() == {"id": "a", "to_move": 1, "legal": ["B7", "Rook"]}
+        assert c.post("/analysis/perft?depth=3", json=pos).json()["perft"][0] == 2
+        solved = c.post("/analysis/solve", json=pos).json()
+        assert solved["best"] and set(solved["move_values"]) == {"B7", "Rook"}
+        con = c.post("/analysis/contract", json={"hand": ["B7", "G7", "R7", "B9", "G9", "Y9"], "contract": 1})
+        assert con.json()["can_meet"] is True and con.json()["deadwood"] == 0
+
+
+def test_simulation_jobs_report_progress_and_give_results(server: Server, tmp_path: Path) -> None:
+    with server.client() as c:
+        job = c.post("/jobs", json={"preset": "tournament", "agents": ["heuristic", "random"] * 2, "hands": 300,
+                                    "seed": 4})
+        assert job.status_code == 202
+        jid = job.json()["job_id"]
+        seen = []
+        for _ in range(600):
+            st = c.get(f"/jobs/{jid}").json()
+            seen.append(st["done"])
+            if st["state"] in ("done", "failed"):
+                break
+            time.sleep(0.05)
+        assert st["state"] == "done" and st["summary"]["hands"] == 300 and seen == sorted(seen)
+        npz = c.get(f"/jobs/{jid}/result")
+        csv = c.get(f"/jobs/{jid}/result?format=csv")
+        assert npz.status_code == csv.status_code == 200
+        assert csv.text.splitlines()[0].startswith("unit,") and len(csv.text.splitlines()) == 301
+        (tmp_path / "r.npz").write_bytes(npz.content)
+        import numpy as np
+        assert len(np.load(tmp_path / "r.npz")["hands.unit"]) == 300
+
+
+# ---------------------------------------------------------------- load
+def test_100_concurrent_games_driven_by_50_clients(server: Server, tmp_path: Path) -> None:
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def client(k: int) -> None:
+        rng = random.Random(k)
+        mine: list[float] = []
+        try:
+            with server.client() as c:
+                games = []
+                for j in range(2):
+                    kind = "toonerville" if (k + j) % 4 == 0 else "tournament"
+                    extra = {"players": 3, "rounds": [1]} if kind == "toonerville" else {}
+                    g = new_game(c, kind, seed=1000 + 2 * k + j, **extra)
+                    games.append((g["game_id"], join(c, g["game_id"], 0)))
+                for _ in range(8):                                   # the client's games go on together
+                    for gid, token in games:
+                        play(c, gid, token, rng, moves=2, latencies=mine)
+        except Exception as e:  # noqa: BLE001 - every error is counted
+            with lock:
+                errors.append(f"client {k}: {type(e).__name__}: {e}")
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(50)]
+    t = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(600)
+    wall = time.perf_counter() - t
+    assert errors == []
+    assert len(latencies) > 1000
+    q = statistics.quantiles(latencies, n=100)
+    report = {"clients": 50, "games": 100, "actions": len(latencies), "wall_s": round(wall, 1),
+              "p50_ms": round(1000 * q[49], 1), "p99_ms": round(1000 * q[98], 1)}
+    print("\nload:", json.dumps(report))
+    (Path(__file__).resolve().parent.parent / "build").mkdir(exist_ok=True)
+    (Path(__file__).resolve().parent.parent / "build" / "service-load.json").write_text(json.dumps(report))
+
+
+# ------------------------------------------------------------ kill, restart
+def test_a_killed_server_restarts_and_the_games_go_on(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    first = Server(db)
+    try:
+        with first.client() as c:
+            games = []
+            for k in range(6):
+                kind = "toonerville" if k % 3 == 0 else "tournament"
+                extra = {"players": 4, "rounds": [1, 2]} if kind == "toonerville" else {}
+                g = new_game(c, kind, seed=50 + k, **extra)
+                token = join(c, g["game_id"], 0)
+                play(c, g["game_id"], token, random.Random(k), moves=6)
+                games.append((g["game_id"], token))
+            before = [c.get(f"/games/{gid}/view", headers=bearer(t)).json() for gid, t in games]
+    finally:
+        first.kill()                                                         # SIGKILL: no clean shutdown
+    second = Server(db, port=first.port)
+    try:
+        with second.client() as c:
+            after = [c.get(f"/games/{gid}/view", headers=bearer(t)).json() for gid, t in games]
+            assert after == before                                            # nothing lost
+            for k, (gid, token) in enumerate(games):
+                view = play(c, gid, token, random.Random(100 + k))          # and the games go on to the end
+                assert view["over"]
+    finally:
+        second.stop()

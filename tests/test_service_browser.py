@@ -1,0 +1,76 @@
+"""The browser table of ``rook serve``, driven end to end in headless Chromium
+(Debian's ``chromium`` and ``chromium-driver``, which ``.ci/run`` installs)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from _server import Server
+
+
+def _driver() -> webdriver.Chrome:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    assert chromium and driver, "the browser test needs Debian's chromium and chromium-driver (.ci/run installs them)"
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        opts.add_argument(arg)
+    return webdriver.Chrome(service=Service(driver), options=opts)
+
+
+@pytest.fixture(scope="module")
+def browser_and_server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    server = Server(tmp_path_factory.mktemp("browser") / "games.sqlite")
+    browser = _driver()
+    yield browser, server
+    browser.quit()
+    server.stop()
+
+
+def _play(browser: webdriver.Chrome, game: str, clicks: int) -> list[str]:
+    """Start ``game`` at seat 0 against bots and click the first legal action ``clicks`` times."""
+    Select(browser.find_element(By.ID, "game")).select_by_value(game)
+    browser.find_element(By.ID, "start").click()
+    wait = WebDriverWait(browser, 30)
+    done = []
+    for _ in range(clicks):
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#legal button")
+                   or "Game over" in b.find_element(By.ID, "status").text)
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#legal button")
+        if not buttons:
+            break
+        before = browser.find_element(By.ID, "board").get_attribute("data-move")
+        action = buttons[0].get_attribute("data-action") or ""
+        buttons[0].click()
+        done.append(action)
+        wait.until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move") != before
+                   or b.find_element(By.ID, "error").text)
+        assert browser.find_element(By.ID, "error").text == ""
+    return done
+
+
+def test_a_person_plays_a_trick_game_in_the_browser(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    browser, server = browser_and_server
+    browser.get(server.url + "/")
+    assert "rook_core" in browser.title
+    done = _play(browser, "tournament", 6)
+    assert len(done) == 6
+    assert browser.find_element(By.ID, "hand").find_elements(By.CLASS_NAME, "card")
+    assert "phase" in browser.find_element(By.ID, "info").text
+
+
+def test_a_person_plays_toonerville_in_the_browser(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    browser, server = browser_and_server
+    browser.get(server.url + "/")
+    Select(browser.find_element(By.ID, "players")).select_by_visible_text("3")
+    done = _play(browser, "toonerville", 4)
+    assert any(a in ("draw", "take") for a in done)        # seat 0 started a turn of its own
+    assert "Round 1" in browser.find_element(By.ID, "info").text
+    assert len(browser.find_element(By.ID, "hand").find_elements(By.CLASS_NAME, "card")) >= 12
