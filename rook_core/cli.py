@@ -38,26 +38,8 @@ __all__ = ["main"]
 
 # ------------------------------------------------------------ JSON lines
 def _run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[dict[str, Any]], dict[str, Any]]) -> int:
-    failed = 0
-    for line in lines:
-        if not line.strip():
-            continue
-        ident: Any = None
-        try:
-            try:
-                obj = json.loads(line)
-            except ValueError as e:
-                raise RookError(f"not valid JSON: {e}") from None
-            if isinstance(obj, dict):
-                ident = obj.get("id")
-            result = {"id": ident}
-            result.update(answer(obj))
-        except RookError as e:
-            failed += 1
-            result = {"id": ident, "error": str(e)}
-        out.write(json.dumps(result) + "\n")
-        out.flush()
-    return 1 if failed else 0
+    from .jsonio import run_jsonl
+    return run_jsonl(lines, out, answer)
 
 
 def _legal(obj: dict[str, Any]) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from typing import Any, TextIO
 
 from . import __version__
 from .errors import RookError
-from .jsonio import read_object
+from .jsonio import read_object, run_jsonl
 from .service.adapters import BOT_KINDS, GAMES, HostedGame
 
 __all__ = ["run_engine"]
@@ -130,29 +130,9 @@ def run_engine(lines: Any, out: TextIO) -> int:
     """Answer the JSON messages of ``lines`` on ``out`` until ``quit`` or the end;
     return 1 if any message failed, else 0."""
     engine = _Engine()
-    failed = 0
-    for line in lines:
-        if not line.strip():
-            continue
-        ident: Any = None
-        try:
-            try:
-                msg = json.loads(line)
-            except ValueError as e:
-                raise RookError(f"not valid JSON: {e}") from None
-            if not isinstance(msg, dict):
-                raise RookError("a message is a JSON object with a 'cmd'")
-            ident = msg.get("id")
-            if msg.get("cmd") == "quit":
-                out.write(json.dumps({"id": ident, "bye": True} if ident is not None else {"bye": True}) + "\n")
-                out.flush()
-                break
-            answer = engine.answer(msg)
-        except RookError as e:
-            failed = 1
-            answer = {"error": str(e)}
-        if ident is not None:
-            answer = {"id": ident, **answer}
-        out.write(json.dumps(answer) + "\n")
-        out.flush()
-    return failed
+
+    def answer(msg: Any) -> dict[str, Any]:
+        if not isinstance(msg, dict):
+            raise RookError("a message is a JSON object with a 'cmd'")
+        return {"bye": True} if msg.get("cmd") == "quit" else engine.answer(msg)
+    return run_jsonl(lines, out, answer, always_id=False)

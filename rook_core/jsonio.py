@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TextIO
 
 from .actions import parse_action
 from .errors import RookError
 
-__all__ = ["read_object", "replay"]
+__all__ = ["read_object", "replay", "run_jsonl"]
 
 
 def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable[str] = (),
@@ -51,3 +51,35 @@ def replay(target: _Applies, actions: Any, what: str) -> None:
             target.apply(parse_action(a))
         except RookError as e:
             raise type(e)(f"{what} action {i} ({a!r}): {e}") from None
+
+
+def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[str, Any]],
+              always_id: bool = True) -> int:
+    """Answer each JSON line of ``lines`` with one JSON line on ``out``, in order,
+    echoing the request's ``id`` (always, or only when it has one); a bad line
+    gets ``{"id": ..., "error": message}`` and the next line is read.  An
+    answer holding ``"bye": true`` ends the loop.  Return 1 if any line
+    failed, else 0."""
+    failed = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        ident: Any = None
+        try:
+            try:
+                obj = json.loads(line)
+            except ValueError as e:
+                raise RookError(f"not valid JSON: {e}") from None
+            if isinstance(obj, dict):
+                ident = obj.get("id")
+            result = answer(obj)
+        except RookError as e:
+            failed = 1
+            result = {"error": str(e)}
+        if always_id or ident is not None:
+            result = {"id": ident, **result}
+        out.write(json.dumps(result) + "\n")
+        out.flush()
+        if result.get("bye") is True:
+            break
+    return failed

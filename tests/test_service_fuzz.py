@@ -17,7 +17,7 @@ def test_openapi_fuzzing_finds_no_server_error(tmp_path: Path) -> None:
         exe = shutil.which("schemathesis", path=str(Path(sys.executable).parent)) or "schemathesis"
         r = subprocess.run([exe, "run", f"{server.url}/openapi.json", "--checks", "not_a_server_error",
                             "--max-examples", "30", "--workers", "2", "--seed", "2026"],
-                           capture_output=True, text=True, timeout=900)
+                           capture_output=True, text=True, timeout=900, cwd=tmp_path)
     finally:
         server.stop()
     tail = r.stdout[-3000:] + r.stderr[-2000:]
