@@ -148,6 +148,49 @@ def test_no_endpoint_shows_another_seats_cards_or_the_nest(server: Server) -> No
         assert other.status_code == 404                                           # a token opens its game only
 
 
+def _words(data: object) -> set[str]:
+    return set(json.dumps(data).replace("[", " ").replace("]", " ").replace(",", " ").replace('"', " ").split())
+
+
+def test_through_a_game_each_seat_sees_only_its_own_cards(server: Server) -> None:
+    """Four people, every seat checked after every move: a view never holds a card
+    of another hand, nor the nest unless the seat is the declarer who took it (T-15)."""
+    seed, rng = 31, random.Random(31)
+    with server.client() as c:
+        g = new_game(c, "tournament", seats=["human"] * 4, seed=seed)
+        gid = g["game_id"]
+        tokens = [join(c, gid, s) for s in range(4)]
+        local = Game("tournament", seed)
+        for _ in range(40):
+            h = local.current
+            views = [c.get(f"/games/{gid}/view", headers=bearer(t)).json() for t in tokens]
+            public = c.get(f"/games/{gid}").json()
+            for s, view in enumerate(views):
+                others = set().union(*(set(h.hand(o).names()) for o in range(4) if o != s))
+                nest = set(h.nest.names())        # the nest, then the declarer's discards
+                seen = _words(view)
+                assert not seen & others, (s, seen & others)
+                if s != h.declarer:
+                    assert not seen & nest, (s, seen & nest)
+                assert not _words(public) & (others | nest)
+            mover = local.to_move
+            assert mover is not None
+            action = rng.choice(views[mover]["legal"])
+            r = c.post(f"/games/{gid}/actions", headers=bearer(tokens[mover]),
+                       json={"action": action, "move": views[mover]["move"]})
+            assert r.status_code == 200, r.text
+            local.apply_text(action, mover)
+
+
+def test_a_token_opens_its_own_game_only(server: Server) -> None:
+    with server.client() as c:
+        a, b = new_game(c, "tournament", seed=1), new_game(c, "tournament", seed=2)
+        ta = join(c, a["game_id"], 0)
+        assert c.get(f"/games/{b['game_id']}/view", headers=bearer(ta)).status_code == 403
+        r = c.post(f"/games/{b['game_id']}/actions", headers=bearer(ta), json={"action": "pass", "move": b["move"]})
+        assert r.status_code == 403 and c.get(f"/games/{b['game_id']}").json()["move"] == b["move"]
+
+
 # ---------------------------------------------------------------- bad input
 @pytest.mark.parametrize("method, path, body, status", [
     ("post", "/games", b"{not json", 422),
