@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
@@ -401,6 +402,9 @@ def _serve(args: argparse.Namespace) -> int:
         raise RookError(f"rook serve needs the serve extra (pip install -e '.[serve]'): {e}") from None
     if not 0 <= args.port <= 65535:
         raise RookError(f"--port must be 0..65535, not {args.port}")
+    folder = os.path.dirname(os.path.abspath(args.db))
+    if not os.path.isdir(folder):
+        raise RookError(f"--db {args.db}: the folder {folder} does not exist")
     uvicorn.run(create_app(args.db, args.jobs_dir), host=args.host, port=args.port, log_level="warning")
     return 0
 

@@ -111,6 +111,9 @@ def test_moves_are_idempotent_and_stale_moves_are_refused(server: Server) -> Non
         bad = c.post(f"/games/{g['game_id']}/actions", headers=bearer(token), json={"action": "R99", "move": now})
         assert bad.status_code == 400 and "R99" in bad.json()["error"]
         assert c.get(f"/games/{g['game_id']}").json()["move"] == now            # nothing changed
+        legal = c.get(f"/games/{g['game_id']}/legal", headers=bearer(token)).json()
+        assert legal["move"] == now and legal["legal"] == c.get(f"/games/{g['game_id']}/view",
+                                                                 headers=bearer(token)).json()["legal"]
 
 
 # ---------------------------------------------------------------- secrecy
@@ -129,6 +132,7 @@ def test_no_endpoint_shows_another_seats_cards_or_the_nest(server: Server) -> No
         answers = [
             c.get(f"/games/{gid}"),
             c.get(f"/games/{gid}/view", headers=bearer(t0)),
+            c.get(f"/games/{gid}/legal", headers=bearer(t0)),
             c.get(f"/games/{gid}/history"),
             c.get(f"/games/{gid}/history", headers=bearer(t0)),
             c.post(f"/games/{gid}/actions", headers=bearer(t0), json={"action": "pass", "move": 0}),
@@ -143,7 +147,7 @@ def test_no_endpoint_shows_another_seats_cards_or_the_nest(server: Server) -> No
                     .replace('"', " ").split()}
             assert not (seen & hidden), (r.request.url, seen & hidden)
         assert answers[1].json()["seat"] == 0 and answers[1].json()["observation"]["hand"] == deal.hand(0).names()
-        assert [r.status_code for r in answers[6:9]] == [403, 403, 403]
+        assert [r.status_code for r in answers[7:10]] == [403, 403, 403]
         other = c.get("/games/" + "0" * 32 + "/view", headers=bearer(t0))
         assert other.status_code == 404                                           # a token opens its game only
 

@@ -10,6 +10,7 @@ Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
 ``GET /games/{id}``                         public state: seats, move number, result
 ``POST /games/{id}/seats/{seat}/join``      take a human seat: its secret token
 ``GET /games/{id}/view``                    the token's seat: observation, legal actions
+``GET /games/{id}/legal``                   the token's seat: its legal actions, move number
 ``POST /games/{id}/actions``                ``{"action": text, "move": n}``: act as move n
 ``GET /games/{id}/history``                 every action and the scores, once over
 ``POST /analysis/legal|perft|solve``        FORMATS.md positions, as ``rook legal`` etc.
@@ -211,6 +212,12 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     @app.get("/games/{game_id}/view")
     def view(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
         return hub.view(game_id, token)
+
+    @app.get("/games/{game_id}/legal")
+    def legal_actions(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
+        v = hub.view(game_id, token)
+        return {"game_id": game_id, "seat": v["seat"], "move": v["move"], "to_move": v["to_move"],
+                "legal": v["legal"]}
 
     @app.post("/games/{game_id}/actions")
     def act(game_id: str, body: Act, token: str | None = Depends(_token)) -> dict[str, Any]:
