@@ -36,6 +36,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import anyio
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
@@ -52,6 +53,7 @@ from .store import Store
 __all__ = ["create_app", "MAX_BODY"]
 
 MAX_BODY = 64 * 1024
+THREADS = 4                 # worker threads for the game logic (see lifespan)
 STATIC = Path(__file__).resolve().parent / "static"
 Card = Annotated[str, Field(max_length=8)]
 
@@ -157,6 +159,9 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     jobs = Jobs(jobs_dir or os.path.join(os.path.dirname(os.path.abspath(db_path)), "rook-jobs"))
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The game logic holds the GIL: a few worker threads answer in turn,
+        # where many would only share one core less fairly.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
         yield
         jobs.shutdown()
 
