@@ -235,6 +235,11 @@ def test_analysis_answers_as_the_command_line(server: Server) -> None:
         assert c.post("/analysis/perft?depth=3", json=pos).json()["perft"][0] == 2
         solved = c.post("/analysis/solve", json=pos).json()
         assert solved["best"] and set(solved["move_values"]) == {"B7", "Rook"}
+        deal = Game("partnership-57", 5).current
+        early = {"preset": "partnership-57", "trump": "R", "leader": 0, "trick": [],
+                 "hands": [deal.hand(s).names() for s in range(4)]}
+        cut = c.post("/analysis/solve?budget=1000", json=early)
+        assert cut.status_code == 422 and cut.json()["budget"] == "nodes" and cut.json()["lo"] <= cut.json()["hi"]
         con = c.post("/analysis/contract", json={"hand": ["B7", "G7", "R7", "B9", "G9", "Y9"], "contract": 1})
         assert con.json()["can_meet"] is True and con.json()["deadwood"] == 0
 

@@ -23,9 +23,10 @@ Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
 A seat token goes in ``Authorization: Bearer TOKEN`` and shows that seat only.
 Errors are JSON ``{"error": message}``: 400 bad input, 403 a wrong token,
 404 unknown game or job, 409 a stale move, a move out of turn or a seat
-taken, 413 a body over the size limit, 422 an action the rules refuse or a
+taken, 413 a body over the size limit, 422 an action the rules refuse, a
 body that does not fit its schema (malformed JSON, wrong types, unknown
-fields).
+fields), or a solve whose budget ran out (with the bounds proven: ``lo``,
+``hi``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
+from .._native.solver import BudgetExceeded
 from ..errors import IllegalActionError, RookError
 from .hub import Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Jobs
@@ -175,6 +177,11 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             return JSONResponse({"error": str(exc)}, status_code=status)
         return handler
 
+    @app.exception_handler(BudgetExceeded)
+    async def budget(request: Request, exc: BudgetExceeded) -> JSONResponse:
+        return JSONResponse({"error": str(exc), "budget": exc.kind, "lo": exc.lo, "hi": exc.hi,
+                             "nodes": exc.nodes}, status_code=422)
+
     app.add_exception_handler(NotFound, error(404))
     app.add_exception_handler(Forbidden, error(403))
     app.add_exception_handler(Conflict, error(409))
@@ -244,7 +251,9 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         return {"id": body.id, **_perft(depth)(body.model_dump(exclude_none=True))}
 
     @app.post("/analysis/solve")
-    def solve(body: Position, budget: int = Query(2_000_000, ge=1, le=20_000_000)) -> dict[str, Any]:
+    def solve(body: Position, budget: int = Query(2_000_000, ge=1, le=20_000_000,
+                                                  description="node budget; past it: 422 with the bounds proven")
+              ) -> dict[str, Any]:
         from ..cli import _solve
         return {"id": body.id, **_solve(budget, 10.0, None, False)(body.model_dump(exclude_none=True))}
 
