@@ -101,7 +101,7 @@ def contract_value(counts: Sequence[int], sets: int, runs: int) -> int:
     if runs:
         masks = [sum(1 << (r - 1) for r in range(1, 15) if left[16 * c + r]) for c in range(4)]
         for _ in range(runs):
-            best, color, lo = max((*_best_window(masks[c])[:1], c, _best_window(masks[c])[1]) for c in range(4))
+            best, color, lo = max((n, c, low) for c in range(4) for n, low in [_best_window(masks[c])])
             total += best
             for r in range(lo, lo + 4):
                 card = 16 * color + r
