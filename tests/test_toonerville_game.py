@@ -541,3 +541,14 @@ def test_action_objects_and_players_are_checked_before_anything_changes() -> Non
     assert snapshot(g) == before
     unsorted = Lay((tuple(ids("R3 R4 R5 R6")), tuple(ids("B7 G7 Rook"))))
     assert parse_action(unsorted) == parse_action("lay B7 G7 Rook / R3 R4 R5 R6")
+
+
+def test_TV7_legal_lay_downs_can_be_capped_and_every_one_is_accepted() -> None:
+    g = ToonervilleGame(ToonervilleRules(players=5, rounds=(8,)), seed=1)
+    g.apply("take")
+    g.hands[g.turn] = counts("B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 B14 Rook Rook Rook")
+    some = [a for a in g.legal_actions(max_lays=50) if isinstance(a, Lay)]
+    assert len(some) == 50 and len(set(some)) == 50
+    assert all(g.is_legal(a) for a in some)
+    few = at_play(ToonervilleGame(4, seed=1), 1, "B7 G7 R7 Y7 B9 G9 Y9 G2 G3 Y12 Y13 B1")
+    assert len([a for a in few.legal_actions(max_lays=50) if isinstance(a, Lay)]) == 5   # all of them

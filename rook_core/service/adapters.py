@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import RookError
 from ..game import Game
-from ..toonerville.game import ToonervilleGame
+from ..toonerville.game import LISTED_LAYS, ToonervilleGame
 from ..toonerville.rules import ToonervilleRules
 from ..variant import PRESETS
 
@@ -71,11 +71,12 @@ class HostedGame:
         return self.state.is_over
 
     def legal(self, seat: int) -> list[str]:
-        """The legal actions of ``seat`` as text (none when it is not its move)."""
+        """The legal actions of ``seat`` as text (none when it is not its move);
+        at most ``LISTED_LAYS`` Toonerville lay-downs, though every one is accepted."""
         if self.state.to_move != seat:
             return []
         if isinstance(self.state, ToonervilleGame):
-            return [str(a) for a in self.state.legal_actions()]
+            return [str(a) for a in self.state.legal_actions(max_lays=LISTED_LAYS)]
         from ..actions import action_name
         return [action_name(a) for a in self.state.legal_actions()]
 

@@ -58,9 +58,11 @@ from .melds import arrange_meld, candidate_melds
 from .rules import ToonervilleRules
 from .table import TableMeld, fits_table
 
-__all__ = ["ToonervilleGame", "RoundEnd", "PHASES"]
+__all__ = ["ToonervilleGame", "RoundEnd", "PHASES", "LISTED_LAYS"]
 
 PHASES = ("draw", "buy", "play", "over")
+LISTED_LAYS = 500
+"""The most lay-downs an observation lists among its legal actions (see :meth:`ToonervilleGame.legal_actions`)."""
 _N = L.N_CARD_IDS
 
 
@@ -463,8 +465,13 @@ class ToonervilleGame:
     __hash__ = None  # type: ignore[assignment]
 
     # ---------------------------------------------------------- legal actions
-    def legal_actions(self) -> list[Action]:
-        """Return every action the player to move may take, in a fixed order."""
+    def legal_actions(self, max_lays: int | None = None) -> list[Action]:
+        """Return every action the player to move may take, in a fixed order.
+
+        A hand rich in birds can lay its contract in a great many ways (10^5
+        for a long one-color hand with three birds); ``max_lays`` lists at
+        most that many of them (when exactly that many are listed, others may
+        have been left out; :meth:`apply` accepts every one)."""
         if self.phase == "over":
             return []
         p = self.to_move
@@ -477,7 +484,7 @@ class ToonervilleGame:
         counts = self.hands[p]
         out: list[Action] = []
         if not self.laid[p]:
-            lays = self._lay_options(counts)     # valid by construction: only what they leave is checked
+            lays = self._lay_options(counts, max_lays)   # valid by construction: only what they leave is checked
             out += [a for a in lays if self._lay_leaves_ok(a, p, counts)]
         else:
             frac = self.rules.max_wild_fraction
@@ -515,10 +522,11 @@ class ToonervilleGame:
             return False
         return True
 
-    def _lay_options(self, counts: list[int]) -> list[Lay]:
-        """Every distinct way to lay the round's contract from ``counts`` (TV-7):
-        its sets, then its runs, each list in candidate order so that no choice
-        is made twice, a meld kept only while it fits what is left."""
+    def _lay_options(self, counts: list[int], limit: int | None = None) -> list[Lay]:
+        """Every distinct way to lay the round's contract from ``counts`` (TV-7),
+        or the first ``limit`` of them: its sets, then its runs, each list in
+        candidate order so that no choice is made twice, a meld kept only
+        while it fits what is left."""
         con = self.contract
         cands = candidate_melds(counts, self.rules.max_wild_fraction)
         need = [m for k, m in cands if k == "set"], [m for k, m in cands if k == "run"]
@@ -533,6 +541,8 @@ class ToonervilleGame:
                 return
             melds = need[kind]
             for i in range(start, len(melds)):
+                if limit is not None and len(found) >= limit:
+                    return
                 m = melds[i]
                 if _take(left, m):
                     pick(left, kind, todo - 1, i, chosen + [m])
@@ -549,7 +559,8 @@ class ToonervilleGame:
     def observation(self, player: int, legal: bool = True) -> dict[str, Any]:
         """Return what ``player`` may see: their own hand, hand sizes, the table,
         the top discard, the scores; the legal actions (as text) when it is
-        their move and ``legal`` is true.  Never another hand or the stock's order."""
+        their move and ``legal`` is true (at most :data:`LISTED_LAYS` ways to lay the
+        contract).  Never another hand or the stock's order."""
         self._check_player(player)
         con = self.contract
         obs: dict[str, Any] = {
@@ -568,7 +579,7 @@ class ToonervilleGame:
             "winners": self.winners,
         }
         if legal and self.to_move == player:
-            obs["legal_actions"] = [str(a) for a in self.legal_actions()]
+            obs["legal_actions"] = [str(a) for a in self.legal_actions(max_lays=LISTED_LAYS)]
         return obs
 
     def to_json(self) -> dict[str, Any]:
