@@ -17,6 +17,7 @@ import pytest
 
 from _server import Server, bearer
 from rook_core.game import Game
+from rook_core.service.adapters import TURN_LIMIT
 from rook_core.toonerville.game import ToonervilleGame
 from rook_core.toonerville.rules import ToonervilleRules
 
@@ -63,8 +64,12 @@ def test_a_trick_game_is_played_to_its_end_and_its_history_replays(server: Serve
     with server.client() as c:
         g = new_game(c, "tournament", seed=5)
         assert c.get(f"/games/{g['game_id']}/history").status_code == 409          # not over yet
-        view = play(c, g["game_id"], join(c, g["game_id"], 0), random.Random(1))
+        token = join(c, g["game_id"], 0)
+        view = play(c, g["game_id"], token, random.Random(1))
         assert view["over"] and view["result"]["winner_team"] in (0, 1)
+        late = c.post(f"/games/{g['game_id']}/actions", headers=bearer(token), json={"action": "pass",
+                                                                                     "move": view["move"]})
+        assert late.status_code == 409 and "over" in late.json()["error"]
         history = c.get(f"/games/{g['game_id']}/history").json()
     replay = Game("tournament", 5)
     for item in history["actions"]:
@@ -78,7 +83,7 @@ def test_a_toonerville_game_is_played_to_its_end_and_its_history_replays(server:
         view = play(c, g["game_id"], join(c, g["game_id"], 0), random.Random(2))
         history = c.get(f"/games/{g['game_id']}/history").json()
     assert view["over"] and len(view["result"]["round_scores"]) == 2
-    replay = ToonervilleGame(ToonervilleRules(players=3, rounds=(1, 2), turn_limit=1000), 8)
+    replay = ToonervilleGame(ToonervilleRules(players=3, rounds=(1, 2), turn_limit=TURN_LIMIT), 8)
     for item in history["actions"]:
         replay.apply(item["action"], item["seat"])
     assert replay.is_over and replay.totals == view["result"]["totals"]
@@ -88,6 +93,10 @@ def test_bots_play_by_themselves(server: Server) -> None:
     with server.client() as c:
         g = new_game(c, "crowsnest", seats=["bot:random", "bot:heuristic", "bot:random", "bot:heuristic"], seed=3)
         assert g["over"] and g["result"]["winner_team"] in (0, 1) and g["move"] > 50
+        t = new_game(c, "toonerville", seats=["bot:random"] * 3, players=3, rounds=[10], seed=3)
+        assert t["over"] and len(t["result"]["round_scores"]) == 1          # the turn limit ends the round
+        gone = c.post(f"/games/{g['game_id']}/actions", headers=bearer("x"), json={"action": "pass", "move": 0})
+        assert gone.status_code == 403
 
 
 # ---------------------------------------------------------------- moves
@@ -265,6 +274,20 @@ def test_simulation_jobs_report_progress_and_give_results(server: Server, tmp_pa
         (tmp_path / "r.npz").write_bytes(npz.content)
         import numpy as np
         assert len(np.load(tmp_path / "r.npz")["hands.unit"]) == 300
+
+
+def test_jobs_refuse_more_than_they_can_queue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rook_core.service.jobs import MAX_WAITING, Busy, Jobs
+    release = threading.Event()
+    monkeypatch.setattr(Jobs, "_run", lambda self, job_id, spec: release.wait(30))
+    jobs = Jobs(str(tmp_path))
+    spec = {"preset": "tournament", "agents": ["random"] * 4, "hands": 10}
+    ids = [jobs.submit(dict(spec)) for _ in range(MAX_WAITING)]
+    with pytest.raises(Busy, match="queued or running"):
+        jobs.submit(dict(spec))
+    release.set()
+    jobs.shutdown()
+    assert len(set(ids)) == MAX_WAITING
 
 
 # ---------------------------------------------------------------- load

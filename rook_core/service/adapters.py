@@ -25,12 +25,15 @@ __all__ = ["HostedGame", "GAMES", "BOT_KINDS"]
 
 GAMES = tuple(sorted(PRESETS)) + ("toonerville",)
 BOT_KINDS = ("random", "heuristic")
+TURN_LIMIT = 300
+"""A hosted Toonerville round ends with nobody out after this many turns, so
+that a table of bots that cannot meet a contract (``random``) ends."""
 
 
 class HostedGame:
     """A game the service hosts, built from its spec: ``{"game": name, "seed": int}``
     and, for Toonerville, ``"players"`` (3-5, default 4) and ``"rounds"`` (default all
-    eleven); a Toonerville round ends with nobody out after 1000 turns.
+    eleven); a Toonerville round ends with nobody out after :data:`TURN_LIMIT` turns.
 
     :raises RookError: for an unknown game or a bad seed or number of players.
     """
@@ -47,7 +50,7 @@ class HostedGame:
         if name == "toonerville":
             rounds = tuple(spec.get("rounds") or range(1, 12))
             state: Game | ToonervilleGame = ToonervilleGame(
-                ToonervilleRules(players=spec.get("players", 4), rounds=rounds, turn_limit=1000), seed)
+                ToonervilleRules(players=spec.get("players", 4), rounds=rounds, turn_limit=TURN_LIMIT), seed)
         else:
             if spec.get("players", 4) != 4 or spec.get("rounds") is not None:
                 raise RookError(f"{name} is for 4 players, and has no rounds to choose")

@@ -23,7 +23,7 @@ Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
 A seat token goes in ``Authorization: Bearer TOKEN`` and shows that seat only.
 Errors are JSON ``{"error": message}``: 400 bad input, 403 a wrong token,
 404 unknown game or job, 409 a stale move, a move out of turn or a seat
-taken, 413 a body over the size limit, 422 an action the rules refuse, a
+taken, 429 too many simulation jobs waiting, 413 a body over the size limit, 422 an action the rules refuse, a
 body that does not fit its schema (malformed JSON, wrong types, unknown
 fields), or a solve whose budget ran out (with the bounds proven: ``lo``,
 ``hi``).
@@ -49,7 +49,7 @@ from .. import __version__
 from .._native.solver import BudgetExceeded
 from ..errors import IllegalActionError, RookError
 from .hub import Conflict, Forbidden, Hub, NotFound
-from .jobs import MAX_GAMES, MAX_HANDS, Jobs
+from .jobs import MAX_GAMES, MAX_HANDS, Busy, Jobs
 from .store import Store
 
 __all__ = ["create_app", "MAX_BODY"]
@@ -182,6 +182,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         return JSONResponse({"error": str(exc), "budget": exc.kind, "lo": exc.lo, "hi": exc.hi,
                              "nodes": exc.nodes}, status_code=422)
 
+    app.add_exception_handler(Busy, error(429))
     app.add_exception_handler(NotFound, error(404))
     app.add_exception_handler(Forbidden, error(403))
     app.add_exception_handler(Conflict, error(409))

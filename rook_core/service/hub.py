@@ -218,6 +218,8 @@ class Hub:
                 raise Conflict(f"stale move {move}: the game is at move {n}")
             if move > n:
                 raise Conflict(f"move {move} is ahead of the game, which is at move {n}")
+            if live.game.is_over:
+                raise Conflict("the game is over")
             if live.game.to_move != seat:
                 raise Conflict(f"it is seat {live.game.to_move}'s move, not seat {seat}'s")
             done = live.game.apply(action, seat)

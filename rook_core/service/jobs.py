@@ -25,10 +25,15 @@ from typing import Any
 from ..errors import RookError
 from .adapters import BOT_KINDS, GAMES
 
-__all__ = ["Jobs", "MAX_HANDS", "MAX_GAMES"]
+__all__ = ["Jobs", "Busy", "MAX_HANDS", "MAX_GAMES", "MAX_WAITING"]
+
+
+class Busy(RookError):
+    """Too many jobs queued or running."""
 
 MAX_HANDS = 1_000_000
 MAX_GAMES = 2_000
+MAX_WAITING = 16            # jobs queued or running at once
 FORMATS = (".npz", ".csv", ".parquet")
 
 
@@ -74,6 +79,9 @@ class Jobs:
         job_id = uuid.uuid4().hex
         total = spec.get("hands") or spec.get("games")
         with self._lock:
+            waiting = sum(j["state"] in ("queued", "running") for j in self._jobs.values())
+            if waiting >= MAX_WAITING:
+                raise Busy(f"{waiting} jobs are queued or running; try again when one is done")
             self._jobs[job_id] = {"job_id": job_id, "state": "queued", "done": 0, "total": total,
                                   "spec": spec, "error": None}
         self._pool.submit(self._run, job_id, spec)
