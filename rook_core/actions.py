@@ -100,9 +100,9 @@ def parse_action(text: str | int) -> int:
     try:
         if len(t) == 1 and t[0] == "pass":
             return PASS
-        if len(t) == 1 and t[0].isdigit():
+        if len(t) == 1 and t[0].isascii() and t[0].isdigit():
             return bid_action(int(t[0]))
-        if len(t) == 2 and t[0] == "bid" and t[1].isdigit():
+        if len(t) == 2 and t[0] == "bid" and t[1].isascii() and t[1].isdigit():
             return bid_action(int(t[1]))
         if len(t) == 2 and t[0] == "trump":
             return trump_action(words[1])

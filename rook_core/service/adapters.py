@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import RookError
+from ..errors import IllegalActionError, RookError
 from ..game import Game
 from ..toonerville.game import LISTED_LAYS, ToonervilleGame
 from ..toonerville.rules import ToonervilleRules
@@ -48,9 +48,13 @@ class HostedGame:
         if name not in GAMES:
             raise RookError(f"unknown game {name!r}; choose from {', '.join(GAMES)}")
         if name == "toonerville":
-            rounds = tuple(spec.get("rounds") or range(1, 12))
-            state: Game | ToonervilleGame = ToonervilleGame(
-                ToonervilleRules(players=spec.get("players", 4), rounds=rounds, turn_limit=TURN_LIMIT), seed)
+            rounds = spec.get("rounds", list(range(1, 12)))
+            if not isinstance(rounds, list) or not rounds:
+                raise RookError(f"rounds must be a non-empty list of rounds 1..11, not {rounds!r}")
+            rules = ToonervilleRules(players=spec.get("players", 4), rounds=tuple(rounds),
+                                     turn_limit=spec.get("turn_limit", TURN_LIMIT))
+            spec = {**spec, "players": rules.players, "rounds": list(rules.rounds), "turn_limit": rules.turn_limit}
+            state: Game | ToonervilleGame = ToonervilleGame(rules, seed)
         else:
             if spec.get("players", 4) != 4 or spec.get("rounds") is not None:
                 raise RookError(f"{name} is for 4 players, and has no rounds to choose")
@@ -83,8 +87,10 @@ class HostedGame:
         from ..actions import action_name
         return [action_name(a) for a in self.state.legal_actions()]
 
-    def apply(self, action: str, seat: int) -> str:
+    def apply(self, action: str, seat: int, *, penalties: bool = True) -> str:
         """Apply ``action`` (text) for ``seat``; return its canonical text.
+        ``penalties=False`` refuses the T-35 penalty actions, which a referee
+        records, not a seat.
 
         :raises RookError: (IllegalActionError, NotationError) with the state unchanged.
         """
@@ -93,8 +99,11 @@ class HostedGame:
             a = parse_tv(action)
             self.state.apply(a, seat)
             return str(a)
-        from ..actions import action_name, parse_action
+        from ..actions import PENALTY, action_name, parse_action
         n = parse_action(action)
+        if not penalties and n in (PENALTY, PENALTY + 1):
+            raise IllegalActionError(f"illegal action {action_name(n)}: a penalty (T-35) is recorded by a "
+                                     "referee, not by a seat", rule="T-35", action=n)
         self.state.apply(n, seat)
         return action_name(n)
 

@@ -61,12 +61,14 @@ Card = Annotated[str, Field(max_length=8)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class NewGame(_Strict):
     game: str = Field(description="a preset (tournament, crowsnest, ...) or toonerville", max_length=40)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1,
+                             description="the deal's seed; left out, the server picks a secret one. Whoever "
+                                         "knows the seed knows every hand: it is shown once the game is over")
     players: int | None = Field(None, ge=3, le=5, description="Toonerville: 3 to 5 (default 4)")
     rounds: list[Annotated[int, Field(ge=1, le=11)]] | None = Field(
         None, min_length=1, max_length=11, description="Toonerville: the rounds to play (default all eleven)")

@@ -26,6 +26,8 @@ from __future__ import annotations
 import secrets
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +86,11 @@ class Hub:
 
         :raises RookError: for a bad spec or seats.
         """
+        spec = dict(spec)
+        if spec.get("seed") is None:
+            spec["seed"] = secrets.randbits(63)         # a secret deal: the seed is shown at the end
         game = HostedGame.create(spec)
+        spec = game.spec                                 # with every rule it was built with
         if len(seats) != game.seats:
             raise RookError(f"{spec['game']} has {game.seats} seats, and {len(seats)} were given")
         kinds = [_seat_spec(s) for s in seats]
@@ -93,9 +99,20 @@ class Hub:
         live = _Live(game, [(k, b, None) for k, b in kinds], [])
         with self._lock:
             self._live[game_id] = live
-        with live.lock:
+        with live.lock, self._evict_on_error(game_id):
             self._run_bots(game_id, live)
         return game_id
+
+    @contextmanager
+    def _evict_on_error(self, game_id: str) -> Iterator[None]:
+        """On any failure, forget the game in memory: the next request rebuilds
+        it from the log, which holds exactly the actions that were answered."""
+        try:
+            yield
+        except BaseException:
+            with self._lock:
+                self._live.pop(game_id, None)
+            raise
 
     def _load(self, game_id: str) -> _Live:
         with self._lock:
@@ -111,7 +128,7 @@ class Hub:
             for seat, action in log:
                 game.apply(action, seat)
             live = self._live[game_id] = _Live(game, seats, log)
-        with live.lock:                        # a restart may find a bot to move
+        with live.lock, self._evict_on_error(game_id):      # a restart may find a bot to move
             self._run_bots(game_id, live)
         return live
 
@@ -131,7 +148,7 @@ class Hub:
                 action = live.game.apply(live.game.bot_action(bot, seat), seat)
                 done.append((seat, action))
         finally:
-            self.store.append_many(game_id, first, done)
+            self.store.append_many(game_id, first, done)     # a failure here evicts the game (callers)
             live.log.extend(done)
 
     # ---------------------------------------------------------------- seats
@@ -169,7 +186,7 @@ class Hub:
         live = self._load(game_id)
         with live.lock:
             g = live.game
-            return {"game_id": game_id, "game": g.spec["game"], "seed": g.spec.get("seed", 0),
+            return {"game_id": game_id, "game": g.spec["game"], "seed": g.spec["seed"] if g.is_over else None,
                     "seats": [{"seat": i, "kind": k, "bot": b, "taken": k == "bot" or t is not None}
                               for i, (k, b, t) in enumerate(live.seats)],
                     "move": len(live.log), "to_move": g.to_move, "over": g.is_over, "result": g.result()}
@@ -187,8 +204,8 @@ class Hub:
                 "result": g.result()}
 
     def history(self, game_id: str) -> dict[str, Any]:
-        """Every action with its seat, once the game is over (before, the log
-        would show cards not yet public).
+        """Every action with its seat and the seed, once the game is over (before,
+        they would show cards not yet public).
 
         :raises Conflict: while the game is being played.
         """
@@ -196,8 +213,8 @@ class Hub:
         with live.lock:
             if not live.game.is_over:
                 raise Conflict("the history is shown when the game is over")
-            return {"game_id": game_id, "actions": [{"seat": s, "action": a} for s, a in live.log],
-                    "result": live.game.result()}
+            return {"game_id": game_id, "game": live.game.spec["game"], "seed": live.game.spec["seed"],
+                    "actions": [{"seat": s, "action": a} for s, a in live.log], "result": live.game.result()}
 
     # --------------------------------------------------------------- acting
     def act(self, game_id: str, token: str | None, action: str, move: int) -> dict[str, Any]:
@@ -207,7 +224,7 @@ class Hub:
         :raises IllegalActionError: the rules refuse it (nothing changes).
         """
         live = self._load(game_id)
-        with live.lock:
+        with live.lock, self._evict_on_error(game_id):
             seat = self._seat_of(live, token)
             n = len(live.log)
             if move < n:
@@ -222,12 +239,8 @@ class Hub:
                 raise Conflict("the game is over")
             if live.game.to_move != seat:
                 raise Conflict(f"it is seat {live.game.to_move}'s move, not seat {seat}'s")
-            done = live.game.apply(action, seat)
-            try:
-                self.store.append(game_id, n, seat, done)
-            except BaseException:
-                live.game.state.undo()                                   # keep memory and disk equal
-                raise
+            done = live.game.apply(action, seat, penalties=False)
+            self.store.append(game_id, n, seat, done)    # a failure evicts the game: memory never runs ahead
             live.log.append((seat, done))
             self._run_bots(game_id, live)
             return self._view(game_id, live, seat)

@@ -138,7 +138,7 @@ def _cards(words: list[str], text: str) -> tuple[int, ...]:
 
 
 def _index(word: str, text: str) -> int:
-    if not word.isdigit():
+    if not (word.isascii() and word.isdigit()):
         raise NotationError(f"a table meld is a number 0, 1, ..., not {word!r} in {text!r}", text)
     return int(word)
 

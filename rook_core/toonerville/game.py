@@ -63,6 +63,9 @@ __all__ = ["ToonervilleGame", "RoundEnd", "PHASES", "LISTED_LAYS"]
 PHASES = ("draw", "buy", "play", "over")
 LISTED_LAYS = 500
 """The most lay-downs an observation lists among its legal actions (see :meth:`ToonervilleGame.legal_actions`)."""
+LAY_SEARCH_STEPS = 20_000
+"""With ``max_lays``, the search for lay-downs also stops after this many
+melds tried (a few tens of ms), whatever it found by then."""
 _N = L.N_CARD_IDS
 
 
@@ -470,8 +473,10 @@ class ToonervilleGame:
 
         A hand rich in birds can lay its contract in a great many ways (10^5
         for a long one-color hand with three birds); ``max_lays`` lists at
-        most that many of them (when exactly that many are listed, others may
-        have been left out; :meth:`apply` accepts every one)."""
+        most that many of them, and stops looking after :data:`LAY_SEARCH_STEPS`
+        melds tried, so the call stays short (some lay-downs may then be left
+        out, never the contract solver's best one; :meth:`apply` accepts every
+        one)."""
         if self.phase == "over":
             return []
         p = self.to_move
@@ -485,6 +490,10 @@ class ToonervilleGame:
         out: list[Action] = []
         if not self.laid[p]:
             lays = self._lay_options(counts, max_lays)   # valid by construction: only what they leave is checked
+            if max_lays is not None:
+                best = self._best_lay(counts)                # a cut list still holds the solver's best lay-down
+                if best is not None and best not in lays:
+                    lays = [best] + lays[:max_lays - 1]
             out += [a for a in lays if self._lay_leaves_ok(a, p, counts)]
         else:
             frac = self.rules.max_wild_fraction
@@ -503,6 +512,18 @@ class ToonervilleGame:
                                 if L.BIRD in cards]
         out += [Discard(c) for c in FULL_DECK if counts[c]]
         return [a for a in out if isinstance(a, Lay) or self.is_legal(a, p)]
+
+    def _best_lay(self, counts: list[int]) -> Lay | None:
+        """The contract part of the contract solver's least-deadwood lay-down (TV-7, TV-12)."""
+        from .solver import MAX_CARDS, solve_contract
+        if sum(counts) > MAX_CARDS:
+            return None
+        hand = MultiHand()
+        hand._counts = list(counts)
+        res = solve_contract(hand, self.contract, self.rules.max_wild_fraction)
+        if not res.can_meet:
+            return None
+        return Lay(tuple(sorted(tuple(m) for m in res.melds[:self.contract.sets + self.contract.runs])))
 
     def _lay_leaves_ok(self, lay: Lay, player: int, counts: list[int]) -> bool:
         left = list(counts)
@@ -531,8 +552,10 @@ class ToonervilleGame:
         cands = candidate_melds(counts, self.rules.max_wild_fraction)
         need = [m for k, m in cands if k == "set"], [m for k, m in cands if k == "run"]
         found: list[tuple[tuple[int, ...], ...]] = []
+        steps = 0
 
         def pick(left: list[int], kind: int, todo: int, start: int, chosen: list[tuple[int, ...]]) -> None:
+            nonlocal steps
             if todo == 0:
                 if kind == 0 and con.runs:
                     pick(left, 1, con.runs, 0, chosen)
@@ -541,7 +564,8 @@ class ToonervilleGame:
                 return
             melds = need[kind]
             for i in range(start, len(melds)):
-                if limit is not None and len(found) >= limit:
+                steps += 1
+                if limit is not None and (len(found) >= limit or steps > LAY_SEARCH_STEPS):
                     return
                 m = melds[i]
                 if _take(left, m):
