@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol, TextIO
 
@@ -68,14 +69,19 @@ def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[st
         try:
             try:
                 obj = json.loads(line)
-            except ValueError as e:
-                raise RookError(f"not valid JSON: {e}") from None
+            except (ValueError, RecursionError) as e:
+                raise RookError(f"not valid JSON: {type(e).__name__}: {e}") from None
             if isinstance(obj, dict):
                 ident = obj.get("id")
+                if isinstance(ident, float) and not math.isfinite(ident):
+                    ident = None                                  # NaN and Infinity are not JSON
             result = answer(obj)
         except RookError as e:
             failed = 1
             result = {"error": str(e)}
+        except (ValueError, TypeError, RecursionError, OverflowError) as e:   # a bug: answer, go on
+            failed = 1
+            result = {"error": f"internal error: {type(e).__name__}: {e}"}
         if always_id or ident is not None:
             result = {"id": ident, **result}
         out.write(json.dumps(result) + "\n")

@@ -235,6 +235,48 @@ def test_bad_requests_get_a_clear_4xx(server: Server, method: str, path: str, bo
     assert isinstance(r.json()["error"], str) and r.json()["error"]
 
 
+def test_bodies_past_the_limit_get_413_even_when_chunked_and_framework_errors_are_json(server: Server) -> None:
+    def chunks():  # type: ignore[no-untyped-def]
+        yield b'{"game": "tournament", "seats": ["'
+        for _ in range(100):
+            yield b"x" * 1000
+        yield b'"]}'
+    with server.client() as c:
+        r = c.post("/games", content=chunks(), headers={"content-type": "application/json"})
+        assert r.status_code == 413 and "over" in r.json()["error"]
+        deep = c.post("/games", content=b"[" * 5000 + b"]" * 5000, headers={"content-type": "application/json"})
+        assert 400 <= deep.status_code < 500 and deep.json()["error"]
+        for method, path in (("delete", "/games"), ("get", "/no/such/route")):
+            r = c.request(method, path)
+            assert r.status_code in (404, 405) and r.json()["error"]
+        long_id = c.get("/games/" + "a" * 5000)
+        assert long_id.status_code == 404 and len(long_id.text) < 300
+
+
+def test_a_long_solve_does_not_hold_the_games_up(server: Server) -> None:
+    deal = Game("partnership-57", 9).current
+    early = {"preset": "partnership-57", "trump": "G", "leader": 0, "trick": [],
+             "hands": [deal.hand(s).names() for s in range(4)]}
+    done: list[str] = []
+
+    def solve() -> None:
+        with server.client() as c:
+            c.post("/analysis/solve?budget=20000000", json=early)
+        done.append("solve")
+    threads = [threading.Thread(target=solve) for _ in range(5)]            # more than the game threads
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    with server.client() as c:
+        g = new_game(c, "tournament", seed=77)                  # games are served meanwhile
+        view = c.get(f"/games/{g['game_id']}/view", headers=bearer(join(c, g["game_id"], 0)))
+        assert view.status_code == 200 and c.get("/health").status_code == 200
+        done.append("game")
+    for t in threads:
+        t.join(300)
+    assert done[0] == "game", done
+
+
 # -------------------------------------------------------------- analysis, jobs
 def test_analysis_answers_as_the_command_line(server: Server) -> None:
     pos = {"id": "a", "preset": "tournament", "trump": "R", "leader": 0, "trick": ["B5"],

@@ -43,6 +43,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
@@ -115,7 +116,8 @@ def _token(creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str
 
 
 class _BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413, before reading them whole."""
+    """Refuse request bodies over ``limit`` bytes with 413, before reading them whole
+    (a Content-Length over it at once; a longer chunked body as soon as it passes it)."""
 
     def __init__(self, app: Any, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -128,24 +130,25 @@ class _BodyLimit:
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
                 await _send_json(send, 413, {"error": f"request body over {self.limit} bytes"})
                 return
-        seen = 0
+        seen, over = 0, False
 
         async def limited() -> Any:
-            nonlocal seen
+            nonlocal seen, over
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise _TooLarge()
+                    over = True
+                    return {"type": "http.request", "body": b"", "more_body": False}
             return message
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await _send_json(send, 413, {"error": f"request body over {self.limit} bytes"})
 
+        async def guarded(message: Any) -> None:
+            if not over:
+                await send(message)
+            elif message["type"] == "http.response.start":      # whatever the app answered: 413
+                await _send_json(send, 413, {"error": f"request body over {self.limit} bytes"})
 
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, limited, guarded)
 
 
 async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:
@@ -190,6 +193,10 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     app.add_exception_handler(Conflict, error(409))
     app.add_exception_handler(IllegalActionError, error(422))
     app.add_exception_handler(RookError, error(400))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -243,27 +250,34 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         return hub.history(game_id)
 
     # -------------------------------------------------------------- analysis
+    # Analysis runs on a thread of its own (one at a time), so that long solves
+    # wait for each other and never hold the threads the games need.
+    analysis = anyio.CapacityLimiter(1)
+
+    async def analyse(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
+        return {"id": item.get("id"), **await anyio.to_thread.run_sync(fn, item, limiter=analysis)}
+
     @app.post("/analysis/legal")
-    def legal(body: Position) -> dict[str, Any]:
+    async def legal(body: Position) -> dict[str, Any]:
         from ..cli import _legal
-        return {"id": body.id, **_legal(body.model_dump(exclude_none=True))}
+        return await analyse(_legal, body.model_dump(exclude_none=True))
 
     @app.post("/analysis/perft")
-    def perft(body: Position, depth: int = Query(2, ge=1, le=4)) -> dict[str, Any]:
+    async def perft(body: Position, depth: int = Query(2, ge=1, le=4)) -> dict[str, Any]:
         from ..cli import _perft
-        return {"id": body.id, **_perft(depth)(body.model_dump(exclude_none=True))}
+        return await analyse(_perft(depth), body.model_dump(exclude_none=True))
 
     @app.post("/analysis/solve")
-    def solve(body: Position, budget: int = Query(2_000_000, ge=1, le=20_000_000,
-                                                  description="node budget; past it: 422 with the bounds proven")
-              ) -> dict[str, Any]:
+    async def solve(body: Position, budget: int = Query(2_000_000, ge=1, le=20_000_000,
+                                                        description="node budget; past it: 422 with the bounds "
+                                                                    "proven")) -> dict[str, Any]:
         from ..cli import _solve
-        return {"id": body.id, **_solve(budget, 10.0, None, False)(body.model_dump(exclude_none=True))}
+        return await analyse(_solve(budget, 10.0, None, False), body.model_dump(exclude_none=True))
 
     @app.post("/analysis/contract")
-    def contract(body: ToonervilleHand) -> dict[str, Any]:
+    async def contract(body: ToonervilleHand) -> dict[str, Any]:
         from ..cli import _contract
-        return {"id": body.id, **_contract(body.model_dump(exclude_none=True))}
+        return await analyse(_contract, body.model_dump(exclude_none=True))
 
     # ------------------------------------------------------------------ jobs
     @app.post("/jobs", status_code=202)
@@ -274,7 +288,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         try:
             jobs.status(job_id)
         except KeyError:
-            raise NotFound(f"no job {job_id!r}") from None
+            raise NotFound(f"no job {job_id[:64]!r}") from None
         return job_id
 
     @app.get("/jobs/{job_id}")

@@ -121,7 +121,7 @@ class Hub:
                 return live
             found = self.store.game(game_id) if isinstance(game_id, str) and len(game_id) == 32 else None
             if found is None:
-                raise NotFound(f"no game {game_id!r}")
+                raise NotFound(f"no game {str(game_id)[:64]!r}")
             spec, seats = found
             game = HostedGame.create(spec)
             log = self.store.actions(game_id)
