@@ -1,10 +1,11 @@
 """Simulation jobs of the service: run in the background, polled, downloaded.
 
 A job is one :func:`~rook_core.simulate.simulate` (trick-taking presets) or
-:func:`~rook_core.toonerville.simulate.simulate_toonerville` run on a worker
-thread; its progress is the count of hands or games done.  When it ends its
-columns are written to ``DIR/JOB.npz`` (and, asked for, ``.csv`` or
-``.parquet`` beside it); a job that fails keeps its error message.
+:func:`~rook_core.toonerville.simulate.simulate_toonerville` run in a worker
+process, so that it never holds the server's interpreter; its progress, the
+count of hands or games done, comes back through a small file.  When it
+ends its columns are written to ``DIR/JOB.npz``, ``.csv`` and (with pyarrow)
+``.parquet``; a job that fails keeps its error message.
 
 >>> import tempfile, time
 >>> jobs = Jobs(tempfile.mkdtemp())
@@ -19,7 +20,8 @@ from __future__ import annotations
 import os
 import threading
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from ..errors import RookError
@@ -44,8 +46,9 @@ class Jobs:
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rook-job")
+        # The simulations run in a process of their own: they hold no lock the games need.
+        self._processes = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
         self._jobs: dict[str, dict[str, Any]] = {}
-        self._results: dict[str, Any] = {}
         self._lock = threading.Lock()
 
     @staticmethod
@@ -92,26 +95,11 @@ class Jobs:
             self._jobs[job_id].update(changes)
 
     def _run(self, job_id: str, spec: dict[str, Any]) -> None:
+        """Run the job in the worker process and wait for it (on a thread of the server)."""
         self._set(job_id, state="running")
-
-        def progress(done: int, total: int) -> None:
-            self._set(job_id, done=done)
         try:
-            result: Any
-            if spec["preset"] == "toonerville":
-                from ..toonerville.simulate import simulate_toonerville
-                result = simulate_toonerville(spec["agents"], games=spec["games"], seed=spec.get("seed", 0),
-                                              progress=progress)
-            else:
-                from ..simulate import simulate
-                unit = {"hands": spec["hands"]} if spec.get("hands") else {"games": spec["games"]}
-                result = simulate(spec["preset"], spec["agents"], seed=spec.get("seed", 0), progress=progress,
-                                  **unit)
-            result.save(self._path(job_id, ".npz"))
-            with self._lock:
-                self._results[job_id] = result
-            self._set(job_id, state="done", done=spec.get("hands") or spec.get("games"),
-                      summary=_plain(result.summary()))
+            summary = self._processes.submit(_simulate_job, spec, self.directory, job_id).result()
+            self._set(job_id, state="done", done=spec.get("hands") or spec.get("games"), summary=summary)
         except Exception as e:  # noqa: BLE001 - a job's failure is its answer, never the server's
             self._set(job_id, state="failed", error=f"{type(e).__name__}: {e}")
 
@@ -124,7 +112,14 @@ class Jobs:
         :raises KeyError: no such job.
         """
         with self._lock:
-            return dict(self._jobs[job_id])
+            job = dict(self._jobs[job_id])
+        if job["state"] == "running":
+            try:
+                with open(self._path(job_id, ".progress"), encoding="ascii") as f:
+                    job["done"] = int(f.read() or 0)
+            except (OSError, ValueError):
+                pass
+        return job
 
     def result_file(self, job_id: str, ext: str) -> str:
         """The path of the job's results as ``ext`` (.npz, .csv, .parquet).
@@ -138,13 +133,40 @@ class Jobs:
             raise RookError(f"job {job_id} is {state}, not done")
         path = self._path(job_id, ext)
         if not os.path.exists(path):
-            with self._lock:
-                result = self._results[job_id]
-            result.save(path)
+            raise RookError(f"job {job_id} has no {ext[1:]} results (parquet needs pyarrow)")
         return path
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._processes.shutdown(wait=False, cancel_futures=True)
+
+
+def _simulate_job(spec: dict[str, Any], directory: str, job_id: str) -> dict[str, Any]:
+    """Run one job (in the worker process): its progress goes to ``JOB.progress``,
+    its results to ``JOB.npz``, ``.csv`` and (with pyarrow) ``.parquet``; return the summary."""
+    base = os.path.join(directory, job_id)
+
+    def progress(done: int, total: int) -> None:
+        tmp = base + ".progress.tmp"
+        with open(tmp, "w", encoding="ascii") as f:
+            f.write(str(done))
+        os.replace(tmp, base + ".progress")
+    result: Any
+    if spec["preset"] == "toonerville":
+        from ..toonerville.simulate import simulate_toonerville
+        result = simulate_toonerville(spec["agents"], games=spec["games"], seed=spec.get("seed", 0),
+                                      progress=progress)
+    else:
+        from ..simulate import simulate
+        unit = {"hands": spec["hands"]} if spec.get("hands") else {"games": spec["games"]}
+        result = simulate(spec["preset"], spec["agents"], seed=spec.get("seed", 0), progress=progress, **unit)
+    for ext in FORMATS:
+        try:
+            result.save(base + ext)
+        except RookError:
+            if ext != ".parquet":                   # parquet needs pyarrow, the others nothing
+                raise
+    return dict(_plain(result.summary()))
 
 
 def _plain(x: Any) -> Any:
