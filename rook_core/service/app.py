@@ -31,6 +31,7 @@ fields), or a solve whose budget ran out (with the bounds proven: ``lo``,
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -152,7 +153,6 @@ class _BodyLimit:
 
 
 async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:
-    import json
     data = json.dumps(body).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
@@ -164,6 +164,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     store = Store(db_path)
     hub = Hub(store)
     jobs = Jobs(jobs_dir or os.path.join(os.path.dirname(os.path.abspath(db_path)), "rook-jobs"))
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # The game logic holds the GIL: a few worker threads answer in turn,
