@@ -3,8 +3,8 @@
 Group ``tv-games``: four ``heuristic`` bots play the same seeded games
 (all eleven rounds, ``simulate_toonerville``'s seeds) twice in one run:
 
-* with the native contract kernel (``solver="native"``, the default), and
-* with the brute-force reference solver (``solver="reference"``), the
+* with the native contract kernel (the default ``solver``), and
+* with the brute-force reference solver (``solver=`` the reference's), the
   baseline: the same bots, the same decisions, so both runs must give the
   same totals (asserted).
 
@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import pytest
 
+from rook_core._reference.contract import solve_contract as reference_solver
 from rook_core.simulate import agent_seed
 from rook_core.game import hand_seed
 from rook_core.toonerville.agents import make_toonerville_agent, play_game
 from rook_core.toonerville.game import ToonervilleGame
 from rook_core.toonerville.rules import ToonervilleRules
 from rook_core.toonerville.simulate import simulate_toonerville
+from rook_core.toonerville.solver import solve_contract as native_solver
 
 SEED = 2026
 N_GAMES = 4          # games per benchmarked call
@@ -30,11 +32,15 @@ N_TWO = 16           # games per call, one process against two
 RULES = ToonervilleRules(players=4, turn_limit=1000)
 
 
+SOLVERS = {"native": native_solver, "reference": reference_solver}
+
+
 def _games(solver: str, n: int = N_GAMES, first: int = 0) -> list[list[int]]:
     totals = []
     for unit in range(first, first + n):
         g = ToonervilleGame(RULES, hand_seed(SEED, unit), first_dealer=unit % 4)
-        play_game(g, [make_toonerville_agent("heuristic", RULES, agent_seed(SEED, unit, p), solver=solver)
+        play_game(g, [make_toonerville_agent("heuristic", RULES, agent_seed(SEED, unit, p),
+                                                     solver=SOLVERS[solver])
                       for p in range(4)])
         totals.append(g.totals)
     return totals

@@ -43,39 +43,19 @@ def _run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[dict[str, An
     return run_jsonl(lines, out, answer)
 
 
-def _legal(obj: dict[str, Any]) -> dict[str, Any]:
-    from ._native.hand import HandState
-    h = HandState.from_position(obj)
-    return {"to_move": h.to_move, "legal": h.legal_cards().names()}
-
-
-def _perft(depth: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    def answer(obj: dict[str, Any]) -> dict[str, Any]:
-        from ._native.hand import HandState
-        h = HandState.from_position(obj)
-        return {"perft": h.perft(depth)}
-    return answer
-
-
 def _solve(budget: int, time_budget: float, at_least: int | None,
            show: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    from .solver import Solver
-    solver = Solver(node_budget=budget, time_budget=time_budget)
+    """``rook solve``'s answer; with ``show`` also the table a person reads (key ``_show``)."""
+    from .analysis import solve_answer
+    answer = solve_answer(budget, time_budget, at_least, with_solution=True)
 
-    def answer(obj: dict[str, Any]) -> dict[str, Any]:
-        from .position import parse_position
-        pos = parse_position(obj)
-        res = solver.solve(pos)
-        out: dict[str, Any] = res.to_json(obj.get("id"))
-        out.pop("id")
-        out["to_move"] = res.to_move
-        out["nodes"] = res.nodes
-        if at_least is not None:
-            out["at_least"] = {"target": at_least, "team0": solver.at_least(pos, at_least, 0)}
+    def shown(obj: dict[str, Any]) -> dict[str, Any]:
+        out = answer(obj)
+        res, pos = out.pop("_solution"), out.pop("_position")
         if show:
             out["_show"] = _show_solution(pos, res)
         return out
-    return answer
+    return shown
 
 
 def _show_solution(pos: Any, res: Any) -> str:
@@ -93,23 +73,6 @@ def _show_solution(pos: Any, res: Any) -> str:
     for c, v in sorted(res.move_values.items(), key=lambda kv: (-kv[1] if res.to_move % 2 == 0 else kv[1])):
         lines.append(f"  {str(c):<6} {v:>6}" + ("   best" if c in res.best else ""))
     return "\n".join(lines)
-
-
-# -------------------------------------------------------------- contract
-def _contract(obj: dict[str, Any]) -> dict[str, Any]:
-    """Answer one FORMATS.md Toonerville hand (TV-2, TV-4, TV-5, TV-7, TV-12)."""
-    from .jsonio import read_object
-    from .toonerville.contracts import contract_for
-    from .toonerville.hand import MultiHand
-    from .toonerville.solver import solve_contract
-    from .cards import card_name
-    data = read_object(obj, "Toonerville hand", ("id", "hand", "contract"), ("hand", "contract"))
-    if not isinstance(data["hand"], list):
-        raise RookError(f"'hand' must be a list of cards, not {data['hand']!r}")
-    hand = MultiHand.parse(data["hand"])
-    res = solve_contract(hand, contract_for(data["contract"]))
-    return {"can_meet": res.can_meet, "deadwood": res.deadwood,
-            "melds": [[card_name(c) for c in m] for m in res.melds]}
 
 
 # ------------------------------------------------------------------ nest
@@ -483,14 +446,15 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .analysis import contract_answer, legal_answer, perft_answer
     args = build_parser().parse_args(argv)
     try:
         if args.command == "legal":
-            return _run_jsonl(sys.stdin, sys.stdout, _legal)
+            return _run_jsonl(sys.stdin, sys.stdout, legal_answer)
         if args.command == "perft":
             if not 1 <= args.depth <= 64:
                 raise RookError(f"--depth must be 1..64, not {args.depth}")
-            return _run_jsonl(sys.stdin, sys.stdout, _perft(args.depth))
+            return _run_jsonl(sys.stdin, sys.stdout, perft_answer(args.depth))
         if args.command == "solve":
             if args.budget < 0:
                 raise RookError("--budget must not be negative")
@@ -537,7 +501,7 @@ def main(argv: list[str] | None = None) -> int:
                 return failed
             return _run_jsonl(sys.stdin, sys.stdout, nest_line)
         if args.command == "contract":
-            return _run_jsonl(sys.stdin, sys.stdout, _contract)
+            return _run_jsonl(sys.stdin, sys.stdout, contract_answer)
         if args.command == "demo":
             if args.hands < 1:
                 raise RookError("--hands must be at least 1")

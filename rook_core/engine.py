@@ -103,16 +103,16 @@ class _Engine:
         if cmd == "result":
             return {"result": self._game().result()}
         if cmd in ("legal", "perft", "solve", "contract"):
-            from .cli import _contract, _legal, _perft, _solve
+            from .analysis import contract_answer, legal_answer, perft_answer, solve_answer
             item = msg.get("input")
             if not isinstance(item, dict):
                 raise RookError(f"{cmd} needs an 'input' object (FORMATS.md)")
             depth = msg.get("depth", 1)
             if cmd == "perft" and (not isinstance(depth, int) or not 1 <= depth <= 64):
                 raise RookError(f"perft 'depth' must be 1..64, not {depth!r}")
-            fn = {"legal": _legal, "perft": _perft(depth) if cmd == "perft" else None,
-                  "solve": _solve(_budget(msg), 0.0, None, False) if cmd == "solve" else None,
-                  "contract": _contract}[cmd]
+            fn = {"legal": legal_answer, "perft": perft_answer(depth) if cmd == "perft" else None,
+                  "solve": solve_answer(_budget(msg), 0.0) if cmd == "solve" else None,
+                  "contract": contract_answer}[cmd]
             assert fn is not None
             return fn(item)
         raise RookError(f"unknown cmd {cmd!r}: hello, new, state, observe, legal, act, undo, bot, result, "

@@ -23,25 +23,17 @@ leave the least deadwood.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from fractions import Fraction
 
 from .. import _layout as L
-from ..toonerville.contracts import Contract, contract_for
+from ..toonerville.contracts import Contract, ContractResult, contract_for
 from ..toonerville.hand import MultiHand, card_points
 from ..toonerville.melds import candidate_melds as melds_of_hand
 
 __all__ = ["ContractResult", "candidate_melds", "solve_contract"]
 
 Counts = tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class ContractResult:
-    can_meet: bool
-    deadwood: int | None
-    melds: list[list[int]] = field(default_factory=list)   # contract melds first, then the rest
 
 
 def candidate_melds(counts: Counts, fraction: Fraction) -> list[tuple[str, Counts]]:

@@ -49,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
 from .._native.solver import BudgetExceeded
+from ..analysis import contract_answer, legal_answer, perft_answer, solve_answer
 from ..errors import IllegalActionError, RookError
 from .hub import Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Busy, Jobs
@@ -260,25 +261,21 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
 
     @app.post("/analysis/legal")
     async def legal(body: Position) -> dict[str, Any]:
-        from ..cli import _legal
-        return await analyse(_legal, body.model_dump(exclude_none=True))
+        return await analyse(legal_answer, body.model_dump(exclude_none=True))
 
     @app.post("/analysis/perft")
     async def perft(body: Position, depth: int = Query(2, ge=1, le=4)) -> dict[str, Any]:
-        from ..cli import _perft
-        return await analyse(_perft(depth), body.model_dump(exclude_none=True))
+        return await analyse(perft_answer(depth), body.model_dump(exclude_none=True))
 
     @app.post("/analysis/solve")
     async def solve(body: Position, budget: int = Query(2_000_000, ge=1, le=20_000_000,
                                                         description="node budget; past it: 422 with the bounds "
                                                                     "proven")) -> dict[str, Any]:
-        from ..cli import _solve
-        return await analyse(_solve(budget, 10.0, None, False), body.model_dump(exclude_none=True))
+        return await analyse(solve_answer(budget, 10.0), body.model_dump(exclude_none=True))
 
     @app.post("/analysis/contract")
     async def contract(body: ToonervilleHand) -> dict[str, Any]:
-        from ..cli import _contract
-        return await analyse(_contract, body.model_dump(exclude_none=True))
+        return await analyse(contract_answer, body.model_dump(exclude_none=True))
 
     # ------------------------------------------------------------------ jobs
     @app.post("/jobs", status_code=202)

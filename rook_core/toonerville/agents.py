@@ -31,20 +31,20 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from .. import _layout as L
 from ..cards import parse_card
 from ..errors import RookError
 from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
-from .contracts import Contract
-from .game import ToonervilleGame
+from .contracts import Contract, ContractResult
+from .game import ToonervilleGame, leave_problem
 from .hand import FULL_DECK, MultiHand, card_points
 from .melds import arrange_meld, candidate_melds
 from .rules import ToonervilleRules
-from .solver import MAX_CARDS, ContractResult
-from .table import TableMeld, fits_table
+from .solver import MAX_CARDS, solve_contract
+from .table import TableMeld
 
 __all__ = ["ToonervilleAgent", "RandomToonervilleAgent", "HeuristicToonervilleAgent",
            "make_toonerville_agent", "toonerville_agent_kinds", "play_game", "contract_value"]
@@ -112,35 +112,26 @@ def contract_value(counts: Sequence[int], sets: int, runs: int) -> int:
     return min(3 * sets + 4 * runs, total + counts[L.BIRD])
 
 
-def _solver(which: str) -> Any:
-    """The contract solver: ``native`` (the kernel) or ``reference`` (brute force)."""
-    if which == "native":
-        from .solver import solve_contract
-    elif which == "reference":
-        from .._reference.contract import solve_contract
-    else:
-        raise RookError(f"solver must be 'native' or 'reference', not {which!r}")
-    return solve_contract
-
-
 class HeuristicToonervilleAgent:
     """Plays toward its contract (see the module docstring)."""
 
     needs_legal = False
 
-    def __init__(self, rules: ToonervilleRules, seed: int = 0, solver: str = "native") -> None:
+    def __init__(self, rules: ToonervilleRules, seed: int = 0,
+                 solver: Callable[..., ContractResult] = solve_contract) -> None:
+        """``solver``: the contract solver, the native kernel by default (the
+        benchmarks pass the brute-force reference, which answers the same)."""
         self.rules = rules
         self.rng = random.Random(seed)
-        self._solve_contract = _solver(solver)
+        self._solve_contract = solver
 
     def _solve(self, counts: list[int], sets: int, runs: int) -> Any:
         """The least-deadwood lay-down of ``counts`` holding ``sets`` sets and ``runs`` runs
         (0 and 0: any further melds, TV-7)."""
         if sum(counts) > MAX_CARDS:                 # beyond the kernel (buys past the default max_buys)
             return ContractResult(False, None, [])
-        hand = MultiHand()
-        hand._counts = list(counts)
-        return self._solve_contract(hand, Contract(0, 0, sets, runs), self.rules.max_wild_fraction)
+        return self._solve_contract(MultiHand.from_counts(counts), Contract(0, 0, sets, runs),
+                                    self.rules.max_wild_fraction)
 
     def act(self, obs: dict[str, Any]) -> Action:
         counts = _counts(obs["hand"])
@@ -190,20 +181,14 @@ class HeuristicToonervilleAgent:
         table = _table(obs)
 
         took = obs["taken_discard"]
-        took_id = int(parse_card(took)) if took is not None and self.rules.no_discard_of_taken else None
+        took_id = int(parse_card(took)) if took is not None else None
 
         def leaves_ok(used: Sequence[int], new_table: list[TableMeld]) -> bool:
-            """What the game allows (its docstring): not only copies of the card
-            taken; in round 11 (TV-10), one card only if it can be laid off next."""
+            """Whether the game allows the hand this leaves (:func:`leave_problem`)."""
             left = list(counts)
             for c in used:
                 left[c] -= 1
-            n = sum(left)
-            if took_id is not None and n and left[took_id] == n:
-                return False
-            if con["discard_out"] or n != 1:
-                return True
-            return fits_table(next(c for c in FULL_DECK if left[c] > 0), new_table, frac)
+            return leave_problem(left, new_table, took_id, self.rules, bool(con["discard_out"])) is None
 
         if not laid:
             res = self._solve(counts, con["sets"], con["runs"])
@@ -284,7 +269,7 @@ def toonerville_agent_kinds() -> list[str]:
 def make_toonerville_agent(kind: str, rules: ToonervilleRules, seed: int = 0,
                            **options: Any) -> ToonervilleAgent:
     """Return a bot of ``kind`` (``random`` or ``heuristic``; the heuristic takes
-    ``solver="native"`` or ``"reference"``).
+    ``solver=``, a contract solver function).
 
     :raises RookError: for an unknown kind.
     """

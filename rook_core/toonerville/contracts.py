@@ -8,12 +8,12 @@ Contract(round=5, dealt=12, sets=2, runs=1, discard_out=True)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RookError
 
-__all__ = ["Contract", "CONTRACTS", "contract_for"]
+__all__ = ["Contract", "ContractResult", "CONTRACTS", "contract_for"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,17 @@ class Contract:
     sets: int
     runs: int
     discard_out: bool = True
+
+
+@dataclass(frozen=True)
+class ContractResult:
+    """A contract solver's answer: whether the hand meets the contract, its least
+    TV-12 deadwood (None when not), and one best lay-down as card-id lists, the
+    contract's melds first, then the further melds (TV-7)."""
+
+    can_meet: bool
+    deadwood: int | None
+    melds: list[list[int]] = field(default_factory=list)
 
 
 _TABLE = [  # round, cards dealt, sets, runs (TV-2)

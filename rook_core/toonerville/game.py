@@ -58,7 +58,7 @@ from .melds import arrange_meld, candidate_melds
 from .rules import ToonervilleRules
 from .table import TableMeld, fits_table
 
-__all__ = ["ToonervilleGame", "RoundEnd", "PHASES", "LISTED_LAYS"]
+__all__ = ["ToonervilleGame", "RoundEnd", "PHASES", "LISTED_LAYS", "leave_problem"]
 
 PHASES = ("draw", "buy", "play", "over")
 LISTED_LAYS = 500
@@ -152,9 +152,7 @@ class ToonervilleGame:
     def hand(self, player: int) -> MultiHand:
         """The cards ``player`` holds."""
         self._check_player(player)
-        h = MultiHand()
-        h._counts = list(self.hands[player])
-        return h
+        return MultiHand.from_counts(self.hands[player])
 
     def history(self) -> list[tuple[int, Action]]:
         """Every action of the game in order, with the player who took it."""
@@ -221,22 +219,11 @@ class ToonervilleGame:
         return IllegalActionError(f"illegal action {action}: {why}" + (f" ({rule})" if rule else ""), rule=rule)
 
     def _leaves_ok(self, action: Action, counts: list[int], table: list[TableMeld]) -> None:
-        """An action may not leave only copies of the card taken from the discard pile
-        this turn, which could not be discarded (section 5).  Where the last card
-        may not be a discard (round 11, TV-10), it may leave one card in hand only
-        if that card can then be laid off on ``table``, the table after the
-        action.  So the player can always go out, or go on."""
-        left = sum(counts)
-        if (self.rules.no_discard_of_taken and self.took is not None and left
-                and counts[self.took] == left):
-            raise self._refuse(action, f"it would leave only {card_name(self.took)}, taken from the discard "
-                               "pile this turn, which cannot be discarded (no_discard_of_taken)", "section 5")
-        if self.contract.discard_out or left != 1:
-            return
-        last = next(c for c in FULL_DECK if counts[c])
-        if not fits_table(last, table, self.rules.max_wild_fraction):
-            raise self._refuse(action, f"round {self.round} cannot be ended by a discard, and the one card "
-                               f"left ({card_name(last)}) could not be laid off", "TV-10")
+        """Refuse ``action`` if the hand it leaves (``counts``, with ``table`` after
+        it) may not be left: see :func:`leave_problem`."""
+        problem = leave_problem(counts, table, self.took, self.rules, self.contract.discard_out)
+        if problem is not None:
+            raise self._refuse(action, *problem)
 
     def _take_from_hand(self, action: Action, counts: list[int], cards: Iterable[int]) -> None:
         for c in cards:
@@ -518,9 +505,7 @@ class ToonervilleGame:
         from .solver import MAX_CARDS, solve_contract
         if sum(counts) > MAX_CARDS:
             return None
-        hand = MultiHand()
-        hand._counts = list(counts)
-        res = solve_contract(hand, self.contract, self.rules.max_wild_fraction)
+        res = solve_contract(MultiHand.from_counts(counts), self.contract, self.rules.max_wild_fraction)
         if not res.can_meet:
             return None
         return Lay(tuple(sorted(tuple(m) for m in res.melds[:self.contract.sets + self.contract.runs])))
@@ -637,6 +622,30 @@ class ToonervilleGame:
     def __repr__(self) -> str:
         return (f"<ToonervilleGame players={self.players} seed={self.seed} round={self.round} "
                 f"phase={self.phase} totals={self.totals}>")
+
+
+def leave_problem(counts: list[int], table: list[TableMeld], took: int | None, rules: ToonervilleRules,
+                  discard_out: bool) -> tuple[str, str] | None:
+    """Why a play action may not leave the hand ``counts`` (with ``table`` the
+    table after it), as (message, rule id), or None when it may.
+
+    An action may not leave only copies of the card taken from the discard pile
+    this turn (``took``), which could not be discarded (section 5).  Where the
+    last card may not be a discard (``discard_out`` false: round 11, TV-10), it
+    may leave one card only if that card can then be laid off on ``table``.
+    So the player can always go out, or go on.  The game checks its actions
+    with this, and the heuristic bot its plans."""
+    left = sum(counts)
+    if rules.no_discard_of_taken and took is not None and left and counts[took] == left:
+        return (f"it would leave only {card_name(took)}, taken from the discard pile this turn, which "
+                "cannot be discarded (no_discard_of_taken)", "section 5")
+    if discard_out or left != 1:
+        return None
+    last = next(c for c in FULL_DECK if counts[c])
+    if not fits_table(last, table, rules.max_wild_fraction):
+        return (f"the round cannot be ended by a discard, and the one card left ({card_name(last)}) could "
+                "not be laid off", "TV-10")
+    return None
 
 
 def _replaced(table: list[TableMeld], i: int, meld: TableMeld) -> list[TableMeld]:

@@ -57,6 +57,15 @@ class MultiHand:
         self._counts = counts
 
     @classmethod
+    def from_counts(cls, counts: Iterable[int]) -> MultiHand:
+        """Return the hand holding ``counts[c]`` copies of each card id ``c`` (64 counts)."""
+        out = cls()
+        out._counts = [int(k) for k in counts]
+        if len(out._counts) != L.N_CARD_IDS or min(out._counts) < 0:
+            raise ValueError(f"a hand is {L.N_CARD_IDS} counts >= 0, one per card id")
+        return out
+
+    @classmethod
     def parse(cls, names: Iterable[str | int]) -> MultiHand:
         """Return the hand written as card names (``"Rook"`` for the bird)."""
         if isinstance(names, str):

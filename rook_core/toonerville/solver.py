@@ -36,9 +36,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .._native import contract as _k
-from .._reference.contract import ContractResult
 from ..errors import RookError
-from .contracts import Contract, contract_for
+from .contracts import Contract, ContractResult, contract_for
 from .hand import MultiHand
 
 __all__ = ["ContractResult", "solve_contract", "contract_deadwood_many", "MAX_CARDS", "MAX_COPIES"]

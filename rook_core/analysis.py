@@ -1,0 +1,78 @@
+"""The answers of the analysis commands, one JSON object in, one out (FORMATS.md).
+
+``rook legal``, ``rook perft``, ``rook solve`` and ``rook contract``, the
+service's ``/analysis/*`` routes and ``rook engine`` all answer through these,
+so the three agree by construction.
+
+>>> pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": ["B5"],
+...        "hands": [["B6"], ["B7", "Rook"], ["B8", "R5"], ["B9", "G5"]]}
+>>> legal_answer(pos), perft_answer(2)(pos)
+({'to_move': 1, 'legal': ['B7', 'Rook']}, {'perft': [2, 2]})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import RookError
+
+__all__ = ["legal_answer", "perft_answer", "solve_answer", "contract_answer"]
+
+Answer = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def legal_answer(obj: dict[str, Any]) -> dict[str, Any]:
+    """The legal cards of the seat to move of a FORMATS.md position (T-9, T-10)."""
+    from ._native.hand import HandState
+    h = HandState.from_position(obj)
+    return {"to_move": h.to_move, "legal": h.legal_cards().names()}
+
+
+def perft_answer(depth: int) -> Answer:
+    """The perft counts of a position to ``depth`` cards."""
+    def answer(obj: dict[str, Any]) -> dict[str, Any]:
+        from ._native.hand import HandState
+        return {"perft": HandState.from_position(obj).perft(depth)}
+    return answer
+
+
+def solve_answer(budget: int, time_budget: float, at_least: int | None = None,
+                 with_solution: bool = False) -> Answer:
+    """The double-dummy answer of a position, searched within the budgets (0: none);
+    ``at_least`` adds whether team 0 takes at least that many points, and
+    ``with_solution`` keeps the solver's result (key ``_solution``, with the
+    position under ``_position``) for a caller that shows it."""
+    from .solver import Solver
+    solver = Solver(node_budget=budget, time_budget=time_budget)
+
+    def answer(obj: dict[str, Any]) -> dict[str, Any]:
+        from .position import parse_position
+        pos = parse_position(obj)
+        res = solver.solve(pos)
+        out: dict[str, Any] = res.to_json(obj.get("id"))
+        out.pop("id")
+        out["to_move"] = res.to_move
+        out["nodes"] = res.nodes
+        if at_least is not None:
+            out["at_least"] = {"target": at_least, "team0": solver.at_least(pos, at_least, 0)}
+        if with_solution:
+            out["_solution"], out["_position"] = res, pos
+        return out
+    return answer
+
+
+def contract_answer(obj: dict[str, Any]) -> dict[str, Any]:
+    """Whether a FORMATS.md Toonerville hand meets its contract, its least deadwood
+    and one best lay-down (TV-2, TV-4, TV-5, TV-7, TV-12)."""
+    from .cards import card_name
+    from .jsonio import read_object
+    from .toonerville.contracts import contract_for
+    from .toonerville.hand import MultiHand
+    from .toonerville.solver import solve_contract
+    data = read_object(obj, "Toonerville hand", ("id", "hand", "contract"), ("hand", "contract"))
+    if not isinstance(data["hand"], list):
+        raise RookError(f"'hand' must be a list of cards, not {data['hand']!r}")
+    res = solve_contract(MultiHand.parse(data["hand"]), contract_for(data["contract"]))
+    return {"can_meet": res.can_meet, "deadwood": res.deadwood,
+            "melds": [[card_name(c) for c in m] for m in res.melds]}
