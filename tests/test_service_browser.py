@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -38,22 +39,35 @@ def _play(browser: webdriver.Chrome, game: str, clicks: int) -> list[str]:
     """Start ``game`` at seat 0 against bots and click the first legal action ``clicks`` times."""
     Select(browser.find_element(By.ID, "game")).select_by_value(game)
     browser.find_element(By.ID, "start").click()
-    wait = WebDriverWait(browser, 30)
+    # The page redraws when a bot moves, so an element found a moment ago may
+    # be gone: the waits look again, and a click on a stale button is retried.
+    wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
     done = []
     for _ in range(clicks):
-        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#legal button")
-                   or "Game over" in b.find_element(By.ID, "status").text)
-        buttons = browser.find_elements(By.CSS_SELECTOR, "#legal button")
-        if not buttons:
+        before, action = wait.until(_click_first_action)
+        if action is None:
             break
-        before = browser.find_element(By.ID, "board").get_attribute("data-move")
-        action = buttons[0].get_attribute("data-action") or ""
-        buttons[0].click()
         done.append(action)
         wait.until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move") != before
                    or b.find_element(By.ID, "error").text)
         assert browser.find_element(By.ID, "error").text == ""
     return done
+
+
+def _click_first_action(browser: webdriver.Chrome) -> tuple[str, str | None] | bool:
+    """Click the first legal-action button and return (move number before, action);
+    the action is None when the game is over. False (wait again) when the page
+    redrew meanwhile."""
+    try:
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#legal button")
+        if not buttons:
+            return ("", None) if "Game over" in browser.find_element(By.ID, "status").text else False
+        before = browser.find_element(By.ID, "board").get_attribute("data-move") or ""
+        action = buttons[0].get_attribute("data-action") or ""
+        buttons[0].click()
+        return before, action
+    except StaleElementReferenceException:
+        return False
 
 
 def test_a_person_plays_a_trick_game_in_the_browser(browser_and_server) -> None:  # type: ignore[no-untyped-def]

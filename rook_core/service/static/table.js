@@ -6,7 +6,7 @@
 const GAMES = ["tournament", "partnership-57", "crowsnest", "crowsnest-100", "kentucky-discard-original",
                "red-one", "buckeye", "kentucky-rook", "dixie", "toonerville"];
 const $ = (id) => document.getElementById(id);
-let game = null, token = null, view = null, timer = null, sending = false;
+let game = null, token = null, view = null, timer = null, sending = false, shown = null;
 
 for (const g of GAMES) {
   const o = document.createElement("option");
@@ -38,6 +38,11 @@ function cards(names) {
 }
 
 function render() {
+  // Polling returns the same view most of the time: redraw only what changed,
+  // so a button is never replaced under the pointer.
+  const key = JSON.stringify(view);
+  if (key === shown) return;
+  shown = key;
   const o = view.observation;
   $("board").hidden = false;
   $("board").dataset.move = view.move;
@@ -106,6 +111,7 @@ $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   clearInterval(timer);
   token = null;
+  shown = null;
   const name = $("game").value;
   const players = name === "toonerville" ? Number($("players").value) : 4;
   const seats = ["human"].concat(Array(players - 1).fill($("bots").value));
