@@ -12,7 +12,7 @@ request                                         answer
 ``{"cmd": "hello"}``                            ``{"engine": "rook_core", "version",
                                                 "games": [...], "bots": [...]}``
 ``{"cmd": "new", "game": G, "seed": S,``        the new game's state: ``{"game", "seats",
-``"players": P}``                               "move", "to_move", "over"}``
+``"players": P, "max_hands": H}``               "move", "to_move", "over"}``
 ``{"cmd": "state"}``                            the same, for the game now
 ``{"cmd": "observe", "seat": N}``               seat N's view: ``{"observation", "legal"}``
 ``{"cmd": "legal"}``                            ``{"to_move", "legal": [actions]}``
@@ -66,8 +66,9 @@ class _Engine:
         if cmd == "hello":
             return {"engine": "rook_core", "version": __version__, "games": list(GAMES), "bots": list(BOT_KINDS)}
         if cmd == "new":
-            data = read_object(msg, "new", ("cmd", "id", "game", "seed", "players", "rounds"), ("game",))
-            spec: dict[str, Any] = {k: data[k] for k in ("game", "seed", "players", "rounds") if k in data}
+            keys = ("game", "seed", "players", "rounds", "max_hands")
+            data = read_object(msg, "new", ("cmd", "id") + keys, ("game",))
+            spec: dict[str, Any] = {k: data[k] for k in keys if k in data}
             self.game = HostedGame.create(spec)
             return self.state()
         if cmd == "state":

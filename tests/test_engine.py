@@ -70,3 +70,20 @@ def test_engine_observes_undoes_and_answers_errors_in_order() -> None:
     assert e.proc.stdin is not None
     e.proc.stdin.close()                                                     # end of input: the engine stops
     assert e.proc.wait(30) == 1                                              # some messages failed
+
+
+def test_T34_a_game_of_random_bots_stops_after_max_hands() -> None:
+    e = Engine()
+    state = e.ask({"cmd": "new", "game": "crowsnest", "seed": 1, "max_hands": 2})
+    n = 0
+    while not state["over"]:
+        move = e.ask({"cmd": "bot", "kind": "random", "seed": n})
+        state = e.ask({"cmd": "act", "action": move["action"]})
+        n += 1
+    result = e.ask({"cmd": "result"})["result"]
+    assert result["stopped"] == "max_hands" and result["winner_team"] is None and result["hands"] == 2
+    assert state["to_move"] is None and e.ask({"cmd": "legal"})["legal"] == []
+    assert "over" in e.ask({"cmd": "act", "action": "pass"})["error"]
+    assert e.ask({"cmd": "undo"})["over"] is False                  # the last action of hand 2, undone
+    assert "max_hands" in e.ask({"cmd": "new", "game": "crowsnest", "max_hands": "2"})["error"]
+    assert e.close() == 1                                                    # two messages failed

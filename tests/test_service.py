@@ -99,6 +99,23 @@ def test_bots_play_by_themselves(server: Server) -> None:
         assert gone.status_code == 403
 
 
+def test_T34_a_table_of_random_bots_ends_after_max_hands(server: Server) -> None:
+    """T-34 alone need not end a game (random bidders drift below zero), so a
+    hosted game is over after ``max_hands`` hands, with no winner."""
+    with server.client() as c:
+        g = new_game(c, "crowsnest", seats=["bot:random"] * 4, seed=1, max_hands=4)
+        assert g["over"] and g["to_move"] is None
+        assert g["result"]["winner_team"] is None and g["result"]["stopped"] == "max_hands"
+        assert g["result"]["hands"] == 4
+        history = c.get(f"/games/{g['game_id']}/history").json()
+        replay = Game("crowsnest", history["seed"])
+        for a in history["actions"]:
+            replay.apply_text(a["action"], a["seat"])
+        assert replay.hand_number == 5 and list(replay.totals) == g["result"]["totals"]
+        bad = c.post("/games", json={"game": "crowsnest", "seats": ["bot:random"] * 4, "max_hands": 0})
+        assert bad.status_code == 422 and "max_hands" in bad.text
+
+
 # ---------------------------------------------------------------- moves
 def test_moves_are_idempotent_and_stale_moves_are_refused(server: Server) -> None:
     with server.client() as c:
@@ -402,3 +419,21 @@ def test_a_killed_server_restarts_and_the_games_go_on(tmp_path: Path) -> None:
                 assert view["over"]
     finally:
         second.stop()
+
+
+def test_finished_games_leave_memory_and_reload_from_the_log(tmp_path: Path) -> None:
+    from rook_core.service.hub import Hub
+    from rook_core.service.store import Store
+    hub = Hub(Store(str(tmp_path / "g.sqlite")), keep_finished=2)
+    person = hub.create({"game": "crowsnest", "seed": 8}, ["human"] + ["bot:random"] * 3)
+    token = hub.join(person, 0)
+    played = [hub.create({"game": "crowsnest", "seed": s}, ["bot:heuristic"] * 4) for s in range(5)]
+    assert hub.in_memory == 3                                     # the open game and the newest two finished
+    for g in played:                                              # the dropped ones come back whole
+        again = hub.history(g)
+        replay = Game("crowsnest", again["seed"])
+        for a in again["actions"]:
+            replay.apply_text(a["action"], a["seat"])
+        assert replay.is_over and list(replay.totals) == again["result"]["totals"]
+        assert hub.in_memory <= 3
+    assert hub.view(person, token)["seat"] == 0                   # the open game was never dropped

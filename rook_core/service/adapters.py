@@ -28,12 +28,18 @@ BOT_KINDS = ("random", "heuristic")
 TURN_LIMIT = 300
 """A hosted Toonerville round ends with nobody out after this many turns, so
 that a table of bots that cannot meet a contract (``random``) ends."""
+HAND_LIMIT = 200
+"""A hosted trick-taking game ends without a winner after this many hands
+(redeals counted), the simulator's default: T-34 alone need never end a game
+(bots that bid at random can drift below zero for ever)."""
 
 
 class HostedGame:
     """A game the service hosts, built from its spec: ``{"game": name, "seed": int}``
     and, for Toonerville, ``"players"`` (3-5, default 4) and ``"rounds"`` (default all
     eleven); a Toonerville round ends with nobody out after :data:`TURN_LIMIT` turns.
+    A trick-taking game takes ``"max_hands"`` (default :data:`HAND_LIMIT`): after
+    that many hands it is over with no winner.
 
     :raises RookError: for an unknown game or a bad seed or number of players.
     """
@@ -58,6 +64,10 @@ class HostedGame:
         else:
             if spec.get("players", 4) != 4 or spec.get("rounds") is not None:
                 raise RookError(f"{name} is for 4 players, and has no rounds to choose")
+            max_hands = spec.get("max_hands", HAND_LIMIT)
+            if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= 100_000:
+                raise RookError(f"max_hands must be an int 1..100000, not {max_hands!r}")
+            spec = {**spec, "max_hands": max_hands}
             state = Game(name, seed)
         return cls(spec, state)
 
@@ -70,17 +80,23 @@ class HostedGame:
         return self.state.players if isinstance(self.state, ToonervilleGame) else 4
 
     @property
+    def stopped(self) -> bool:
+        """Whether a trick-taking game ran out of hands (``max_hands``) with no winner."""
+        return isinstance(self.state, Game) and not self.state.is_over \
+            and self.state.hand_number > self.spec["max_hands"]
+
+    @property
     def to_move(self) -> int | None:
-        return self.state.to_move
+        return None if self.stopped else self.state.to_move
 
     @property
     def is_over(self) -> bool:
-        return self.state.is_over
+        return self.state.is_over or self.stopped
 
     def legal(self, seat: int) -> list[str]:
         """The legal actions of ``seat`` as text (none when it is not its move);
         at most ``LISTED_LAYS`` Toonerville lay-downs, though every one is accepted."""
-        if self.state.to_move != seat:
+        if self.to_move != seat:
             return []
         if isinstance(self.state, ToonervilleGame):
             return [str(a) for a in self.state.legal_actions(max_lays=LISTED_LAYS)]
@@ -94,6 +110,9 @@ class HostedGame:
 
         :raises RookError: (IllegalActionError, NotationError) with the state unchanged.
         """
+        if self.stopped:
+            raise IllegalActionError(f"illegal action {action!r}: the game ended after its "
+                                     f"{self.spec['max_hands']} hands (max_hands)")
         if isinstance(self.state, ToonervilleGame):
             from ..toonerville.actions import parse_action as parse_tv
             a = parse_tv(action)
@@ -123,6 +142,9 @@ class HostedGame:
         if isinstance(self.state, ToonervilleGame):
             return {"totals": self.state.totals, "winners": self.state.winners,
                     "round_scores": self.state.round_scores}
+        if self.stopped:
+            return {"totals": list(self.state.totals), "winner_team": None, "hands": self.spec["max_hands"],
+                    "stopped": "max_hands"}
         return {"totals": list(self.state.totals), "winner_team": self.state.winner,
                 "hands": self.state.hand_number}
 

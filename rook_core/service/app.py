@@ -75,6 +75,9 @@ class NewGame(_Strict):
     players: int | None = Field(None, ge=3, le=5, description="Toonerville: 3 to 5 (default 4)")
     rounds: list[Annotated[int, Field(ge=1, le=11)]] | None = Field(
         None, min_length=1, max_length=11, description="Toonerville: the rounds to play (default all eleven)")
+    max_hands: int | None = Field(None, ge=1, le=100_000,
+                                  description="trick-taking games: over with no winner after this many hands "
+                                              "(default 200)")
     seats: list[Annotated[str, Field(max_length=20)]] = Field(
         description="one per seat: 'human', 'bot:random' or 'bot:heuristic'", min_length=3, max_length=5)
 
@@ -223,6 +226,8 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             spec["players"] = body.players
         if body.rounds is not None:
             spec["rounds"] = body.rounds
+        if body.max_hands is not None:
+            spec["max_hands"] = body.max_hands
         return hub.public(hub.create(spec, body.seats))
 
     @app.get("/games/{game_id}")

@@ -12,6 +12,10 @@ is never lost.
   applied) gets the same answer again: requests are idempotent.
 * A request for a move number that is not the current one is stale: 409.
 
+Finished games stay in memory for a while (the newest ``keep_finished``);
+older ones are dropped and rebuilt from the log if they are asked for again,
+so a long-running server does not grow without bound.
+
 >>> import tempfile, os
 >>> hub = Hub(Store(os.path.join(tempfile.mkdtemp(), "g.sqlite")))
 >>> g = hub.create({"game": "tournament", "seed": 3}, ["human", "bot:random", "bot:random", "bot:random"])
@@ -26,6 +30,7 @@ from __future__ import annotations
 import secrets
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,6 +44,7 @@ from .store import Store, hash_token
 __all__ = ["Hub", "NotFound", "Forbidden", "Conflict"]
 
 MAX_BOT_ACTIONS = 100_000           # a guard: bots never run away in one request
+KEEP_FINISHED = 256                 # finished games kept in memory; older ones reload from the log
 
 
 class NotFound(RookError):
@@ -71,12 +77,32 @@ def _seat_spec(text: str) -> tuple[str, str | None]:
 
 
 class Hub:
-    """Every hosted game, backed by ``store``."""
+    """Every hosted game, backed by ``store``; at most ``keep_finished``
+    finished games stay in memory."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, keep_finished: int = KEEP_FINISHED) -> None:
         self.store = store
+        self.keep_finished = keep_finished
         self._live: dict[str, _Live] = {}
+        self._finished: OrderedDict[str, None] = OrderedDict()     # oldest first
         self._lock = threading.Lock()
+
+    @property
+    def in_memory(self) -> int:
+        """How many games are held in memory now."""
+        return len(self._live)
+
+    def _note_if_over(self, game_id: str, live: _Live) -> None:
+        """Count a finished game among the ones kept; drop the oldest beyond
+        ``keep_finished`` (a finished game never changes, so its log rebuilds it)."""
+        if not live.game.is_over:
+            return
+        with self._lock:
+            self._finished[game_id] = None
+            self._finished.move_to_end(game_id)
+            while len(self._finished) > self.keep_finished:
+                old, _ = self._finished.popitem(last=False)
+                self._live.pop(old, None)
 
     # ---------------------------------------------------------------- games
     def create(self, spec: dict[str, Any], seats: list[str]) -> str:
@@ -101,6 +127,7 @@ class Hub:
             self._live[game_id] = live
         with live.lock, self._evict_on_error(game_id):
             self._run_bots(game_id, live)
+        self._note_if_over(game_id, live)
         return game_id
 
     @contextmanager
@@ -130,6 +157,7 @@ class Hub:
             live = self._live[game_id] = _Live(game, seats, log)
         with live.lock, self._evict_on_error(game_id):      # a restart may find a bot to move
             self._run_bots(game_id, live)
+        self._note_if_over(game_id, live)
         return live
 
     def _run_bots(self, game_id: str, live: _Live) -> None:
@@ -243,7 +271,9 @@ class Hub:
             self.store.append(game_id, n, seat, done)    # a failure evicts the game: memory never runs ahead
             live.log.append((seat, done))
             self._run_bots(game_id, live)
-            return self._view(game_id, live, seat)
+            view = self._view(game_id, live, seat)
+        self._note_if_over(game_id, live)
+        return view
 
 
 def _same(game: HostedGame, logged: str, action: str) -> bool:
