@@ -65,8 +65,8 @@ class HostedGame:
             if spec.get("players", 4) != 4 or spec.get("rounds") is not None:
                 raise RookError(f"{name} is for 4 players, and has no rounds to choose")
             max_hands = spec.get("max_hands", HAND_LIMIT)
-            if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= 100_000:
-                raise RookError(f"max_hands must be an int 1..100000, not {max_hands!r}")
+            if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= 1000:
+                raise RookError(f"max_hands must be an int 1..1000, not {max_hands!r}")
             spec = {**spec, "max_hands": max_hands}
             state = Game(name, seed)
         return cls(spec, state)

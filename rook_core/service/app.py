@@ -75,7 +75,7 @@ class NewGame(_Strict):
     players: int | None = Field(None, ge=3, le=5, description="Toonerville: 3 to 5 (default 4)")
     rounds: list[Annotated[int, Field(ge=1, le=11)]] | None = Field(
         None, min_length=1, max_length=11, description="Toonerville: the rounds to play (default all eleven)")
-    max_hands: int | None = Field(None, ge=1, le=100_000,
+    max_hands: int | None = Field(None, ge=1, le=1000,
                                   description="trick-taking games: over with no winner after this many hands "
                                               "(default 200)")
     seats: list[Annotated[str, Field(max_length=20)]] = Field(
