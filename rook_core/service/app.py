@@ -5,7 +5,8 @@ Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
 ==========================================  ==============================================
 ``POST /games``                             create a game: ``game`` (a preset or
                                             ``toonerville``), ``seed``, ``players``,
-                                            ``seats`` (``human`` or ``bot:random`` /
+                                            ``rounds``, ``max_hands``, ``seats``
+                                            (``human`` or ``bot:random`` /
                                             ``bot:heuristic``); bots move by themselves
 ``GET /games/{id}``                         public state: seats, move number, result
 ``POST /games/{id}/seats/{seat}/join``      take a human seat: its secret token
