@@ -58,8 +58,7 @@ class _Engine:
 
     def state(self) -> dict[str, Any]:
         g = self._game()
-        n = len(g.state.history())
-        return {"game": g.spec["game"], "seats": g.seats, "move": n, "to_move": g.to_move, "over": g.is_over}
+        return {"game": g.spec["game"], "seats": g.seats, "move": g.moves, "to_move": g.to_move, "over": g.is_over}
 
     def answer(self, msg: dict[str, Any]) -> dict[str, Any]:
         cmd = msg.get("cmd")
@@ -92,14 +91,16 @@ class _Engine:
             g.apply(action, g.to_move)
             return self.state()
         if cmd == "undo":
-            self._game().state.undo()
+            self._game().undo()
             return self.state()
         if cmd == "bot":
             g = self._game()
             if g.to_move is None:
                 raise RookError("the game is over")
             seed = msg.get("seed", 0)
-            bot = g.bot(str(msg.get("kind", "heuristic")), seed if isinstance(seed, int) else 0)
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise RookError(f"a bot's 'seed' must be an int, not {seed!r}")
+            bot = g.bot(str(msg.get("kind", "heuristic")), seed)
             return {"seat": g.to_move, "action": g.bot_action(bot, g.to_move)}
         if cmd == "result":
             return {"result": self._game().result()}

@@ -86,4 +86,6 @@ def test_T34_a_game_of_random_bots_stops_after_max_hands() -> None:
     assert "over" in e.ask({"cmd": "act", "action": "pass"})["error"]
     assert e.ask({"cmd": "undo"})["over"] is False                  # the last action of hand 2, undone
     assert "max_hands" in e.ask({"cmd": "new", "game": "crowsnest", "max_hands": "2"})["error"]
-    assert e.close() == 1                                                    # two messages failed
+    for seed in (True, 1.5, "3"):
+        assert "seed" in e.ask({"cmd": "bot", "kind": "random", "seed": seed})["error"]
+    assert e.close() == 1                                                    # some messages failed

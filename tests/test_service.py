@@ -437,3 +437,120 @@ def test_finished_games_leave_memory_and_reload_from_the_log(tmp_path: Path) -> 
         assert replay.is_over and list(replay.totals) == again["result"]["totals"]
         assert hub.in_memory <= 3
     assert hub.view(person, token)["seat"] == 0                   # the open game was never dropped
+
+
+def _hub(tmp_path: Path, **kw: int) -> Any:
+    from rook_core.service.hub import Hub
+    from rook_core.service.store import Store
+    return Hub(Store(str(tmp_path / "g.sqlite")), **kw)
+
+
+def test_games_in_play_beyond_the_cap_leave_memory_and_go_on(tmp_path: Path) -> None:
+    hub = _hub(tmp_path, keep_playing=2)
+    games = [hub.create({"game": "tournament", "seed": s}, ["human"] + ["bot:heuristic"] * 3) for s in range(5)]
+    tokens = [hub.join(g, 0) for g in games]
+    assert hub.in_memory <= 3                                # the two used last, and the one being joined
+    before = [hub.view(g, t) for g, t in zip(games, tokens)]  # each view reloads a dropped game
+    assert hub.in_memory <= 3
+    for g, t, v in zip(games, tokens, before):
+        assert hub.view(g, t) == v                            # rebuilt from its log: the same view
+        after = hub.act(g, t, v["legal"][0], v["move"])
+        assert after["move"] > v["move"]
+
+
+def _play_seat(hub: Any, g: str, token: str, limit: int = 300) -> dict[str, Any]:
+    """Play the token's seat (its first legal action) until the game is over."""
+    v = hub.view(g, token)
+    for _ in range(limit):
+        if v["over"]:
+            break
+        v = hub.act(g, token, v["legal"][0], v["move"])
+    return v
+
+
+def test_a_game_stored_before_max_hands_replays_with_no_hand_limit(tmp_path: Path) -> None:
+    hub = _hub(tmp_path)
+    g = hub.create({"game": "crowsnest", "seed": 1, "max_hands": 1}, ["human"] + ["bot:random"] * 3)
+    assert _play_seat(hub, g, hub.join(g, 0))["result"]["stopped"] == "max_hands"
+    moves = hub.public(g)["move"]
+    db = hub.store._db()
+    db.execute("UPDATE games SET spec = ? WHERE id = ?", (json.dumps({"game": "crowsnest", "seed": 1}), g))
+    db.commit()
+    state = _hub(tmp_path).public(g)                          # a new server on the same file: no limit
+    assert not state["over"] and state["move"] >= moves and state["to_move"] is not None
+    from rook_core.service.adapters import HostedGame
+    assert HostedGame.load({"game": "crowsnest", "seed": 1}).spec["max_hands"] is None
+    assert HostedGame.create({"game": "crowsnest", "seed": 1}).spec["max_hands"] == 200
+
+
+@pytest.mark.parametrize("spec, words", [
+    ({"game": "toonerville", "players": 3, "max_hands": 5}, "max_hands is for trick-taking"),
+    ({"game": "tournament", "players": 4.0}, "4 players"),
+    ({"game": "tournament", "players": True}, "4 players"),
+    ({"game": "tournament", "max_hands": 1001}, "max_hands must be"),
+    ({"game": "tournament", "max_hands": True}, "max_hands must be"),
+])
+def test_a_bad_game_spec_is_refused_by_name(tmp_path: Path, spec: dict[str, Any], words: str) -> None:
+    from rook_core.errors import RookError
+    hub = _hub(tmp_path)
+    with pytest.raises(RookError, match=words):
+        hub.create(spec, ["human"] * (spec.get("players") if spec["game"] == "toonerville" else 4))
+    assert hub.in_memory == 0
+
+
+def test_the_hub_refuses_bad_seats_moves_and_actions_with_rook_errors(tmp_path: Path) -> None:
+    from rook_core.errors import RookError
+    hub = _hub(tmp_path)
+    for seats in ([None] * 4, [1, 2, 3, 4], "human"):
+        with pytest.raises(RookError, match="seat"):
+            hub.create({"game": "tournament", "seed": 1}, seats)
+    g = hub.create({"game": "tournament", "seed": 1}, ["human"] * 4)
+    token = hub.join(g, 1)
+    with pytest.raises(RookError, match="seats 0..3"):
+        hub.join(g, True)
+    for move in ("0", None, -1, True):
+        with pytest.raises(RookError, match="move number"):
+            hub.act(g, token, "pass", move)
+    with pytest.raises(RookError, match="text"):
+        hub.act(g, token, 5, 0)
+    assert hub.public(g)["move"] == 0
+
+
+def test_T34_a_game_stopped_by_max_hands_shows_its_last_hand(tmp_path: Path) -> None:
+    hub = _hub(tmp_path)
+    g = hub.create({"game": "crowsnest", "seed": 1, "max_hands": 1}, ["human"] + ["bot:random"] * 3)
+    token = hub.join(g, 0)
+    v = _play_seat(hub, g, token)
+    obs = hub.view(g, token)["observation"]
+    assert v["over"] and v["result"]["stopped"] == "max_hands"
+    assert obs["hand_number"] == 1 and obs["to_move"] is None and obs["stopped"] == "max_hands"
+    assert obs["phase"] == "done" and obs["hand"] == [] and obs["totals"] == v["result"]["totals"]
+
+
+def test_a_game_being_rebuilt_from_its_log_holds_up_no_other_game(tmp_path: Path) -> None:
+    hub = _hub(tmp_path)
+    a, b = (hub.create({"game": "tournament", "seed": s}, ["human"] + ["bot:heuristic"] * 3) for s in (1, 2))
+    ta, tb = hub.join(a, 0), hub.join(b, 0)
+    hub._live.pop(a)                                          # as if dropped from memory
+    rebuilding, release = threading.Event(), threading.Event()
+    rebuild = hub._rebuild
+
+    def slow_rebuild(game_id: str) -> Any:
+        rebuilding.set()
+        assert release.wait(60)
+        return rebuild(game_id)
+    hub._rebuild = slow_rebuild
+    seen: dict[str, Any] = {}
+    first = threading.Thread(target=lambda: seen.setdefault("a", hub.view(a, ta)))
+    second = threading.Thread(target=lambda: seen.setdefault("a2", hub.view(a, ta)))   # waits for the same rebuild
+    first.start()
+    assert rebuilding.wait(60)
+    second.start()
+    other = threading.Thread(target=lambda: seen.setdefault("b", hub.view(b, tb)))
+    other.start()
+    other.join(60)
+    assert "b" in seen and "a" not in seen                     # game b answered while a was being rebuilt
+    release.set()
+    first.join(60)
+    second.join(60)
+    assert seen["a"] == seen["a2"] and seen["a"]["seat"] == 0

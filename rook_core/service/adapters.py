@@ -32,6 +32,8 @@ HAND_LIMIT = 200
 """A hosted trick-taking game ends without a winner after this many hands
 (redeals counted), the simulator's default: T-34 alone need never end a game
 (bots that bid at random can drift below zero for ever)."""
+MAX_HANDS = 1000
+"""The most ``max_hands`` a hosted game may ask for."""
 
 
 class HostedGame:
@@ -47,13 +49,28 @@ class HostedGame:
     def __init__(self, spec: dict[str, Any], state: Game | ToonervilleGame) -> None:
         self.spec = spec
         self.state = state
+        self.moves = 0                       # actions applied so far
 
     @classmethod
     def create(cls, spec: dict[str, Any]) -> HostedGame:
+        """A new game from ``spec``; every rule it is built with is written back
+        into :attr:`spec`, so that the stored spec rebuilds the same game."""
+        return cls._build(spec, HAND_LIMIT)
+
+    @classmethod
+    def load(cls, spec: dict[str, Any]) -> HostedGame:
+        """The game of a stored spec.  A trick-taking spec stored before
+        ``max_hands`` existed has no hand limit, as when it was created."""
+        return cls._build(spec, None)
+
+    @classmethod
+    def _build(cls, spec: dict[str, Any], default_hands: int | None) -> HostedGame:
         name, seed = spec.get("game"), spec.get("seed", 0)
         if name not in GAMES:
             raise RookError(f"unknown game {name!r}; choose from {', '.join(GAMES)}")
         if name == "toonerville":
+            if spec.get("max_hands") is not None:
+                raise RookError("toonerville plays its rounds (see 'rounds'); max_hands is for trick-taking games")
             rounds = spec.get("rounds", list(range(1, 12)))
             if not isinstance(rounds, list) or not rounds:
                 raise RookError(f"rounds must be a non-empty list of rounds 1..11, not {rounds!r}")
@@ -62,12 +79,16 @@ class HostedGame:
             spec = {**spec, "players": rules.players, "rounds": list(rules.rounds), "turn_limit": rules.turn_limit}
             state: Game | ToonervilleGame = ToonervilleGame(rules, seed)
         else:
-            if spec.get("players", 4) != 4 or spec.get("rounds") is not None:
+            players = spec.get("players", 4)
+            if isinstance(players, bool) or players != 4 or not isinstance(players, int) \
+                    or spec.get("rounds") is not None:
                 raise RookError(f"{name} is for 4 players, and has no rounds to choose")
-            max_hands = spec.get("max_hands", HAND_LIMIT)
-            if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= 1000:
-                raise RookError(f"max_hands must be an int 1..1000, not {max_hands!r}")
-            spec = {**spec, "max_hands": max_hands}
+            max_hands = spec.get("max_hands", default_hands)
+            if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int)
+                                          or not 1 <= max_hands <= MAX_HANDS):
+                raise RookError(f"max_hands must be an int 1..{MAX_HANDS}, not {max_hands!r}")
+            spec = {k: v for k, v in spec.items() if k != "players"}
+            spec["max_hands"] = max_hands
             state = Game(name, seed)
         return cls(spec, state)
 
@@ -82,8 +103,9 @@ class HostedGame:
     @property
     def stopped(self) -> bool:
         """Whether a trick-taking game ran out of hands (``max_hands``) with no winner."""
-        return isinstance(self.state, Game) and not self.state.is_over \
-            and self.state.hand_number > self.spec["max_hands"]
+        limit = self.spec.get("max_hands")
+        return isinstance(self.state, Game) and limit is not None and not self.state.is_over \
+            and self.state.hand_number > limit
 
     @property
     def to_move(self) -> int | None:
@@ -117,6 +139,7 @@ class HostedGame:
             from ..toonerville.actions import parse_action as parse_tv
             a = parse_tv(action)
             self.state.apply(a, seat)
+            self.moves += 1
             return str(a)
         from ..actions import PENALTY, action_name, parse_action
         n = parse_action(action)
@@ -124,15 +147,30 @@ class HostedGame:
             raise IllegalActionError(f"illegal action {action_name(n)}: a penalty (T-35) is recorded by a "
                                      "referee, not by a seat", rule="T-35", action=n)
         self.state.apply(n, seat)
+        self.moves += 1
         return action_name(n)
+
+    def undo(self) -> None:
+        """Undo the last action.
+
+        :raises IllegalActionError: when nothing was played.
+        """
+        self.state.undo()
+        self.moves -= 1
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see now (never another seat's unplayed cards)."""
         if isinstance(self.state, ToonervilleGame):
             obs = self.state.observation(seat, legal=False)
+        elif self.stopped:
+            # the last hand played, not the next deal, which is never played
+            g = self.state
+            obs = g.hands[-2].observation(seat)
+            obs.update({"hand_number": g.hand_number - 1, "totals": list(g.totals), "target": g.variant.target,
+                        "winner": None, "to_move": None, "stopped": "max_hands"})
         else:
             obs = self.state.observation(seat)
-            obs.pop("legal_actions", None)
+        obs.pop("legal_actions", None)
         return obs
 
     def result(self) -> dict[str, Any] | None:

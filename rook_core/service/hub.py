@@ -12,9 +12,10 @@ is never lost.
   applied) gets the same answer again: requests are idempotent.
 * A request for a move number that is not the current one is stale: 409.
 
-Finished games stay in memory for a while (the newest ``keep_finished``);
-older ones are dropped and rebuilt from the log if they are asked for again,
-so a long-running server does not grow without bound.
+Memory is bounded: the newest ``keep_finished`` finished games and the
+``keep_playing`` games used most recently stay in memory; others are dropped
+and rebuilt from their log when they are asked for again (a rebuild holds
+only that game's loading lock, never the whole hub).
 
 >>> import tempfile, os
 >>> hub = Hub(Store(os.path.join(tempfile.mkdtemp(), "g.sqlite")))
@@ -45,6 +46,7 @@ __all__ = ["Hub", "NotFound", "Forbidden", "Conflict"]
 
 MAX_BOT_ACTIONS = 100_000           # a guard: bots never run away in one request
 KEEP_FINISHED = 256                 # finished games kept in memory; older ones reload from the log
+KEEP_PLAYING = 4096                 # games in play kept in memory, the least recently used dropped first
 
 
 class NotFound(RookError):
@@ -68,7 +70,9 @@ class _Live:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def _seat_spec(text: str) -> tuple[str, str | None]:
+def _seat_spec(text: object) -> tuple[str, str | None]:
+    if not isinstance(text, str):
+        raise RookError(f"a seat is 'human' or 'bot:KIND', not {text!r}")
     if text == "human":
         return ("human", None)
     if text.startswith("bot:") and text[4:] in BOT_KINDS:
@@ -80,11 +84,13 @@ class Hub:
     """Every hosted game, backed by ``store``; at most ``keep_finished``
     finished games stay in memory."""
 
-    def __init__(self, store: Store, keep_finished: int = KEEP_FINISHED) -> None:
+    def __init__(self, store: Store, keep_finished: int = KEEP_FINISHED, keep_playing: int = KEEP_PLAYING) -> None:
         self.store = store
         self.keep_finished = keep_finished
-        self._live: dict[str, _Live] = {}
+        self.keep_playing = keep_playing
+        self._live: OrderedDict[str, _Live] = OrderedDict()          # least recently used first
         self._finished: OrderedDict[str, None] = OrderedDict()     # oldest first
+        self._loading: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
     @property
@@ -104,6 +110,20 @@ class Hub:
                 old, _ = self._finished.popitem(last=False)
                 self._live.pop(old, None)
 
+    def _drop_idle(self) -> None:
+        """Drop the least recently used games in play beyond ``keep_playing``
+        whose lock is free (hub lock held).  Their log rebuilds them; only the
+        bots' random streams start again."""
+        playing = len(self._live) - len(self._finished)
+        for game_id in list(self._live):
+            if playing <= self.keep_playing:
+                break
+            live = self._live[game_id]
+            if game_id in self._finished or live.lock.locked():
+                continue
+            del self._live[game_id]
+            playing -= 1
+
     # ---------------------------------------------------------------- games
     def create(self, spec: dict[str, Any], seats: list[str]) -> str:
         """Create a game (``spec``: game, seed, players) with its seats
@@ -112,6 +132,8 @@ class Hub:
 
         :raises RookError: for a bad spec or seats.
         """
+        if not isinstance(seats, list):
+            raise RookError(f"seats must be a list, one per seat, not {seats!r}")
         spec = dict(spec)
         if spec.get("seed") is None:
             spec["seed"] = secrets.randbits(63)         # a secret deal: the seed is shown at the end
@@ -125,6 +147,7 @@ class Hub:
         live = _Live(game, [(k, b, None) for k, b in kinds], [])
         with self._lock:
             self._live[game_id] = live
+            self._drop_idle()
         with live.lock, self._evict_on_error(game_id):
             self._run_bots(game_id, live)
         self._note_if_over(game_id, live)
@@ -145,20 +168,58 @@ class Hub:
         with self._lock:
             live = self._live.get(game_id)
             if live is not None:
+                self._live.move_to_end(game_id)
                 return live
-            found = self.store.game(game_id) if isinstance(game_id, str) and len(game_id) == 32 else None
-            if found is None:
+            if not isinstance(game_id, str) or len(game_id) != 32:
                 raise NotFound(f"no game {str(game_id)[:64]!r}")
-            spec, seats = found
-            game = HostedGame.create(spec)
-            log = self.store.actions(game_id)
-            for seat, action in log:
-                game.apply(action, seat)
-            live = self._live[game_id] = _Live(game, seats, log)
-        with live.lock, self._evict_on_error(game_id):      # a restart may find a bot to move
-            self._run_bots(game_id, live)
-        self._note_if_over(game_id, live)
+            loading = self._loading.setdefault(game_id, threading.Lock())
+        with loading:                       # one rebuild per game; other games go on meanwhile
+            with self._lock:
+                live = self._live.get(game_id)
+            if live is None:
+                try:
+                    live = self._rebuild(game_id)
+                except BaseException:
+                    with self._lock:
+                        self._loading.pop(game_id, None)
+                    raise
+                with self._lock:
+                    self._live[game_id] = live
+                    self._loading.pop(game_id, None)
+                    self._drop_idle()
+                with live.lock, self._evict_on_error(game_id):      # a restart may find a bot to move
+                    self._run_bots(game_id, live)
+                self._note_if_over(game_id, live)
         return live
+
+    @contextmanager
+    def _locked(self, game_id: str) -> Iterator[_Live]:
+        """The game, loaded and locked.  A game dropped from memory between its
+        load and its lock is loaded again, so that no request ever works on a
+        copy that is no longer the hub's."""
+        while True:
+            live = self._load(game_id)
+            live.lock.acquire()
+            with self._lock:
+                if self._live.get(game_id) is live:
+                    break
+            live.lock.release()
+        try:
+            yield live
+        finally:
+            live.lock.release()
+
+    def _rebuild(self, game_id: str) -> _Live:
+        """The game replayed from its spec and log in the store."""
+        found = self.store.game(game_id)
+        if found is None:
+            raise NotFound(f"no game {game_id[:64]!r}")
+        spec, seats = found
+        game = HostedGame.load(spec)
+        log = self.store.actions(game_id)
+        for seat, action in log:
+            game.apply(action, seat)
+        return _Live(game, seats, log)
 
     def _run_bots(self, game_id: str, live: _Live) -> None:
         """Let the bots move until a person is to move or the game is over (lock held)."""
@@ -185,11 +246,10 @@ class Hub:
 
         :raises NotFound: no such game or seat.  :raises Conflict: the seat is a bot's or taken.
         """
-        live = self._load(game_id)
-        if not isinstance(seat, int) or not 0 <= seat < len(live.seats):
-            raise NotFound(f"game {game_id} has seats 0..{len(live.seats) - 1}, not {seat!r}")
         token = secrets.token_urlsafe(24)
-        with live.lock:
+        with self._locked(game_id) as live:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(live.seats):
+                raise NotFound(f"game {game_id} has seats 0..{len(live.seats) - 1}, not {seat!r}")
             kind, bot, taken = live.seats[seat]
             if kind != "human":
                 raise Conflict(f"seat {seat} is played by a bot ({bot})")
@@ -211,8 +271,7 @@ class Hub:
     def public(self, game_id: str) -> dict[str, Any]:
         """What anyone may see: the game, its seats (who is a bot, which are
         taken), the move number, whose move, and the result once over."""
-        live = self._load(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             g = live.game
             return {"game_id": game_id, "game": g.spec["game"], "seed": g.spec["seed"] if g.is_over else None,
                     "seats": [{"seat": i, "kind": k, "bot": b, "taken": k == "bot" or t is not None}
@@ -221,8 +280,7 @@ class Hub:
 
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The token's seat: its observation, its legal actions when it is to move, the move number."""
-        live = self._load(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             return self._view(game_id, live, self._seat_of(live, token))
 
     def _view(self, game_id: str, live: _Live, seat: int) -> dict[str, Any]:
@@ -237,8 +295,7 @@ class Hub:
 
         :raises Conflict: while the game is being played.
         """
-        live = self._load(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             if not live.game.is_over:
                 raise Conflict("the history is shown when the game is over")
             return {"game_id": game_id, "game": live.game.spec["game"], "seed": live.game.spec["seed"],
@@ -251,8 +308,11 @@ class Hub:
         :raises Conflict: a stale move number or not the seat's turn.
         :raises IllegalActionError: the rules refuse it (nothing changes).
         """
-        live = self._load(game_id)
-        with live.lock, self._evict_on_error(game_id):
+        if isinstance(move, bool) or not isinstance(move, int) or move < 0:
+            raise RookError(f"a move number is an int >= 0, not {move!r}")
+        if not isinstance(action, str):
+            raise RookError(f"an action is a text, not {action!r}")
+        with self._locked(game_id) as live, self._evict_on_error(game_id):
             seat = self._seat_of(live, token)
             n = len(live.log)
             if move < n:
