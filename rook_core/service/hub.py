@@ -82,7 +82,8 @@ def _seat_spec(text: object) -> tuple[str, str | None]:
 
 class Hub:
     """Every hosted game, backed by ``store``; at most ``keep_finished``
-    finished games stay in memory."""
+    finished games and about ``keep_playing`` games in play stay in memory
+    (a game being worked on is never dropped)."""
 
     def __init__(self, store: Store, keep_finished: int = KEEP_FINISHED, keep_playing: int = KEEP_PLAYING) -> None:
         self.store = store
@@ -114,15 +115,10 @@ class Hub:
         """Drop the least recently used games in play beyond ``keep_playing``
         whose lock is free (hub lock held).  Their log rebuilds them; only the
         bots' random streams start again."""
-        playing = len(self._live) - len(self._finished)
-        for game_id in list(self._live):
-            if playing <= self.keep_playing:
-                break
-            live = self._live[game_id]
-            if game_id in self._finished or live.lock.locked():
-                continue
-            del self._live[game_id]
-            playing -= 1
+        playing = [g for g in self._live if g not in self._finished]       # least recently used first
+        for game_id in playing[:max(0, len(playing) - self.keep_playing)]:
+            if not self._live[game_id].lock.locked():
+                del self._live[game_id]
 
     # ---------------------------------------------------------------- games
     def create(self, spec: dict[str, Any], seats: list[str]) -> str:
