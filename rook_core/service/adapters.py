@@ -104,8 +104,8 @@ class HostedGame:
     def stopped(self) -> bool:
         """Whether a trick-taking game ran out of hands (``max_hands``) with no winner."""
         limit = self.spec.get("max_hands")
-        return isinstance(self.state, Game) and limit is not None and not self.state.is_over \
-            and self.state.hand_number > limit
+        return isinstance(self.state, Game) and limit is not None and self.state.hand_number > limit \
+            and not self.state.is_over
 
     @property
     def to_move(self) -> int | None:
