@@ -115,6 +115,8 @@ class Hub:
         """Drop the least recently used games in play beyond ``keep_playing``
         whose lock is free (hub lock held).  Their log rebuilds them; only the
         bots' random streams start again."""
+        if len(self._live) <= self.keep_playing:
+            return                                                        # the common case: nothing to do
         playing = [g for g in self._live if g not in self._finished]       # least recently used first
         for game_id in playing[:max(0, len(playing) - self.keep_playing)]:
             if not self._live[game_id].lock.locked():
