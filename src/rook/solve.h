@@ -9,36 +9,20 @@
  * variants whose tricks can tie are not solved: the game would not be
  * zero-sum).
  *
- * Algorithm: alpha-beta over single cards with
- *   - a transposition table at trick boundaries storing a lower and an upper
- *     bound on the points still to come.  Ranks are made relative to the
- *     cards still out, and an entry keeps only the cards whose rank the
- *     search below relied on (in each suit, those at or above the lowest card
- *     that won a trick by beating a card of its suit); the cards under that
- *     line only count by seat, suit and kind (points, bird), so one entry
- *     answers for many positions (the "relevant ranks" of bridge solvers);
- *     an entry proven with other end points (another nest) still bounds the
- *     value, widened by the difference;
- *   - equivalent cards searched once: two cards of one hand that follow the
- *     same way, carry the same points and have no other unplayed card of
- *     their suit ranked between them win and lose the same tricks; and
- *     after a card's search, a card of the same suit and points is not
- *     searched when no rank of the suit at or below the stronger of the two
- *     mattered to that search (it would give the same bound);
- *   - move ordering: a lead that no card of the other team can beat, then a
- *     lead under the partner's top card of its suit, then cheap leads; when
- *     following, counters onto a trick the partner wins for sure (or, second
- *     to play, can top whatever comes), then
- *     cards that take the trick for sure, then for now, then cheap cards;
- *   - sure bounds: the points still out, the run of top trumps held by one
- *     team, and the end points for a team holding every trump still out
- *     (it takes the last trick), bound the value from both sides;
- *   - the last two tricks searched directly (at most 16 lines of the
- *     first, the second forced), without the table;
- *   - null-window searches ("can team 0 take at least T?") closing the
- *     interval by halves on the grain of the points (every value is a
- *     multiple of the gcd of the card points and the end points), so the
- *     yes/no question costs less than the exact value.
+ * Algorithm: fail-soft alpha-beta over single cards; each part has a file
+ * of its own under src/rook/solve/, which opens with its contract:
+ *   core.h    the context and the solver's card layout (a suit is a lane of
+ *             bits in rank order), the trick rules in that layout;
+ *   table.h   bounds stored at trick boundaries, keyed by ranks relative to
+ *             the cards still out; an entry keeps only the cards whose rank
+ *             the search below relied on, so it answers for every position
+ *             that agrees on those ("relevant ranks"); 16 bytes an entry;
+ *   moves.h   one move per class of equivalent cards, point-aware dominance
+ *             inside a run of cards of equal rank, move ordering;
+ *   bounds.h  points a team is sure of (top trumps, the last trick);
+ *   search.c  the search itself, the last two tricks searched directly;
+ *   solve.c   this interface: null-window searches ("can team 0 take at
+ *             least T?") closing the interval on the grain of the points.
  * No allocation per node; the table is owned by a solver context, one per
  * thread.  A node or time budget stops the search; the caller is told
  * which, and the bounds proven so far.
@@ -85,6 +69,11 @@ void rook_solver_set_budget(rook_solver *s, uint64_t nodes);
 /* Also stop a search after this many nanoseconds of the call (0 = no limit;
  * checked every 1024 nodes, so the answer then depends on the machine). */
 void rook_solver_set_time_budget(rook_solver *s, uint64_t ns);
+
+/* Called after each step of a value search with the bounds proven so far
+ * on the position's value and the nodes searched. */
+typedef void (*rook_dd_progress_fn)(void *arg, int lo, int hi, uint64_t nodes);
+void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg);
 
 /* Why the last call stopped early: */
 enum { ROOK_STOP_NONE = 0, ROOK_STOP_NODES = 1, ROOK_STOP_TIME = 2 };

@@ -1,0 +1,140 @@
+/* solver_side.c: one solver build behind a small, fixed C interface.
+ *
+ * tools/build_solver_side.py compiles this file against the solver sources
+ * of one commit (src/rook/solve*.c and their headers, taken from that
+ * commit) into a shared library of its own.  Two such libraries, say the
+ * working tree and an older commit, load side by side in one process (each
+ * keeps its symbols to itself), so bench/solver_vs.py can time both on the
+ * same deals in turns and check that they agree.
+ *
+ * The interface uses only plain types: the rules the solver looks at
+ * (deck, trumps, counters, order, the end bonuses) and a position; this
+ * file fills the commit's own rook_rules from them.  A rules table is built
+ * once per distinct spec and kept, since a solver recognises its context
+ * by the table's address.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rook/solve.h"
+
+#define SIDE_API __attribute__((visibility("default")))
+
+typedef struct side_spec {
+    uint64_t deck;
+    uint64_t special_trumps;
+    uint64_t anytime;
+    uint64_t counter_masks[8];
+    int32_t counter_values[8];
+    int32_t n_counter_groups;
+    int32_t must_trump;
+    int32_t last_trick_bonus;
+    int32_t most_tricks_bonus;
+    uint8_t strength[64];
+} side_spec;
+
+typedef struct side_pos {
+    uint64_t hands[4];
+    uint8_t trick[4];
+    uint8_t trick_n, leader, trump, pad;
+    int32_t nest_points;
+    uint8_t tricks[2];
+} side_pos;
+
+#define MAX_SPECS 32
+static side_spec specs[MAX_SPECS];
+static rook_rules rules[MAX_SPECS];
+static int n_specs;
+
+static const rook_rules *rules_of(const side_spec *sp)
+{
+    for (int i = 0; i < n_specs; i++)
+        if (!memcmp(&specs[i], sp, sizeof *sp))
+            return &rules[i];
+    if (n_specs == MAX_SPECS)
+        return NULL;
+    rook_rules *r = &rules[n_specs];
+    memset(r, 0, sizeof *r);
+    r->deck = sp->deck;
+    r->special_trumps = sp->special_trumps;
+    r->anytime = sp->anytime;
+    r->counters = 0;
+    r->n_counter_groups = sp->n_counter_groups;
+    for (int g = 0; g < 8; g++) {
+        r->counter_masks[g] = sp->counter_masks[g];
+        r->counter_values[g] = sp->counter_values[g];
+        if (g < sp->n_counter_groups)
+            r->counters |= sp->counter_masks[g];
+    }
+    memcpy(r->strength, sp->strength, 64);
+    r->must_trump = (uint8_t)sp->must_trump;
+    r->last_trick_bonus = sp->last_trick_bonus;
+    r->most_tricks_bonus = sp->most_tricks_bonus;
+    rook_rules_finish(r);
+    specs[n_specs] = *sp;
+    return &rules[n_specs++];
+}
+
+static void to_dd(const side_pos *sp, rook_dd_pos *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < 4; i++) {
+        p->hands[i] = sp->hands[i];
+        p->trick[i] = sp->trick[i];
+    }
+    p->trick_n = sp->trick_n;
+    p->leader = sp->leader;
+    p->trump = sp->trump;
+    p->nest_points = sp->nest_points;
+    p->tricks[0] = sp->tricks[0];
+    p->tricks[1] = sp->tricks[1];
+}
+
+/* Return a new solver with a table of tt_bytes, or NULL. */
+SIDE_API void *side_new(uint64_t tt_bytes) { return rook_solver_new((size_t)tt_bytes); }
+
+SIDE_API void side_free(void *s) { rook_solver_free(s); }
+
+/* Forget every stored bound. */
+SIDE_API void side_clear(void *s) { rook_solver_clear(s); }
+
+/* Stop searches after this many nodes (0: no limit). */
+SIDE_API void side_set_budget(void *s, uint64_t nodes) { rook_solver_set_budget(s, nodes); }
+
+/* Return the nodes of the last call. */
+SIDE_API uint64_t side_nodes(void *s) { return rook_solver_nodes(s); }
+
+/* Return the value of the position (-1: budget; -2: too many rule sets). */
+SIDE_API int side_value(void *s, const side_spec *spec, const side_pos *pos)
+{
+    const rook_rules *r = rules_of(spec);
+    if (!r)
+        return -2;
+    rook_dd_pos p;
+    to_dd(pos, &p);
+    return rook_dd_value(s, r, &p, NULL, NULL);
+}
+
+/* Return the value and write each legal card's value to values[card]. */
+SIDE_API int side_move_values(void *s, const side_spec *spec, const side_pos *pos, int32_t *values)
+{
+    const rook_rules *r = rules_of(spec);
+    if (!r)
+        return -2;
+    rook_dd_pos p;
+    to_dd(pos, &p);
+    for (int i = 0; i < 64; i++)
+        values[i] = -1;
+    return rook_dd_move_values(s, r, &p, values, NULL, NULL);
+}
+
+/* Return 1 if team 0 takes at least target, 0 if not, -1 on the budget. */
+SIDE_API int side_at_least(void *s, const side_spec *spec, const side_pos *pos, int target)
+{
+    const rook_rules *r = rules_of(spec);
+    if (!r)
+        return -2;
+    rook_dd_pos p;
+    to_dd(pos, &p);
+    return rook_dd_at_least(s, r, &p, target);
+}

@@ -1,0 +1,173 @@
+/* core.h: the solver's context, its card layout, and the trick rules in it.
+ *
+ * Contract.  Every file of the solver works on one `rook_solver`, which
+ * holds the table, the budgets, the context (rules and trump) and the
+ * position being searched.  Inside the solver a card is a *solver bit*, not
+ * a card id: suit s (the trump suit is the trump's own lane; the bird and
+ * any permanent trump join it) owns bits 16s .. 16s+15, and within a lane
+ * a higher bit is a stronger card.  So "the cards of a suit above c" is a
+ * mask, the winner of a trick is the highest key, and two cards of a lane
+ * are neighbours in rank when no card between them is still out.  setup()
+ * (solve.c) maps the caller's card ids in; answers are mapped back out.
+ *
+ * The helpers here are exact restatements of rules.h (T-9 .. T-12) in this
+ * layout: legal cards, the winning key of a card in a trick, points.
+ */
+#ifndef ROOK_SOLVE_CORE_H
+#define ROOK_SOLVE_CORE_H
+
+#include <stdint.h>
+#include "rook/rules.h"
+#include "rook/solve.h"
+
+#define DD_NONE 255                  /* no card / no lane */
+#define DD_LANE(s) (0xFFFFULL << (16 * (s)))
+#define DD_MAX_TRICKS 16             /* 4 * 16 cards: every deck fits */
+#define DD_TAG_PLANES 3              /* tags 0..7: 0 plain, then kinds of cards */
+#define DD_KILLERS 2
+
+/* The key of a trick boundary, packed: key bit i is the i-th card still in
+ * hands in solver-bit order (so each suit is a run of key bits, weakest
+ * first; the runs' lengths come from the suit counts in `coarse`).
+ * plane[0], plane[1]: the holder's seat bits; plane[2..4]: the tag bits. */
+#define DD_PLANES (2 + DD_TAG_PLANES)
+typedef struct dd_key {
+    uint64_t coarse;                 /* leader, tricks won, counts by (seat, suit, tag) */
+    uint64_t plane[DD_PLANES];
+    uint64_t out;                    /* the cards in hands (solver bits) the key was made of */
+    int live;                        /* the key belongs to the boundary on the current path */
+} dd_key;
+
+typedef struct dd_entry dd_entry;
+
+struct rook_solver {
+    /* the table (table.c) */
+    dd_entry *tt;
+    void *tt_raw;
+    uint64_t n_buckets;
+    uint8_t gen;
+    /* budgets and statistics */
+    uint64_t nodes, budget;
+    uint64_t time_budget_ns, deadline_ns;
+    int stop, aborted;
+    uint64_t nodes_by_cards[65];
+    uint64_t tt_hits;
+    int exact_only;                  /* rook_solver_set_generalize(s, 0) */
+    /* progress reports (rook_solver_set_progress) */
+    rook_dd_progress_fn progress;
+    void *progress_arg;
+    /* the context the table's entries belong to */
+    const rook_rules *ctx_r;
+    int ctx_trump;
+    /* per (rules, trump): the layout */
+    const rook_rules *r;
+    uint8_t sbit[64];                /* card id -> solver bit (DD_NONE: not in the deck) */
+    uint8_t card[64];                /* solver bit -> card id */
+    int16_t pts[64];                 /* points of each solver bit */
+    uint64_t grp_mask[ROOK_MAX_COUNTER_GROUPS];
+    int32_t grp_val[ROOK_MAX_COUNTER_GROUPS];
+    int n_grp;
+    uint64_t deck;                   /* solver bits of the deck */
+    uint64_t anytime;                /* T-9: may be played instead of following */
+    uint64_t tlane;                  /* the trump lane */
+    int trump;                       /* the trump lane's index */
+    int must_trump;
+    uint8_t tag[64];                 /* key tag of each solver bit */
+    int exact_keys;                  /* more kinds than tag planes: every card kept */
+    uint64_t z[4][64];               /* coarse hash terms by seat and solver bit: (seat, suit, tag) */
+    uint64_t zlead[4];
+    uint64_t zwon[64];
+    /* the position being searched */
+    uint64_t hands[4];
+    uint8_t trick[4];                /* solver bits, led card first */
+    int trick_n, leader;
+    int end_points;                  /* nest points + last-trick bonus, to the last trick's team */
+    int most_bonus;
+    int won[2];
+    int grain;
+    int pts_out;                     /* points in hands and in the current trick */
+    uint64_t zsum;
+    /* search helpers */
+    dd_key keys[DD_MAX_TRICKS + 1];  /* by tricks left: the boundary keys on the current path */
+    uint8_t killer[DD_MAX_TRICKS + 1][DD_KILLERS]; /* leads that cut, by tricks left */
+};
+
+/* The lane (suit) of solver bit b. */
+static inline int dd_lane(int b) { return b >> 4; }
+
+/* The cards of b's lane strictly above b. */
+static inline uint64_t dd_above(int b) { return DD_LANE(b >> 4) & ~((2ULL << b) - 1); }
+
+/* The cards of b's lane strictly below b. */
+static inline uint64_t dd_below(int b) { return DD_LANE(b >> 4) & ((1ULL << b) - 1); }
+
+/* Every card in the four hands. */
+static inline uint64_t dd_in_hands(const rook_solver *s)
+{
+    return s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
+}
+
+/* The points of the cards in mask m (T-12). */
+static inline int dd_points(const rook_solver *s, uint64_t m)
+{
+    int p = 0;
+    for (int g = 0; g < s->n_grp; g++)
+        p += s->grp_val[g] * rook_popcount(m & s->grp_mask[g]);
+    return p;
+}
+
+/* The legal cards of `hand` when `led` began the trick (DD_NONE: leading):
+ * T-9, T-10 as rook_legal_mask, in solver bits. */
+static inline uint64_t dd_legal(const rook_solver *s, uint64_t hand, int led)
+{
+    if (led == DD_NONE)
+        return hand;
+    uint64_t follow = hand & DD_LANE(led >> 4);
+    if (follow)
+        return follow | (hand & s->anytime);
+    if (s->must_trump && (hand & s->tlane))
+        return hand & s->tlane;
+    return hand;
+}
+
+/* The winning key of card b in a trick led from lane `led_lane` (T-11): the
+ * highest key wins; cards of other suits have key 0. */
+static inline int dd_win_key(const rook_solver *s, int b, int led_lane)
+{
+    int l = b >> 4;
+    return l == s->trump ? 128 + b : l == led_lane ? 64 + b : 0;
+}
+
+/* The cards that beat a card of winning key `key` in a trick led from
+ * `led_lane`: higher trumps, and for a card of the led suit, higher cards
+ * of it and every trump. */
+static inline uint64_t dd_beaters(const rook_solver *s, int key, int led_lane)
+{
+    if (key >= 128)
+        return dd_above(key - 128);
+    if (key >= 64)
+        return dd_above(key - 64) | s->tlane;
+    return DD_LANE(led_lane) | s->tlane;
+}
+
+/* The index in trick[0..3] of the winning card. */
+static inline int dd_trick_winner(const rook_solver *s, const uint8_t *t)
+{
+    int ll = t[0] >> 4, best = 0, bk = dd_win_key(s, t[0], ll);
+    for (int i = 1; i < 4; i++) {
+        int k = dd_win_key(s, t[i], ll);
+        if (k > bk) {
+            bk = k;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* Points still to be taken from the current position (team 0 + team 1). */
+static inline int dd_total(const rook_solver *s)
+{
+    return s->pts_out + s->end_points + s->most_bonus;
+}
+
+#endif

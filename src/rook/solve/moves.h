@@ -1,0 +1,304 @@
+/* moves.h: the moves of a node: classes of equivalent cards, dominance, order.
+ *
+ * Contract.  dd_gen_moves() fills a dd_moves with one representative card
+ * per class of the mover's legal cards, best first for the mover, and the
+ * cards whose rank the grouping relied on (to be kept in the table).
+ *
+ * Runs.  Cards of one hand and suit with no other card still out (in the
+ * other hands or in the current trick) ranked between them form a run: they
+ * win and lose the same tricks for the rest of the hand, so swapping two of
+ * them maps every line onto a line with the same trick winners, and only
+ * where their points land changes.  So:
+ *   - cards of a run with the same points are one class (searched once);
+ *   - point-aware dominance: when the team that takes this trick is fixed
+ *     whatever this seat plays from the run and whatever the later seats
+ *     play (no later seat of the other team holds a legal card that beats
+ *     the trick's best card), the run's highest-point card is best for the
+ *     mover when its team takes the trick, the lowest-point card when the
+ *     other team does: the run is one class, searched through that card.
+ *     Not at the root, where every card's own value is asked for;
+ *   - otherwise the run's classes differ only in points, and two of them
+ *     differ in value by at most their points' difference (search.c skips
+ *     a class that cannot reach the window for that reason).
+ * Cards playable at any time (T-9) are never grouped: their hands differ.
+ *
+ * Order (a score per class, highest first).  Leads: a killer lead (one of
+ * the last two that cut at this depth), then sure winners of a side suit,
+ * leads under the partner's top card of the suit, sure trump winners, then
+ * cheap leads; trumps last when the other team has none.  Following:
+ * counters onto a trick the partner wins for sure (or, second to play, can
+ * top whatever comes), cards that take the trick for sure, then for now,
+ * the top trump after them (it keeps), then cheap cards, non-counters
+ * first.
+ */
+#ifndef ROOK_SOLVE_MOVES_H
+#define ROOK_SOLVE_MOVES_H
+
+#include "rook/solve/core.h"
+
+#define DD_MAX_MOVES 16
+
+typedef struct dd_moves {
+    int n;
+    uint8_t card[DD_MAX_MOVES];      /* the card searched for the class */
+    uint8_t run[DD_MAX_MOVES];       /* classes of one run share it (DD_NONE: alone) */
+    uint64_t cls[DD_MAX_MOVES];      /* the cards the class stands for */
+    uint64_t rel;                    /* cards whose rank the grouping relied on */
+} dd_moves;
+
+enum { DD_GEN_ROOT = 1 };            /* every class of equal points apart (no dominance) */
+
+/* The highest winning key among the legal cards of `hand` for a trick led
+ * from lane ll (by card `led`). */
+static inline int dd_best_key(const rook_solver *s, uint64_t hand, int led)
+{
+    uint64_t L = dd_legal(s, hand, led);
+    if (L & s->tlane)
+        return 128 + rook_msb(L & s->tlane);
+    uint64_t f = L & DD_LANE(led >> 4);
+    return f ? 64 + rook_msb(f) : 0;
+}
+
+/* Whether the team that takes the trick is fixed once `seat` plays `card`
+ * (any card of its run: they compare alike with every other card); *ours:
+ * it is the mover's team; *best: the trick's best card then. */
+static inline int dd_trick_fixed(const rook_solver *s, int seat, int card, int *ours, int *best)
+{
+    int led = s->trick_n ? s->trick[0] : card;
+    int ll = led >> 4;
+    int bk = -1, bseat = seat, bcard = card;
+    for (int i = 0; i < s->trick_n; i++) {
+        int k = dd_win_key(s, s->trick[i], ll);
+        if (k > bk) {
+            bk = k;
+            bseat = (s->leader + i) & 3;
+            bcard = s->trick[i];
+        }
+    }
+    int kr = dd_win_key(s, card, ll);
+    if (kr > bk) {
+        bk = kr;
+        bseat = seat;
+        bcard = card;
+    }
+    int tb = bseat & 1;
+    uint64_t beat = dd_beaters(s, bk, ll);
+    for (int k = s->trick_n + 1; k < 4; k++) {
+        int o = (s->leader + k) & 3;
+        if ((o & 1) != tb && (dd_legal(s, s->hands[o], led) & beat))
+            return 0;
+    }
+    *ours = tb == (seat & 1);
+    *best = bcard;
+    return 1;
+}
+
+static inline void dd_add_move(dd_moves *mv, int card, uint64_t cls, int run)
+{
+    int n = mv->n++;
+    mv->card[n] = (uint8_t)card;
+    mv->cls[n] = cls;
+    mv->run[n] = (uint8_t)run;
+}
+
+/* Add the classes of one run (cards of one lane, no other card out between
+ * them, none playable at any time). */
+static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint64_t run, int run_id,
+                              int flags)
+{
+    if (!(run & (run - 1))) {
+        dd_add_move(mv, rook_lsb(run), run, DD_NONE);
+        return;
+    }
+    int p_lo = 1 << 30, p_hi = -1;
+    for (uint64_t m = run; m; m &= m - 1) {
+        int p = s->pts[rook_lsb(m)];
+        p_lo = p < p_lo ? p : p_lo;
+        p_hi = p > p_hi ? p : p_hi;
+    }
+    if (p_lo == p_hi) {
+        dd_add_move(mv, rook_msb(run), run, DD_NONE);
+        return;
+    }
+#ifndef DD_NO_DOMINANCE
+    int ours, best;
+    if (!(flags & DD_GEN_ROOT) && dd_trick_fixed(s, seat, rook_lsb(run), &ours, &best)) {
+        int want = ours ? p_hi : p_lo, pick = -1;
+        for (uint64_t m = run; m; m &= m - 1)
+            if (s->pts[rook_lsb(m)] == want)
+                pick = rook_lsb(m);          /* the highest such card */
+        dd_add_move(mv, pick, run, DD_NONE);
+        mv->rel |= run;
+        if (s->trick_n + 1 < 4)
+            mv->rel |= 1ULL << best;
+        return;
+    }
+#else
+    (void)seat;
+    (void)flags;
+#endif
+    /* one class per point value, each through its highest card */
+    uint64_t left = run;
+    while (left) {
+        int p = s->pts[rook_msb(left)];
+        uint64_t c = 0;
+        for (uint64_t m = left; m; m &= m - 1)
+            if (s->pts[rook_lsb(m)] == p)
+                c |= m & -m;
+        dd_add_move(mv, rook_msb(c), c, run_id);
+        left &= ~c;
+    }
+}
+
+/* Fill mv with the classes of the legal cards of `seat`, best first. */
+static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_moves *mv)
+{
+    uint64_t hand = s->hands[seat];
+    int led = s->trick_n ? s->trick[0] : DD_NONE;
+    uint64_t legal = dd_legal(s, hand, led);
+    uint64_t in_hands = dd_in_hands(s);
+    uint64_t others = in_hands & ~hand;
+    for (int i = 0; i < s->trick_n; i++)
+        others |= 1ULL << s->trick[i];
+    mv->n = 0;
+    mv->rel = 0;
+    int run_id = 0;
+    for (int l = 0; l < 4; l++) {
+        uint64_t L = legal & DD_LANE(l);
+        if (!L)
+            continue;
+        uint64_t O = others & DD_LANE(l);
+        uint64_t rest = L & ~s->anytime;
+        while (rest) {
+            int prev = rook_lsb(rest);
+            uint64_t run = 1ULL << prev;
+            rest &= rest - 1;
+            while (rest) {
+                int c = rook_lsb(rest);
+                if (O & ((1ULL << c) - (2ULL << prev)))
+                    break;
+                run |= 1ULL << c;
+                prev = c;
+                rest &= rest - 1;
+            }
+            dd_add_run(s, mv, seat, run, run_id++, flags);
+        }
+        for (uint64_t m = L & s->anytime; m; m &= m - 1)
+            dd_add_move(mv, rook_lsb(m), m & -m, DD_NONE);
+    }
+    int n = mv->n;
+    if (n < 2)
+        return;
+    /* scores */
+    int score[DD_MAX_MOVES];
+    int team = seat & 1;
+    uint64_t opp_hands = s->hands[(seat + 1) & 3] | s->hands[(seat + 3) & 3];
+    uint64_t partner = s->hands[(seat + 2) & 3];
+    if (!s->trick_n) {
+        int tl = rook_popcount(in_hands) >> 2;
+        uint64_t k0 = s->killer[tl][0] < 64 ? 1ULL << s->killer[tl][0] : 0;
+        uint64_t k1 = s->killer[tl][1] < 64 ? 1ULL << s->killer[tl][1] : 0;
+        for (int i = 0; i < n; i++) {
+            int c = mv->card[i];
+            int l = c >> 4;
+            int pts = s->pts[c], st = c & 15;
+            uint64_t higher = others & dd_above(c);
+            int ruff = 0;
+            if (l != s->trump)
+                for (int o = 1; o < 4; o += 2) {
+                    uint64_t h = s->hands[(seat + o) & 3];
+                    if (!(h & DD_LANE(l)) && (h & s->tlane))
+                        ruff = 1;
+                }
+            int sc;
+            if (!higher && !ruff)
+#ifndef DD_NO_R3
+                sc = (l == s->trump ? 390 : 500) + 4 * pts - st;
+#else
+                sc = 500 + 4 * pts - st;
+#endif
+            else if (higher && !ruff && ((partner >> rook_msb(higher)) & 1))
+                sc = 400 + 4 * pts - st;
+            else
+                sc = 100 - 4 * pts - st;
+            if (l == s->trump && !(opp_hands & s->tlane))
+                sc -= 350;           /* no trump to draw */
+#ifndef DD_NO_KILLERS
+            if (mv->cls[i] & k0)
+                sc += 2000;
+            else if (mv->cls[i] & k1)
+                sc += 1000;
+#endif
+            score[i] = sc;
+        }
+    } else {
+        int ll = led >> 4;
+        int bk = -1, win_i = 0;
+        for (int i = 0; i < s->trick_n; i++) {
+            int k = dd_win_key(s, s->trick[i], ll);
+            if (k > bk) {
+                bk = k;
+                win_i = i;
+            }
+        }
+        /* the best key the other team can still play to this trick */
+        int later = -1;
+        for (int k = s->trick_n + 1; k < 4; k++) {
+            int o = (s->leader + k) & 3;
+            if ((o ^ seat) & 1) {
+                int key = dd_best_key(s, s->hands[o], led);
+                later = key > later ? key : later;
+            }
+        }
+        int partner_winning = ((s->leader + win_i) & 1) == team;
+        int partner_safe = partner_winning && later <= bk;
+        if (s->trick_n == 1) {
+            /* second to play: the partner, playing last, may top everything */
+            int last = dd_best_key(s, partner, led);
+            if (last > later && last > bk)
+                partner_winning = partner_safe = 1;
+        }
+        for (int i = 0; i < n; i++) {
+            int c = mv->card[i];
+            int pts = s->pts[c], st = c & 15;
+            int key = dd_win_key(s, c, ll);
+            int wins = key > bk;
+            int sc;
+            if (partner_winning && !wins)
+                sc = partner_safe ? 320 + pts : 150 - pts - st;
+            else if (wins)
+#ifndef DD_NO_R2
+                sc = ((c >> 4) == s->trump && !(others & s->tlane & dd_above(c)) ? 190
+                      : later > key ? 200 : 300) + pts - st;
+#else
+                sc = (later > key ? 200 : 300) + pts - st;
+#endif
+            else
+#ifndef DD_NO_R4
+                sc = 100 - 4 * pts - st;
+#else
+                sc = 100 - pts - st;
+#endif
+            score[i] = sc;
+        }
+    }
+    for (int i = 1; i < n; i++) {
+        int sc = score[i];
+        uint8_t card = mv->card[i], run = mv->run[i];
+        uint64_t cl = mv->cls[i];
+        int j = i;
+        while (j > 0 && score[j - 1] < sc) {
+            score[j] = score[j - 1];
+            mv->card[j] = mv->card[j - 1];
+            mv->cls[j] = mv->cls[j - 1];
+            mv->run[j] = mv->run[j - 1];
+            j--;
+        }
+        score[j] = sc;
+        mv->card[j] = card;
+        mv->cls[j] = cl;
+        mv->run[j] = run;
+    }
+}
+
+#endif

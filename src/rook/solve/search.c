@@ -1,0 +1,365 @@
+/* search.c: fail-soft alpha-beta over single cards (see search.h).
+ *
+ * A node is a seat to move.  At a trick boundary the sure bounds
+ * (bounds.h) and the table (table.h) are tried before any move; the last
+ * two tricks are searched directly (at most 16 lines of the first trick,
+ * the second forced) and the last trick is forced.  Moves come from
+ * moves.h, one per class of equivalent cards.  Two more rules skip a
+ * class without searching it:
+ *   - a class of the same run as one searched already differs from it only
+ *     in points, so its value is within their difference of that one's;
+ *     when that cannot reach the window it is not searched;
+ *   - a class of the same suit and tag as one searched whose result rested
+ *     on no rank of the suit at or below the stronger of the two gives the
+ *     same bound (swapping the two changes nothing the search compared).
+ * Every result carries the cards whose rank it relied on, so that a table
+ * entry stands for all the positions that agree on them (table.h).
+ */
+#define _POSIX_C_SOURCE 200809L      /* clock_gettime */
+#include <time.h>
+#include "rook/solve/search.h"
+#include "rook/solve/table.h"
+#include "rook/solve/moves.h"
+#include "rook/solve/bounds.h"
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void dd_search_reset(rook_solver *s)
+{
+    for (int i = 0; i <= DD_MAX_TRICKS; i++) {
+        s->keys[i].live = 0;
+        s->killer[i][0] = s->killer[i][1] = DD_NONE;
+    }
+}
+
+/* The winning card of a full trick if its rank decided the trick (it beat a
+ * card of its own suit), else 0. */
+static inline uint64_t trick_rel(const uint8_t *t, int wi)
+{
+    int wl = t[wi] >> 4;
+    for (int i = 0; i < 4; i++)
+        if (i != wi && (t[i] >> 4) == wl)
+            return 1ULL << t[wi];
+    return 0;
+}
+
+/* Fail-soft alpha-beta bookkeeping after a child's value v: update the best
+ * value and the window; return whether the window closed (a cut). */
+static inline int ab_step(int maximize, int v, int *best, int *alpha, int *beta)
+{
+    if (maximize) {
+        if (v > *best) {
+            *best = v;
+            if (v > *alpha)
+                *alpha = v;
+        }
+    } else if (v < *best) {
+        *best = v;
+        if (v < *beta)
+            *beta = v;
+    }
+    return *alpha >= *beta;
+}
+
+/* The last two tricks from a trick boundary (two cards in each hand): t[]
+ * holds the first trick's cards so far, k of them. */
+static int last_two(const rook_solver *s, uint8_t *t, int k, int alpha, int beta, uint64_t *rel)
+{
+    int L = s->leader;
+    if (k == 4) {
+        int wi = dd_trick_winner(s, t);
+        int w = (L + wi) & 3;
+        int pts = s->pts[t[0]] + s->pts[t[1]] + s->pts[t[2]] + s->pts[t[3]];
+        uint8_t u[4];
+        for (int i = 0; i < 4; i++) {
+            int seat = (w + i) & 3;
+            u[i] = (uint8_t)rook_lsb(s->hands[seat] & ~(1ULL << t[(seat - L) & 3]));
+        }
+        int wi2 = dd_trick_winner(s, u);
+        int w2 = (w + wi2) & 3;
+        int pts2 = s->pts[u[0]] + s->pts[u[1]] + s->pts[u[2]] + s->pts[u[3]] + s->end_points;
+        int v = ((w & 1) ? 0 : pts) + ((w2 & 1) ? 0 : pts2);
+        int won0 = s->won[0] + !(w & 1) + !(w2 & 1);
+        int won1 = s->won[1] + (w & 1) + (w2 & 1);
+        if (won0 > won1)
+            v += s->most_bonus;
+        *rel = trick_rel(t, wi) | trick_rel(u, wi2);
+        return v;
+    }
+    int seat = (L + k) & 3;
+    uint64_t legal = dd_legal(s, s->hands[seat], k ? t[0] : DD_NONE);
+    int maximize = !(seat & 1);
+    int best = maximize ? -1 : 1 << 30;
+    uint64_t R = 0;
+    for (uint64_t m = legal; m; m &= ~(1ULL << rook_msb(m))) {
+        t[k] = (uint8_t)rook_msb(m);
+        uint64_t crel;
+        int v = last_two(s, t, k + 1, alpha, beta, &crel);
+        R |= crel;
+        if (ab_step(maximize, v, &best, &alpha, &beta))
+            break;
+    }
+    *rel = R;
+    return best;
+}
+
+/* A class of equivalent cards was searched through one card.  Its other
+ * cards are covered in every position the result stands for only if the
+ * class lies wholly above or wholly below the kept line of its suit: when a
+ * relevant card of the suit lies inside the class's span, keep the whole
+ * class (add its lowest card). */
+static uint64_t cover_classes(const dd_moves *mv, const uint64_t *cls, int n, uint64_t rel)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < n; i++) {
+            uint64_t k = cls[i];
+            if (!(k & (k - 1)) || (rel & k & -k))
+                continue;
+            int low = rook_lsb(k), top = rook_msb(k);
+            uint64_t span = ((2ULL << top) - 1) & ~((2ULL << low) - 1);
+            if (rel & span & DD_LANE(low >> 4)) {
+                rel |= k & -k;
+                changed = 1;
+            }
+        }
+    }
+    (void)mv;
+    return rel;
+}
+
+/* Whether move i needs no search: an earlier searched move j of the same
+ * lane and tag, whose result rested on no rank of the lane at or below the
+ * stronger of the two, gives move i the same bound.  Then move i's class
+ * joins move j's. */
+static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint64_t *cls,
+                                 const uint64_t *rels, const uint8_t *searched, int i)
+{
+    int c = mv->card[i];
+    if (s->exact_only || ((s->anytime >> c) & 1))
+        return 0;
+    for (int j = 0; j < i; j++) {
+        int a = mv->card[j];
+        if (!searched[j] || (a >> 4) != (c >> 4) || s->tag[a] != s->tag[c] || s->pts[a] != s->pts[c])
+            continue;
+        int hi = a > c ? a : c;
+        if (!(rels[j] & (dd_below(hi) | (1ULL << hi)))) {
+            cls[j] |= cls[i];
+            cls[i] = 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
+{
+    int seat = (s->leader + s->trick_n) & 3;
+    uint64_t bit = 1ULL << card;
+    s->hands[seat] ^= bit;
+    s->zsum -= s->z[seat][card];
+    s->trick[s->trick_n++] = (uint8_t)card;
+    int v;
+    if (s->trick_n < 4) {
+        v = dd_search(s, alpha, beta, rel);
+    } else {
+        int wi = dd_trick_winner(s, s->trick);
+        int w = (s->leader + wi) & 3;
+        uint64_t trel = trick_rel(s->trick, wi);
+        int pts = s->pts[s->trick[0]] + s->pts[s->trick[1]] + s->pts[s->trick[2]] + s->pts[s->trick[3]];
+        int last = !dd_in_hands(s);
+        s->pts_out -= pts;
+        if (last)
+            pts += s->end_points;
+        int gain = (w & 1) ? 0 : pts;
+        s->won[w & 1]++;
+        if (last) {
+            if (s->won[0] > s->won[1])
+                gain += s->most_bonus;
+            v = gain;
+            *rel = trel;
+        } else {
+            uint8_t saved[4] = {s->trick[0], s->trick[1], s->trick[2], s->trick[3]};
+            int saved_leader = s->leader;
+            s->trick_n = 0;
+            s->leader = w;
+            v = gain + dd_search(s, alpha - gain, beta - gain, rel);
+            *rel |= trel;
+            s->leader = saved_leader;
+            for (int i = 0; i < 4; i++)
+                s->trick[i] = saved[i];
+            s->trick_n = 4;
+        }
+        s->won[w & 1]--;
+        s->pts_out += pts - (last ? s->end_points : 0);
+    }
+    s->trick_n--;
+    s->hands[seat] ^= bit;
+    s->zsum += s->z[seat][card];
+    return v;
+}
+
+int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
+{
+    *rel = 0;
+    if (s->aborted)
+        return 0;
+    if (++s->nodes > s->budget && s->budget) {
+        s->aborted = 1;
+        s->stop = ROOK_STOP_NODES;
+        return 0;
+    }
+    if (s->deadline_ns && !(s->nodes & 1023) && now_ns() >= s->deadline_ns) {
+        s->aborted = 1;
+        s->stop = ROOK_STOP_TIME;
+        return 0;
+    }
+    uint64_t all = dd_in_hands(s);
+    int n_cards = rook_popcount(all);
+    s->nodes_by_cards[n_cards]++;
+    if (s->trick_n == 0 && n_cards > 8 && !s->exact_keys)
+        __builtin_prefetch(dd_bucket(s, dd_coarse(s)));
+    int total = dd_total(s);
+    if (alpha >= total)
+        return total;
+    if (beta <= 0)
+        return 0;
+    int alpha0 = alpha, beta0 = beta;
+    uint64_t R = 0;
+    dd_key *key = NULL;
+    if (s->trick_n == 0) {
+        if (n_cards == 8) {
+            uint8_t t[4];
+            return last_two(s, t, 0, alpha, beta, rel);
+        }
+        if (n_cards == 4) {
+            uint8_t t[4];
+            for (int i = 0; i < 4; i++)
+                t[i] = (uint8_t)rook_lsb(s->hands[(s->leader + i) & 3]);
+            int wi = dd_trick_winner(s, t);
+            int team = (s->leader + wi) & 1;
+            *rel = trick_rel(t, wi);
+            return team ? (s->won[0] > s->won[1] + 1 ? s->most_bonus : 0)
+                        : total - (s->won[0] + 1 > s->won[1] ? 0 : s->most_bonus);
+        }
+        int sure[2];
+        uint64_t run = dd_sure_points(s, sure);
+        if (sure[0] >= beta) {
+            *rel = run;
+            return sure[0];
+        }
+        if (total - sure[1] <= alpha) {
+            *rel = run;
+            return total - sure[1];
+        }
+        int m = n_cards >> 2;
+        key = &s->keys[m];
+        if (m < DD_MAX_TRICKS && s->keys[m + 1].live)
+            dd_key_from(s, &s->keys[m + 1], key);
+        else
+            dd_key_make(s, key);
+        int lo = 0, hi = total;
+        uint64_t erel = 0;
+        if (dd_tt_probe(s, key, &lo, &hi, &erel)) {
+            s->tt_hits++;
+            if (lo >= beta || hi <= alpha || lo == hi) {
+                *rel = erel;
+                return lo >= beta ? lo : hi <= alpha ? hi : lo;
+            }
+            if (lo > alpha)
+                alpha = lo;
+            if (hi < beta)
+                beta = hi;
+            R = erel;
+        }
+        key->live = 1;
+    }
+    int seat = (s->leader + s->trick_n) & 3;
+    dd_moves mv;
+    dd_gen_moves(s, seat, 0, &mv);
+    R |= mv.rel;
+    int maximize = !(seat & 1);
+    int best = maximize ? -1 : total + 1;
+    int n = mv.n;
+    uint64_t cls[DD_MAX_MOVES], rels[DD_MAX_MOVES];
+    int vals[DD_MAX_MOVES];
+    uint8_t searched[DD_MAX_MOVES];
+    int done = 0, cut = 0;
+    for (int i = 0; i < n; i++) {
+        cls[i] = mv.cls[i];
+        searched[i] = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        done = i + 1;
+#ifndef DD_NO_POINT_SKIP
+        if (mv.run[i] != DD_NONE) {
+            /* a class of a run searched already: within the points' difference */
+            int skip = 0;
+            for (int j = 0; j < i && !skip; j++) {
+                if (!searched[j] || mv.run[j] != mv.run[i])
+                    continue;
+                int d = s->pts[mv.card[i]] - s->pts[mv.card[j]];
+                d = d < 0 ? -d : d;
+                if (maximize ? vals[j] + d <= alpha : vals[j] - d >= beta) {
+                    int v = maximize ? vals[j] + d : vals[j] - d;
+                    R |= cls[i] | cls[j];
+                    ab_step(maximize, v, &best, &alpha, &beta);
+                    skip = 1;
+                }
+            }
+            if (skip)
+                continue;
+        }
+#endif
+        if (sibling_covers(s, &mv, cls, rels, searched, i))
+            continue;
+        uint64_t crel;
+        int v = dd_child(s, mv.card[i], alpha, beta, &crel);
+        if (s->aborted) {
+            if (key)
+                key->live = 0;
+            return 0;
+        }
+        rels[i] = crel;
+        vals[i] = v;
+        searched[i] = 1;
+        R |= crel;
+        if (ab_step(maximize, v, &best, &alpha, &beta)) {
+            cut = 1;
+#ifndef DD_NO_KILLERS
+            if (s->trick_n == 0) {
+                int m = n_cards >> 2;
+                if (s->killer[m][0] != mv.card[i]) {
+                    s->killer[m][1] = s->killer[m][0];
+                    s->killer[m][0] = mv.card[i];
+                }
+            }
+#endif
+            break;
+        }
+    }
+    (void)cut;
+    R = cover_classes(&mv, cls, done, R);
+    if (key) {
+        int lo = 0, hi = total;
+        if (best <= alpha0)
+            hi = best;
+        else if (best >= beta0)
+            lo = best;
+        else
+            lo = hi = best;
+        if (lo < 0)
+            lo = 0;
+        if (hi > total)
+            hi = total;
+        dd_tt_store(s, key, R, lo, hi, n_cards);
+        key->live = 0;
+    }
+    *rel = R;
+    return best;
+}

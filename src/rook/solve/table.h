@@ -1,0 +1,256 @@
+/* table.h: the transposition table at trick boundaries.
+ *
+ * Contract.  An entry holds a lower and an upper bound on the points team 0
+ * takes from a trick boundary to the end of the hand, and stands for every
+ * position that has
+ *   - the same coarse hash: the leader, team 0's tricks (for a most-tricks
+ *     bonus) and, for each seat and suit, the number of cards of each tag
+ *     (points, any-time, bird), and
+ *   - in each suit, the same holder and tag for the top `kept` cards still
+ *     in hands (ranks relative to the cards still out), where `kept` reaches
+ *     down to the lowest card whose rank the search below relied on (it won
+ *     a trick by beating a card of its own suit, bounded a sure run of
+ *     trumps, or a pruning rule compared it).  The cards under that line
+ *     only count by seat, suit and tag: the search never compared their
+ *     ranks (the "relevant ranks" of bridge solvers).
+ * An entry is 16 bytes: a 56-bit lock (a hash of the coarse hash, the kept
+ * counts and the kept part of the key), the generation, the kept counts,
+ * the bounds, and the end points (nest + last-trick bonus) they were proven
+ * with: with d more end points every line gives team 0 between 0 and d
+ * more, so an entry of another nest still bounds the value, widened by d.
+ * Four entries share a 64-byte bucket chosen by the coarse hash.
+ *
+ * Keys are packed (core.h, dd_key) and made at a boundary from the key of
+ * the boundary above it on the path, by taking out the four cards of the
+ * trick between them, or from scratch.
+ */
+#ifndef ROOK_SOLVE_TABLE_H
+#define ROOK_SOLVE_TABLE_H
+
+#include "rook/solve/core.h"
+
+#define DD_BUCKET 4
+#define DD_KEEP_BITS 5               /* kept count per suit: 0..16 */
+#define DD_END_MAX 1023              /* end points an entry can say it was proven with */
+#define DD_BOUND_MAX 16383           /* the largest bound an entry holds */
+
+struct dd_entry {
+    uint64_t lock;                   /* bits 8..63: hash; bits 0..7: generation (0: empty) */
+    uint64_t data;                   /* kept counts 0..19, cards 20..25, end 26..35, lo 36..49, hi 50..63 */
+};
+
+_Static_assert(sizeof(struct dd_entry) == 16, "a table entry is 16 bytes");
+
+#define DD_E_KEEP(d) ((uint32_t)((d) & 0xFFFFF))
+#define DD_E_CARDS(d) ((int)(((d) >> 20) & 63))
+#define DD_E_END(d) ((int)(((d) >> 26) & 1023))
+#define DD_E_LO(d) ((int)(((d) >> 36) & 16383))
+#define DD_E_HI(d) ((int)(((d) >> 50) & 16383))
+
+static inline uint64_t dd_e_pack(uint32_t keep, int cards, int end, int lo, int hi)
+{
+    return (uint64_t)keep | (uint64_t)cards << 20 | (uint64_t)end << 26 | (uint64_t)lo << 36
+         | (uint64_t)hi << 50;
+}
+
+static inline uint64_t dd_mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* The coarse hash of the current trick boundary. */
+static inline uint64_t dd_coarse(const rook_solver *s)
+{
+    return (s->zlead[s->leader] ^ s->zwon[s->won[0] & 63]) + s->zsum;
+}
+
+static inline dd_entry *dd_bucket(const rook_solver *s, uint64_t coarse)
+{
+    return &s->tt[((coarse >> 32) * s->n_buckets) >> 32];
+}
+
+/* Fold the whole key into the coarse hash (exact keys: no generalisation). */
+static inline void dd_key_exact(const rook_solver *s, dd_key *k)
+{
+    if (s->exact_keys) {
+        uint64_t h = k->coarse ^ k->out;
+        for (int p = 0; p < DD_PLANES; p++)
+            h = dd_mix64(h ^ k->plane[p]);
+        k->coarse = h;
+    }
+}
+
+/* Make the key of the current trick boundary from scratch. */
+static inline void dd_key_make(const rook_solver *s, dd_key *k)
+{
+    uint64_t out = dd_in_hands(s);
+    for (int p = 0; p < DD_PLANES; p++)
+        k->plane[p] = 0;
+    int i = 0;
+    for (uint64_t m = out; m; m &= m - 1, i++) {
+        int b = rook_lsb(m);
+        uint64_t bit = 1ULL << b;
+        int seat = (s->hands[1] & bit) ? 1 : (s->hands[2] & bit) ? 2 : (s->hands[3] & bit) ? 3 : 0;
+        int t = s->tag[b];
+        uint64_t kb = 1ULL << i;
+        if (seat & 1) k->plane[0] |= kb;
+        if (seat & 2) k->plane[1] |= kb;
+        for (int p = 0; p < DD_TAG_PLANES; p++)
+            if ((t >> p) & 1)
+                k->plane[2 + p] |= kb;
+    }
+    k->out = out;
+    k->coarse = dd_coarse(s);
+    dd_key_exact(s, k);
+}
+
+/* Make the key of the current trick boundary from `up`, the key of a
+ * boundary above it whose cards in hands include the current ones. */
+static inline void dd_key_from(const rook_solver *s, const dd_key *up, dd_key *k)
+{
+    uint64_t out = dd_in_hands(s);
+    uint64_t gone = up->out & ~out;
+    uint64_t pl[DD_PLANES];
+    for (int p = 0; p < DD_PLANES; p++)
+        pl[p] = up->plane[p];
+    while (gone) {               /* highest first: lower indices stay valid */
+        int b = rook_msb(gone);
+        gone &= ~(1ULL << b);
+        uint64_t low = (1ULL << rook_popcount(up->out & ((1ULL << b) - 1))) - 1;
+        for (int p = 0; p < DD_PLANES; p++)
+            pl[p] = (pl[p] & low) | ((pl[p] >> 1) & ~low);
+    }
+    for (int p = 0; p < DD_PLANES; p++)
+        k->plane[p] = pl[p];
+    k->out = out;
+    k->coarse = dd_coarse(s);
+    dd_key_exact(s, k);
+}
+
+/* The packed key bits of the kept cards: in lane s, the top keep[s] of the
+ * lane's cards in hands. */
+static inline uint64_t dd_keep_mask(const dd_key *k, uint32_t keep)
+{
+    uint64_t m = 0;
+    int start = 0;
+    for (int l = 0; l < 4; l++) {
+        int n = rook_popcount(k->out & DD_LANE(l));
+        int kept = (int)((keep >> (DD_KEEP_BITS * l)) & 31);
+        if (kept > n)
+            kept = n;                /* another position's counts: the lock tells them apart */
+        if (kept)
+            m |= ((1ULL << kept) - 1) << (start + n - kept);
+        start += n;
+    }
+    return m;
+}
+
+/* The kept counts for a set of relevant cards (solver bits): in each lane,
+ * the cards in hands at or above the lowest relevant one. */
+static inline uint32_t dd_keep_of(const rook_solver *s, const dd_key *k, uint64_t rel)
+{
+    uint32_t keep = 0;
+    for (int l = 0; l < 4; l++) {
+        uint64_t lane = k->out & DD_LANE(l);
+        uint64_t r = rel & lane;
+        int kept = s->exact_keys ? rook_popcount(lane)
+                 : r ? rook_popcount(lane & ~((1ULL << rook_lsb(r)) - 1)) : 0;
+        keep |= (uint32_t)kept << (DD_KEEP_BITS * l);
+    }
+    return keep;
+}
+
+/* The relevant cards that stand for kept counts: the lowest kept card of
+ * each lane (everything above it is kept with it). */
+static inline uint64_t dd_rel_of_keep(const dd_key *k, uint32_t keep)
+{
+    uint64_t rel = 0;
+    for (int l = 0; l < 4; l++) {
+        uint64_t lane = k->out & DD_LANE(l);
+        int kept = (int)((keep >> (DD_KEEP_BITS * l)) & 31);
+        for (int n = rook_popcount(lane); n > kept; n--)
+            lane &= lane - 1;        /* drop the lowest cards until `kept` are left */
+        if (kept)
+            rel |= lane & -lane;
+    }
+    return rel;
+}
+
+static inline uint64_t dd_lock(const dd_key *k, uint32_t keep, uint64_t km)
+{
+    uint64_t h = k->coarse ^ ((uint64_t)keep * 0xD6E8FEB86659FD93ULL);
+    for (int p = 0; p < DD_PLANES; p++) {
+        h = (h ^ (k->plane[p] & km)) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    return dd_mix64(h) & ~0xFFULL;
+}
+
+/* Narrow [*lo, *hi] with every entry that stands for the key's position;
+ * return whether one did, and add the relevant cards of the entries used
+ * to *rel. */
+static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi, uint64_t *rel)
+{
+    dd_entry *b = dd_bucket(s, k->coarse);
+    int used = 0;
+    for (int i = 0; i < DD_BUCKET; i++) {
+        uint64_t lk = b[i].lock;
+        if ((uint8_t)lk != s->gen)
+            continue;
+        uint64_t d = b[i].data;
+        uint32_t keep = DD_E_KEEP(d);
+        if ((lk & ~0xFFULL) != dd_lock(k, keep, dd_keep_mask(k, keep)))
+            continue;
+        int dend = s->end_points - DD_E_END(d);
+        int elo = DD_E_LO(d) + (dend < 0 ? dend : 0);
+        int ehi = DD_E_HI(d) + (dend > 0 ? dend : 0);
+        if (elo > *lo || ehi < *hi) {
+            if (elo > *lo)
+                *lo = elo;
+            if (ehi < *hi)
+                *hi = ehi;
+            *rel |= dd_rel_of_keep(k, keep);
+            used = 1;
+        }
+    }
+    return used;
+}
+
+/* Store the bounds [lo, hi] of the key's position, proven relying on the
+ * ranks of `rel`, for `cards` cards in hands. */
+static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, int lo, int hi, int cards)
+{
+    uint32_t keep = dd_keep_of(s, k, rel);
+    uint64_t lock = dd_lock(k, keep, dd_keep_mask(k, keep)) | s->gen;
+    dd_entry *b = dd_bucket(s, k->coarse);
+    int victim = -1;
+    for (int i = 0; i < DD_BUCKET; i++) {
+        uint64_t lk = b[i].lock;
+        if ((uint8_t)lk != s->gen) {
+            if (victim < 0 || (uint8_t)b[victim].lock == s->gen)
+                victim = i;
+            continue;
+        }
+        if (lk == lock) {
+            uint64_t d = b[i].data;
+            if (DD_E_END(d) == s->end_points) {
+                if (DD_E_LO(d) > lo)
+                    lo = DD_E_LO(d);
+                if (DD_E_HI(d) < hi)
+                    hi = DD_E_HI(d);
+            }
+            victim = i;
+            break;
+        }
+        if (victim < 0 || ((uint8_t)b[victim].lock == s->gen
+                           && DD_E_CARDS(b[i].data) < DD_E_CARDS(b[victim].data)))
+            victim = i;
+    }
+    b[victim].lock = lock;
+    b[victim].data = dd_e_pack(keep, cards, s->end_points, lo, hi);
+}
+
+#endif
