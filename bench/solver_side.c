@@ -138,3 +138,40 @@ SIDE_API int side_at_least(void *s, const side_spec *spec, const side_pos *pos, 
     to_dd(pos, &p);
     return rook_dd_at_least(s, r, &p, target);
 }
+
+/* Return a statistic of the last call (rook_solver_stat). */
+SIDE_API uint64_t side_stat(void *s, int which) { return rook_solver_stat(s, which); }
+
+/* The steps of the last value search: bounds and nodes after each probe. */
+static int trace_n;
+static int trace_lo[64], trace_hi[64];
+static uint64_t trace_nodes[64];
+
+static void on_step(void *arg, int lo, int hi, uint64_t nodes)
+{
+    (void)arg;
+    if (trace_n < 64) {
+        trace_lo[trace_n] = lo;
+        trace_hi[trace_n] = hi;
+        trace_nodes[trace_n] = nodes;
+        trace_n++;
+    }
+}
+
+/* Start recording the steps of value searches. */
+SIDE_API void side_trace(void *s)
+{
+    trace_n = 0;
+    rook_solver_set_progress(s, on_step, NULL);
+}
+
+/* Return the number of steps recorded, and step i's lo, hi and nodes. */
+SIDE_API int side_trace_step(int i, int *lo, int *hi, uint64_t *nodes)
+{
+    if (i >= 0 && i < trace_n) {
+        *lo = trace_lo[i];
+        *hi = trace_hi[i];
+        *nodes = trace_nodes[i];
+    }
+    return trace_n;
+}

@@ -25,17 +25,25 @@ rook_solver *rook_solver_new(size_t tt_bytes)
     rook_solver *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    uint64_t n = tt_bytes / (DD_BUCKET * sizeof(dd_entry));
+    /* a quarter of the memory for the quasi-symmetry table */
+    size_t q_bytes = DD_QS_SHARE ? tt_bytes / DD_QS_SHARE : 0;
+    uint64_t n = (tt_bytes - q_bytes) / (DD_BUCKET * sizeof(dd_entry));
     if (n < MIN_BUCKETS)
         n = MIN_BUCKETS;
+    uint64_t nq = q_bytes / (DD_QBUCKET * sizeof(dd_qentry));
+    if (DD_QS_SHARE && nq < MIN_BUCKETS / 4)
+        nq = MIN_BUCKETS / 4;
+    size_t main_bytes = n * DD_BUCKET * sizeof(dd_entry);
     /* calloc: the pages are zeroed lazily; buckets start on cache lines */
-    s->tt_raw = calloc(n * DD_BUCKET * sizeof(dd_entry) + 64, 1);
+    s->tt_raw = calloc(main_bytes + nq * DD_QBUCKET * sizeof(dd_qentry) + 64, 1);
     if (!s->tt_raw) {
         free(s);
         return NULL;
     }
     s->tt = (dd_entry *)(((uintptr_t)s->tt_raw + 63) & ~(uintptr_t)63);
     s->n_buckets = n;
+    s->qt = (dd_qentry *)((char *)s->tt + main_bytes);
+    s->n_qbuckets = nq;
     s->gen = 0;
     return s;
 }
@@ -51,7 +59,8 @@ void rook_solver_free(rook_solver *s)
 void rook_solver_clear(rook_solver *s)
 {
     if (++s->gen == 0) {           /* wrapped: really clear */
-        memset(s->tt, 0, s->n_buckets * DD_BUCKET * sizeof(dd_entry));
+        memset(s->tt, 0, s->n_buckets * DD_BUCKET * sizeof(dd_entry)
+                         + s->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
         s->gen = 1;
     }
 }
@@ -119,6 +128,8 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
     memset(s->card, DD_NONE, sizeof s->card);
     memset(s->pts, 0, sizeof s->pts);
     memset(s->tag, 0, sizeof s->tag);
+    memset(s->tag_pts, 0, sizeof s->tag_pts);
+    s->marked = 0;
     uint64_t tm = r->trumps[trump] & r->deck;
     for (int l = 0; l < 4; l++) {
         uint64_t cards = (l == trump ? tm : (ROOK_BB_COLOR(l) & ~tm)) & r->deck;
@@ -170,8 +181,12 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
             kinds[n_kinds++] = kind;
         if (t + 1 >= (1 << DD_TAG_PLANES))
             s->exact_keys = 1;
-        else
+        else {
             s->tag[b] = (uint8_t)(t + 1);
+            s->tag_pts[t + 1] = s->pts[b];
+        }
+        if (kind & 3)
+            s->marked |= 1ULL << b;
     }
     for (int i = 0; i < 64; i++)
         s->zwon[i] = r->most_tricks_bonus ? dd_mix64(0x7A1CULL << 8 | (uint64_t)i) : 0;

@@ -39,12 +39,15 @@ typedef struct dd_key {
 } dd_key;
 
 typedef struct dd_entry dd_entry;
+typedef struct dd_qentry dd_qentry;
 
 struct rook_solver {
     /* the table (table.c) */
     dd_entry *tt;
     void *tt_raw;
     uint64_t n_buckets;
+    dd_qentry *qt;                   /* the quasi-symmetry table (table.h) */
+    uint64_t n_qbuckets;
     uint8_t gen;
     /* budgets and statistics */
     uint64_t nodes, budget;
@@ -73,6 +76,8 @@ struct rook_solver {
     int trump;                       /* the trump lane's index */
     int must_trump;
     uint8_t tag[64];                 /* key tag of each solver bit */
+    int16_t tag_pts[1 << DD_TAG_PLANES]; /* the points of each tag */
+    uint64_t marked;                 /* cards whose tag says more than points (any-time, bird) */
     int exact_keys;                  /* more kinds than tag planes: every card kept */
     uint64_t z[4][64];               /* coarse hash terms by seat and solver bit: (seat, suit, tag) */
     uint64_t zlead[4];

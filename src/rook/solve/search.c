@@ -277,6 +277,25 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
                 beta = hi;
             R = erel;
         }
+#if DD_QS_SHARE
+        if (n_cards <= DD_QS_MAX_CARDS && !s->exact_keys) {
+            /* a point variant of this position, widened: only for a cut
+             * (it rests on every card's rank) */
+            int qlo = lo, qhi = hi;
+            if (dd_qs_probe(s, key, dd_qs_lock(s, key), &qlo, &qhi)) {
+                if (qlo >= beta || qhi <= alpha || qlo == qhi) {
+                    s->tt_hits++;
+                    *rel = all;
+                    return qlo >= beta ? qlo : qhi <= alpha ? qhi : qlo;
+                }
+#ifdef DD_QS_NARROW
+                alpha = qlo > alpha ? qlo : alpha;
+                beta = qhi < beta ? qhi : beta;
+                R = all;
+#endif
+            }
+        }
+#endif
         key->live = 1;
     }
     int seat = (s->leader + s->trick_n) & 3;
@@ -358,6 +377,10 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         if (hi > total)
             hi = total;
         dd_tt_store(s, key, R, lo, hi, n_cards);
+#if DD_QS_SHARE
+        if (n_cards <= DD_QS_MAX_CARDS && !s->exact_keys)
+            dd_qs_store(s, key, lo, hi, n_cards);
+#endif
         key->live = 0;
     }
     *rel = R;

@@ -29,7 +29,9 @@
 
 #include "rook/solve/core.h"
 
+#ifndef DD_BUCKET
 #define DD_BUCKET 4
+#endif
 #define DD_KEEP_BITS 5               /* kept count per suit: 0..16 */
 #define DD_END_MAX 1023              /* end points an entry can say it was proven with */
 #define DD_BOUND_MAX 16383           /* the largest bound an entry holds */
@@ -251,6 +253,124 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
     }
     b[victim].lock = lock;
     b[victim].data = dd_e_pack(keep, cards, s->end_points, lo, hi);
+}
+
+
+/* ---- quasi-symmetry ----
+ * Two positions with the same seats, suits, relative ranks and marked cards
+ * (any-time, bird), differing only in the points of some cards, have trees
+ * of the same shape; each line's result differs by the points that move,
+ * so bounds proven for one hold for the other widened on each side by the
+ * sum of the point differences of that sign.  A second table, keyed by the
+ * structure without the points (every card kept), stores each bound with
+ * the tags of every key bit; it is read when the first table left the
+ * window open.  Only for positions of at most DD_QS_MAX_CARDS cards. */
+#ifndef DD_QS_SHARE
+#define DD_QS_SHARE 4                /* a quarter of the memory; 0: none */
+#endif
+#define DD_QBUCKET 2
+#define DD_QS_MAX_CARDS 32
+
+struct dd_qentry {
+    uint64_t lock;                   /* as dd_entry */
+    uint64_t data;                   /* as dd_entry (no kept counts: every card is kept) */
+    uint32_t tag[DD_TAG_PLANES];     /* the tag planes of the key */
+    uint32_t pad;
+};
+
+_Static_assert(sizeof(struct dd_qentry) == 32, "a quasi-symmetry entry is 32 bytes");
+
+/* The lock of the key's structure: everything but the points of unmarked cards. */
+static inline uint64_t dd_qs_lock(const rook_solver *s, const dd_key *k)
+{
+    uint64_t h = s->zlead[s->leader] ^ s->zwon[s->won[0] & 63];
+    for (int l = 0; l < 4; l++)
+        h ^= (uint64_t)rook_popcount(k->out & DD_LANE(l)) << (8 * l + 32);
+    h = (h ^ k->plane[0]) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
+    h = (h ^ k->plane[1]) * 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 31;
+    for (uint64_t m = s->marked & k->out; m; m &= m - 1) {
+        int b = rook_lsb(m);
+        int i = rook_popcount(k->out & ((1ULL << b) - 1));
+        h = (h ^ ((uint64_t)s->tag[b] << 8 | (uint64_t)i)) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 27;
+    }
+    return dd_mix64(h) & ~0xFFULL;
+}
+
+static inline dd_qentry *dd_qbucket(const rook_solver *s, uint64_t lock)
+{
+    return &s->qt[((lock >> 32) * s->n_qbuckets) >> 32];
+}
+
+/* Narrow [*lo, *hi] with a quasi-symmetric entry; return whether one did. */
+static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, int *lo, int *hi)
+{
+    dd_qentry *b = dd_qbucket(s, lock);
+    int used = 0;
+    for (int i = 0; i < DD_QBUCKET; i++) {
+        if (b[i].lock != (lock | s->gen))
+            continue;
+        int neg = 0, pos = 0;
+        uint32_t t0 = (uint32_t)k->plane[2], t1 = (uint32_t)k->plane[3], t2 = (uint32_t)k->plane[4];
+        uint32_t diff = (t0 ^ b[i].tag[0]) | (t1 ^ b[i].tag[1]) | (t2 ^ b[i].tag[2]);
+        for (; diff; diff &= diff - 1) {
+            int j = rook_lsb(diff);
+            int tp = ((t0 >> j) & 1) | ((t1 >> j) & 1) << 1 | ((t2 >> j) & 1) << 2;
+            int ts = ((b[i].tag[0] >> j) & 1) | ((b[i].tag[1] >> j) & 1) << 1
+                   | ((b[i].tag[2] >> j) & 1) << 2;
+            int d = s->tag_pts[tp] - s->tag_pts[ts];
+            if (d < 0)
+                neg += d;
+            else
+                pos += d;
+        }
+        uint64_t d = b[i].data;
+        int dend = s->end_points - DD_E_END(d);
+        int elo = DD_E_LO(d) + neg + (dend < 0 ? dend : 0);
+        int ehi = DD_E_HI(d) + pos + (dend > 0 ? dend : 0);
+        if (elo > *lo)
+            *lo = elo, used = 1;
+        if (ehi < *hi)
+            *hi = ehi, used = 1;
+    }
+    return used;
+}
+
+static inline void dd_qs_store(rook_solver *s, const dd_key *k, int lo, int hi, int cards)
+{
+    uint64_t lock = dd_qs_lock(s, k) | s->gen;
+    dd_qentry *b = dd_qbucket(s, lock);
+    uint32_t t0 = (uint32_t)k->plane[2], t1 = (uint32_t)k->plane[3], t2 = (uint32_t)k->plane[4];
+    int victim = -1;
+    for (int i = 0; i < DD_QBUCKET; i++) {
+        if ((uint8_t)b[i].lock != s->gen) {
+            if (victim < 0 || (uint8_t)b[victim].lock == s->gen)
+                victim = i;
+            continue;
+        }
+        if (b[i].lock == lock) {
+            uint64_t d = b[i].data;
+            if (b[i].tag[0] == t0 && b[i].tag[1] == t1 && b[i].tag[2] == t2
+                && DD_E_END(d) == s->end_points) {
+                if (DD_E_LO(d) > lo)
+                    lo = DD_E_LO(d);
+                if (DD_E_HI(d) < hi)
+                    hi = DD_E_HI(d);
+            }
+            victim = i;
+            break;
+        }
+        if (victim < 0 || ((uint8_t)b[victim].lock == s->gen
+                           && DD_E_CARDS(b[i].data) < DD_E_CARDS(b[victim].data)))
+            victim = i;
+    }
+    b[victim].lock = lock;
+    b[victim].data = dd_e_pack(0, cards, s->end_points, lo, hi);
+    b[victim].tag[0] = t0;
+    b[victim].tag[1] = t1;
+    b[victim].tag[2] = t2;
 }
 
 #endif
