@@ -18,6 +18,11 @@
 #include <string.h>
 #include "rook/solve.h"
 
+/* Newer builds report their steps; an older one leaves this unresolved. */
+typedef void (*side_step_fn)(void *arg, int lo, int hi, uint64_t nodes);
+void rook_solver_set_progress(rook_solver *s, side_step_fn fn, void *arg);
+#pragma weak rook_solver_set_progress
+
 #define SIDE_API __attribute__((visibility("default")))
 
 typedef struct side_spec {
@@ -162,7 +167,8 @@ static void on_step(void *arg, int lo, int hi, uint64_t nodes)
 SIDE_API void side_trace(void *s)
 {
     trace_n = 0;
-    rook_solver_set_progress(s, on_step, NULL);
+    if (rook_solver_set_progress)
+        rook_solver_set_progress(s, on_step, NULL);
 }
 
 /* Return the number of steps recorded, and step i's lo, hi and nodes. */

@@ -4,7 +4,7 @@
     python bench/solver_vs.py --base 649b7bd --deals 300 --what value,cards
     python bench/solver_vs.py --preset crowsnest --cards-left 36 --what value
 
-Each side is a shared library built by ``tools/build_solver_side.py`` from
+Each side is a shared library built by ``tools/solver_sides.py`` from
 one commit (or the working tree); both load into this process.  For each
 deal the two sides run one after the other (which one goes first alternates
 from deal to deal), each with a fresh table, so a load that drifts during
@@ -25,142 +25,19 @@ cards are in the hands (36 = a full ``tournament`` deal after the nest).
 from __future__ import annotations
 
 import argparse
-import ctypes
-import random
 import statistics
 import sys
-import time
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-import build_solver_side  # noqa: E402
+from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
 
 from rook_core import HandState  # noqa: E402
-from rook_core.variant import Variant  # noqa: E402
-
-
-class Spec(ctypes.Structure):
-    _fields_ = [("deck", ctypes.c_uint64), ("special_trumps", ctypes.c_uint64),
-                ("anytime", ctypes.c_uint64), ("counter_masks", ctypes.c_uint64 * 8),
-                ("counter_values", ctypes.c_int32 * 8), ("n_counter_groups", ctypes.c_int32),
-                ("must_trump", ctypes.c_int32), ("last_trick_bonus", ctypes.c_int32),
-                ("most_tricks_bonus", ctypes.c_int32), ("strength", ctypes.c_uint8 * 64)]
-
-
-class Pos(ctypes.Structure):
-    _fields_ = [("hands", ctypes.c_uint64 * 4), ("trick", ctypes.c_uint8 * 4),
-                ("trick_n", ctypes.c_uint8), ("leader", ctypes.c_uint8), ("trump", ctypes.c_uint8),
-                ("pad", ctypes.c_uint8), ("nest_points", ctypes.c_int32),
-                ("tricks", ctypes.c_uint8 * 2)]
-
-
-def spec_of(v: Variant) -> Spec:
-    """Return the solver's view of the rules of ``v`` (as rules.pyx builds it)."""
-    s = Spec()
-    s.deck = v.deck_mask
-    s.special_trumps = v.special_trumps_mask
-    s.anytime = (1 << 15) if v.bird_anytime else 0
-    pts = v.points_table
-    values = sorted({p for p in pts if p})
-    s.n_counter_groups = len(values)
-    for g, val in enumerate(values):
-        s.counter_values[g] = val
-        s.counter_masks[g] = sum(1 << i for i in range(64) if pts[i] == val)
-    for i, st in enumerate(v.strength_table):
-        s.strength[i] = st
-    s.must_trump = int(v.must_trump)
-    s.last_trick_bonus = v.last_trick_bonus
-    s.most_tricks_bonus = v.most_tricks_bonus
-    return s
-
-
-def pos_of(h: HandState) -> Pos:
-    """Return the solver position of a ``HandState`` in the play phase."""
-    p = Pos()
-    for i in range(4):
-        p.hands[i] = h.hand_mask(i)
-    trick = [int(c) for c in h.trick]
-    for i in range(4):
-        p.trick[i] = trick[i] if i < len(trick) else 255
-    p.trick_n = len(trick)
-    p.leader = h.leader
-    p.trump = h.trump
-    p.nest_points = h.nest_points if h.variant.nest_to == "last_trick" else 0
-    won = h.tricks_won
-    p.tricks[0], p.tricks[1] = won[0], won[1]
-    return p
-
-
-def play_until(preset: str, seed: int, cards_left: int) -> HandState:
-    """Return a seeded hand played at random until ``cards_left`` cards are in hands."""
-    rng = random.Random(seed)
-    while True:
-        h = HandState.deal(preset, seed=seed)
-        while h.phase.label not in ("play", "thrown_in"):
-            h.apply(rng.choice(h.legal_actions()))
-        if h.phase.label == "play":
-            break
-        seed += 1_000_003
-    while sum(len(h.hand(s)) for s in range(4)) > cards_left:
-        h.apply(rng.choice(h.legal_actions()))
-    return h
-
-
-class Side:
-    """One solver build, loaded from its shared library."""
-
-    def __init__(self, name: str, lib: Path, tt_bytes: int = 24 << 20) -> None:
-        self.name = name
-        self.lib = ctypes.CDLL(str(lib), mode=ctypes.RTLD_LOCAL)
-        L = self.lib
-        L.side_new.restype = ctypes.c_void_p
-        L.side_new.argtypes = [ctypes.c_uint64]
-        for f in ("side_free", "side_clear"):
-            getattr(L, f).argtypes = [ctypes.c_void_p]
-        L.side_set_budget.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
-        L.side_nodes.restype = ctypes.c_uint64
-        L.side_nodes.argtypes = [ctypes.c_void_p]
-        L.side_value.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos)]
-        L.side_move_values.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos),
-                                       ctypes.POINTER(ctypes.c_int32)]
-        L.side_at_least.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos),
-                                    ctypes.c_int]
-        self.s = L.side_new(tt_bytes)
-        if not self.s:
-            raise MemoryError("cannot allocate a solver table")
-
-    def set_budget(self, nodes: int) -> None:
-        self.lib.side_set_budget(self.s, nodes)
-
-    def run(self, what: str, spec: Spec, pos: Pos, target: int = 0) -> tuple[Any, float, int]:
-        """Return (answer, seconds, nodes) of one call from an empty table."""
-        L = self.lib
-        L.side_clear(self.s)
-        if what == "value":
-            t = time.perf_counter()
-            v = L.side_value(self.s, ctypes.byref(spec), ctypes.byref(pos))
-            dt = time.perf_counter() - t
-            out: Any = v
-        elif what == "cards":
-            vals = (ctypes.c_int32 * 64)()
-            t = time.perf_counter()
-            v = L.side_move_values(self.s, ctypes.byref(spec), ctypes.byref(pos), vals)
-            dt = time.perf_counter() - t
-            out = (v, tuple(vals))
-        elif what == "at_least":
-            t = time.perf_counter()
-            v = L.side_at_least(self.s, ctypes.byref(spec), ctypes.byref(pos), target)
-            dt = time.perf_counter() - t
-            out = v
-        else:
-            raise ValueError(what)
-        return out, dt, L.side_nodes(self.s)
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -247,11 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base-D", dest="base_defines", action="append", default=[],
                     help="-D definition for the base side's build (experiments)")
     a = ap.parse_args(argv)
-    new_lib = build_solver_side.build(a.new, extra=[f"-D{d}" for d in a.defines])
+    new_lib = build(a.new, extra=[f"-D{d}" for d in a.defines])
     new = Side(a.new, new_lib, a.tt_mib << 20)
     base = None
     if a.base != "none":
-        base = Side(a.base, build_solver_side.build(a.base, extra=[f"-D{d}" for d in a.base_defines]),
+        base = Side(a.base, build(a.base, extra=[f"-D{d}" for d in a.base_defines]),
                     a.tt_mib << 20)
     for side in (new, base):
         if side is not None and a.budget:
