@@ -232,6 +232,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     int alpha0 = alpha, beta0 = beta;
     uint64_t R = 0;
     dd_key *key = NULL;
+    uint64_t qlock = 0;              /* the quasi-symmetry lock (0: not used here) */
     if (s->trick_n == 0) {
         if (n_cards == 8) {
             uint8_t t[4];
@@ -263,6 +264,12 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
             dd_key_from(s, &s->keys[m + 1], key);
         else
             dd_key_make(s, key);
+#if DD_QS_SHARE
+        if (n_cards <= DD_QS_MAX_CARDS && !s->exact_keys) {
+            qlock = dd_qs_lock(s, key);
+            __builtin_prefetch(dd_qbucket(s, qlock));
+        }
+#endif
         int lo = 0, hi = total;
         uint64_t erel = 0;
         if (dd_tt_probe(s, key, &lo, &hi, &erel)) {
@@ -278,11 +285,11 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
             R = erel;
         }
 #if DD_QS_SHARE
-        if (n_cards <= DD_QS_MAX_CARDS && !s->exact_keys) {
+        if (qlock) {
             /* a point variant of this position, widened: only for a cut
              * (it rests on every card's rank) */
             int qlo = lo, qhi = hi;
-            if (dd_qs_probe(s, key, dd_qs_lock(s, key), &qlo, &qhi)) {
+            if (dd_qs_probe(s, key, qlock, &qlo, &qhi)) {
                 if (qlo >= beta || qhi <= alpha || qlo == qhi) {
                     s->tt_hits++;
                     *rel = all;
@@ -378,8 +385,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
             hi = total;
         dd_tt_store(s, key, R, lo, hi, n_cards);
 #if DD_QS_SHARE
-        if (n_cards <= DD_QS_MAX_CARDS && !s->exact_keys)
-            dd_qs_store(s, key, lo, hi, n_cards);
+        if (qlock)
+            dd_qs_store(s, key, qlock, lo, hi, n_cards);
 #endif
         key->live = 0;
     }

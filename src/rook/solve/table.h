@@ -71,7 +71,7 @@ static inline uint64_t dd_coarse(const rook_solver *s)
 
 static inline dd_entry *dd_bucket(const rook_solver *s, uint64_t coarse)
 {
-    return &s->tt[((coarse >> 32) * s->n_buckets) >> 32];
+    return &s->tt[DD_BUCKET * (((coarse >> 32) * s->n_buckets) >> 32)];
 }
 
 /* Fold the whole key into the coarse hash (exact keys: no generalisation). */
@@ -301,7 +301,7 @@ static inline uint64_t dd_qs_lock(const rook_solver *s, const dd_key *k)
 
 static inline dd_qentry *dd_qbucket(const rook_solver *s, uint64_t lock)
 {
-    return &s->qt[((lock >> 32) * s->n_qbuckets) >> 32];
+    return &s->qt[DD_QBUCKET * (((lock >> 32) * s->n_qbuckets) >> 32)];
 }
 
 /* Narrow [*lo, *hi] with a quasi-symmetric entry; return whether one did. */
@@ -338,9 +338,9 @@ static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, in
     return used;
 }
 
-static inline void dd_qs_store(rook_solver *s, const dd_key *k, int lo, int hi, int cards)
+static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, int lo, int hi, int cards)
 {
-    uint64_t lock = dd_qs_lock(s, k) | s->gen;
+    lock |= s->gen;
     dd_qentry *b = dd_qbucket(s, lock);
     uint32_t t0 = (uint32_t)k->plane[2], t1 = (uint32_t)k->plane[3], t2 = (uint32_t)k->plane[4];
     int victim = -1;
