@@ -22,6 +22,13 @@
 typedef void (*side_step_fn)(void *arg, int lo, int hi, uint64_t nodes);
 void rook_solver_set_progress(rook_solver *s, side_step_fn fn, void *arg);
 #pragma weak rook_solver_set_progress
+/* Newer builds answer windows, guesses and best cards. */
+int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi, int guess,
+                     int anytime, int *lo, int *hi);
+#pragma weak rook_dd_value_in
+int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                       uint64_t *best, int *lo, int *hi);
+#pragma weak rook_dd_best_cards
 
 #define SIDE_API __attribute__((visibility("default")))
 
@@ -180,4 +187,32 @@ SIDE_API int side_trace_step(int i, int *lo, int *hi, uint64_t *nodes)
         *nodes = trace_nodes[i];
     }
     return trace_n;
+}
+
+/* Return the value of the position clipped to [wlo, whi] with a first
+ * guess (-1: none), probing the ends first if anytime (-3: not built). */
+SIDE_API int side_value_in(void *s, const side_spec *spec, const side_pos *pos, int wlo, int whi, int guess,
+                           int anytime)
+{
+    if (!rook_dd_value_in)
+        return -3;
+    const rook_rules *r = rules_of(spec);
+    if (!r)
+        return -2;
+    rook_dd_pos p;
+    to_dd(pos, &p);
+    return rook_dd_value_in(s, r, &p, wlo, whi, guess, anytime, NULL, NULL);
+}
+
+/* Return the value and set *best to the card ids of the best cards (-3: not built). */
+SIDE_API int side_best_cards(void *s, const side_spec *spec, const side_pos *pos, int guess, uint64_t *best)
+{
+    if (!rook_dd_best_cards)
+        return -3;
+    const rook_rules *r = rules_of(spec);
+    if (!r)
+        return -2;
+    rook_dd_pos p;
+    to_dd(pos, &p);
+    return rook_dd_best_cards(s, r, &p, guess, best, NULL, NULL);
 }

@@ -38,18 +38,21 @@ def perft_answer(depth: int) -> Answer:
 
 
 def solve_answer(budget: int, time_budget: float, at_least: int | None = None,
-                 with_solution: bool = False) -> Answer:
+                 with_solution: bool = False,
+                 progress: Callable[[int, int, int], object] | None = None) -> Answer:
     """The double-dummy answer of a position, searched within the budgets (0: none);
     ``at_least`` adds whether team 0 takes at least that many points, and
     ``with_solution`` keeps the solver's result (key ``_solution``, with the
-    position under ``_position``) for a caller that shows it."""
+    position under ``_position``) for a caller that shows it.  With
+    ``progress``, the value is searched anytime and each step's bounds are
+    reported to it (``Solver.value``)."""
     from .solver import Solver
     solver = Solver(node_budget=budget, time_budget=time_budget)
 
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
         from .position import parse_position
         pos = parse_position(obj)
-        res = solver.solve(pos)
+        res = solver.solve(pos, anytime=progress is not None, progress=progress)
         out: dict[str, Any] = res.to_json(obj.get("id"))
         out.pop("id")
         out["to_move"] = res.to_move

@@ -47,15 +47,27 @@ def _solve(budget: int, time_budget: float, at_least: int | None,
            show: bool) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """``rook solve``'s answer; with ``show`` also the table a person reads (key ``_show``)."""
     from .analysis import solve_answer
-    answer = solve_answer(budget, time_budget, at_least, with_solution=True)
+    answer = solve_answer(budget, time_budget, at_least, with_solution=True,
+                          progress=_bounds_line if show else None)
 
     def shown(obj: dict[str, Any]) -> dict[str, Any]:
-        out = answer(obj)
+        try:
+            out = answer(obj)
+        finally:
+            if show:
+                sys.stderr.write("\n")
         res, pos = out.pop("_solution"), out.pop("_position")
         if show:
             out["_show"] = _show_solution(pos, res)
         return out
     return shown
+
+
+def _bounds_line(lo: int, hi: int, nodes: int) -> None:
+    """Show the bounds proven so far on a position's value (stderr, one line)."""
+    what = f"value {lo}" if lo == hi else f"value in [{lo}, {hi}]"
+    sys.stderr.write(f"\r  {what} after {nodes:,} nodes   ")
+    sys.stderr.flush()
 
 
 def _show_solution(pos: Any, res: Any) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rook_core import HandState
+from rook_core.solver import Solver
 from rook_core._reference.tricks import legal_cards
 from rook_core.cards import CardSet, card_name
 from rook_core.position import parse_position
@@ -178,6 +179,32 @@ def test_solve_show_and_errors() -> None:
     assert out.returncode == 1 and "time budget" in ans["error"] and ans["id"] == "big"
     out = rook("solve", "--time-budget", "-1", stdin=json.dumps(full) + "\n")
     assert out.returncode == 2 and "--time-budget" in out.stderr
+
+
+def test_solve_show_prints_the_bounds_as_they_narrow() -> None:
+    """``rook solve --show``: a live line on stderr with the bounds proven on
+    the value, narrowing to the value the table then shows."""
+    big = HandState.deal("tournament", seed=3)
+    while big.phase.label != "play":
+        big.apply(big.legal_actions()[-1] if big.phase.label == "bid" and big.high_bid == 0 else big.legal_actions()[0])
+    full = {"id": "big", "preset": "tournament", "trump": "BGRY"[big.trump], "leader": big.leader,
+            "trick": [], "hands": [big.hand(s).names() for s in range(4)],
+            "nest_points": big.nest_points}
+    shown = rook("solve", "--show", stdin=json.dumps(full) + "\n")
+    value = Solver().value(full)
+    assert shown.returncode == 0 and f"value: team 0 takes {value} points" in shown.stdout
+    steps = [part.strip() for part in shown.stderr.splitlines() if part.strip()]  # \r read as a line end
+    bounds = []
+    for step in steps:
+        what = step.split(" after ")[0]
+        if what.startswith("value in ["):
+            lo, hi = map(int, what[len("value in ["):-1].split(", "))
+        else:
+            lo = hi = int(what.split()[1])
+        bounds.append((lo, hi))
+    assert len(bounds) >= 2 and bounds[-1] == (value, value)
+    assert all(lo <= value <= hi for lo, hi in bounds)
+    assert all(a[0] <= b[0] and b[1] <= a[1] for a, b in zip(bounds, bounds[1:]))
 
 
 def test_version_and_module_entry_point() -> None:

@@ -188,6 +188,10 @@ class Side:
                                        ctypes.POINTER(ctypes.c_int32)]
         L.side_at_least.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos),
                                     ctypes.c_int]
+        L.side_value_in.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos), ctypes.c_int,
+                                    ctypes.c_int, ctypes.c_int, ctypes.c_int]
+        L.side_best_cards.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos), ctypes.c_int,
+                                      ctypes.POINTER(ctypes.c_uint64)]
         L.side_stat.restype = ctypes.c_uint64
         L.side_stat.argtypes = [ctypes.c_void_p, ctypes.c_int]
         L.side_trace.argtypes = [ctypes.c_void_p]
@@ -218,8 +222,10 @@ class Side:
             out.append((lo.value, hi.value, nodes.value))
         return out
 
-    def run(self, what: str, spec: Spec, pos: Pos, target: int = 0) -> tuple[Any, float, int]:
-        """Return (answer, seconds, nodes) of one call from an empty table."""
+    def run(self, what: str, spec: Spec, pos: Pos, target: Any = 0) -> tuple[Any, float, int]:
+        """Return (answer, seconds, nodes) of one call from an empty table: ``what``
+        is value, cards, at_least (target: the points), window (target: lo, hi,
+        guess, anytime) or best (target: the guess, -1 for none)."""
         L = self.lib
         L.side_clear(self.s)
         if what == "value":
@@ -233,6 +239,19 @@ class Side:
             v = L.side_move_values(self.s, ctypes.byref(spec), ctypes.byref(pos), vals)
             dt = time.perf_counter() - t
             out = (v, tuple(vals))
+        elif what == "window":
+            # target = (lo, hi, guess, anytime)
+            wlo, whi, guess, anytime = target
+            t = time.perf_counter()
+            v = L.side_value_in(self.s, ctypes.byref(spec), ctypes.byref(pos), wlo, whi, guess, anytime)
+            dt = time.perf_counter() - t
+            out = v
+        elif what == "best":
+            mask = ctypes.c_uint64()
+            t = time.perf_counter()
+            v = L.side_best_cards(self.s, ctypes.byref(spec), ctypes.byref(pos), target, ctypes.byref(mask))
+            dt = time.perf_counter() - t
+            out = (v, mask.value)
         elif what == "at_least":
             t = time.perf_counter()
             v = L.side_at_least(self.s, ctypes.byref(spec), ctypes.byref(pos), target)

@@ -179,3 +179,12 @@ cdef extern from "rook/solve.h" nogil:
     int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int *lo, int *hi)
     int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t *values,
                             int *lo, int *hi)
+    ctypedef void (*rook_dd_progress_fn)(void *arg, int lo, int hi, uint64_t nodes) noexcept
+    void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg)
+    void rook_solver_abort(rook_solver *s)
+    int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
+                         int guess, int anytime, int *lo, int *hi)
+    int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                           uint64_t *best, int *lo, int *hi)
+    int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                                  int anytime, int32_t *values, int *lo, int *hi)

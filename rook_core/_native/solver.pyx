@@ -12,9 +12,9 @@ T-13); ``taken`` is not counted.  See ``src/rook/solve.h`` for the algorithm.
 from libc.stdint cimport int32_t, uint64_t
 from rook_core._native.crook cimport (
     rook_solver, rook_dd_pos, rook_solver_new, rook_solver_free, rook_solver_set_budget,
-    rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value, rook_dd_move_values,
-    rook_solver_set_generalize, rook_solver_set_time_budget, rook_solver_stop_reason,
-    rook_solver_clear,
+    rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value_in, rook_dd_best_cards,
+    rook_dd_move_values_guess, rook_solver_set_generalize, rook_solver_set_time_budget,
+    rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
 )
 from rook_core._native.rules cimport Rules
 
@@ -37,6 +37,20 @@ class BudgetExceeded(RookError):
         self.nodes = nodes
         self.kind = kind
         self.move_values = move_values or {}   # solve(): the cards' values proven before the stop
+
+
+@dataclass(frozen=True)
+class BestCards:
+    """The answer of :meth:`Solver.best_cards`: the value and the legal cards
+    that achieve it (found without every card's exact value)."""
+
+    value: int
+    best: list = field(default_factory=list)          # cards that achieve value
+    to_move: int = 0
+    nodes: int = 0
+
+    def to_json(self, ident=None):
+        return {"id": ident, "value": self.value, "best": [str(c) for c in self.best]}
 
 
 @dataclass(frozen=True)
@@ -87,6 +101,8 @@ cdef class Solver:
     cdef readonly uint64_t node_budget
     cdef readonly double time_budget
     cdef readonly uint64_t last_nodes
+    cdef object _progress          # the progress function of the call under way
+    cdef object _progress_error    # what it raised (the search was stopped)
 
     def __cinit__(self, size_t tt_bytes=24 << 20, uint64_t node_budget=0, bint generalize=True,
                   double time_budget=0.0):
@@ -166,25 +182,83 @@ cdef class Solver:
         return {"nodes": rook_solver_nodes(self.s), "nodes_by_cards": by,
                 "tt_hits": rook_solver_stat(self.s, 64)}
 
-    def value(self, position):
+    cdef int _guess(self, object guess, int total) except -2:
+        if guess is None:
+            return -1
+        if isinstance(guess, bool) or not isinstance(guess, int):
+            raise RookError(f"guess must be an int (points), not {guess!r}")
+        return max(0, min(guess, total))   # a hint: out of range is only a poor one
+
+    cdef _listen(self, object progress):
+        """Report the steps of the next search to ``progress`` (None: to nobody)."""
+        if progress is not None and not callable(progress):
+            raise RookError(f"progress must be callable, not {progress!r}")
+        self._progress = progress
+        self._progress_error = None
+        if progress is not None:
+            rook_solver_set_progress(self.s, _on_step, <void *>self)
+
+    def _stopped(self, int lo, int hi, move_values=None):
+        """The error of a call that returned without an answer."""
+        err = self._progress_error
+        self._progress_error = None
+        if err is not None:
+            raise err
+        raise self._budget_error(lo, hi, move_values)
+
+    def value(self, position, *, guess=None, window=None, anytime=False, progress=None):
         """Return the exact double-dummy value of ``position`` (FORMATS.md ``value``).
 
+        :param guess: an estimate of the value (for instance the previous
+            position's): the first null-window search is made there and the
+            next ones step from the bounds it proves; an exact guess saves
+            about a quarter of the work.
+        :param window: ``(lo, hi)``: return the value clipped to that window
+            -- the value when ``lo <= value <= hi``, else ``lo`` (the value is
+            at most ``lo``) or ``hi`` (at least ``hi``); a narrow window costs
+            less than the exact value.
+        :param anytime: search targets a quarter in from each end of what is
+            still open first, so the bounds narrow from the start (about the
+            same total work).
+        :param progress: called as ``progress(lo, hi, nodes)`` after each step
+            with the bounds proven on the value so far; an exception it raises
+            stops the search and comes out of this call.
         :raises PositionError: for an inconsistent position.
-        :raises BudgetExceeded: when a budget runs out.
+        :raises BudgetExceeded: when a budget runs out (with the bounds proven).
+        :raises RookError: for a bad ``guess``, ``window`` or ``progress``.
         """
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
-        cdef int lo = 0, hi = 0, v
-        with nogil:
-            v = rook_dd_value(self.s, &rules.r, &p, &lo, &hi)
+        cdef int total = _total(rules, &p)
+        cdef int lo = 0, hi = 0, v, g, wlo = 0, whi = total
+        cdef bint edges = anytime
+        g = self._guess(guess, total)
+        if window is not None:
+            if (not isinstance(window, (tuple, list)) or len(window) != 2
+                    or any(isinstance(x, bool) or not isinstance(x, int) for x in window)
+                    or window[0] > window[1]):
+                raise RookError(f"window must be a pair of ints (lo, hi) with lo <= hi, not {window!r}")
+            wlo, whi = max(0, min(window[0], total)), max(0, min(window[1], total))
+        self._listen(progress)
+        try:
+            with nogil:
+                v = rook_dd_value_in(self.s, &rules.r, &p, wlo, whi, g, edges, &lo, &hi)
+        finally:
+            rook_solver_set_progress(self.s, NULL, NULL)
+            self._progress = None
         self.last_nodes = rook_solver_nodes(self.s)
+        if v == -2:
+            raise PositionError("the position is beyond the solver's limits (a suit of more than "
+                                "16 cards or more than 16,383 points)")
         if v < 0:
-            raise self._budget_error(lo, hi)
+            self._stopped(lo, hi)
+        if window is not None:
+            v = max(window[0], min(v, window[1]))
         return v
 
     def at_least(self, position, int target, int team=0):
         """Return whether ``team`` can take at least ``target`` points from here
-        (the declarer's "do we make the bid?").
+        (the declarer's "do we make the bid?"): one null-window search.
 
         :raises BudgetExceeded: when a budget runs out.
         """
@@ -204,9 +278,32 @@ cdef class Solver:
             raise self._budget_error(0, _total(rules, &p))
         return bool(r) if team == 0 else not r
 
-    def solve(self, position):
+    def best_cards(self, position, *, guess=None):
+        """Return a :class:`BestCards`: the value and the legal cards that
+        achieve it.  Each class of equivalent cards is decided by one
+        null-window search at the value, which costs much less than every
+        card's exact value (:meth:`solve`).
+
+        :raises PositionError: for an inconsistent position.
+        :raises BudgetExceeded: when a budget runs out.
+        """
+        cdef rook_dd_pos p
+        cdef Rules rules = self._prepare(position, &p)
+        cdef int v, lo = 0, hi = 0, g = self._guess(guess, _total(rules, &p))
+        cdef uint64_t best = 0
+        with nogil:
+            v = rook_dd_best_cards(self.s, &rules.r, &p, g, &best, &lo, &hi)
+        self.last_nodes = rook_solver_nodes(self.s)
+        if v < 0:
+            raise self._budget_error(lo, hi)
+        to_move = (p.leader + p.trick_n) % 4
+        return BestCards(v, [Card(i) for i in range(64) if best >> i & 1], to_move, self.last_nodes)
+
+    def solve(self, position, *, guess=None, anytime=False, progress=None):
         """Return a :class:`SolveResult`: the value, the value after each
-        legal card of the seat to move, and the best cards.
+        legal card of the seat to move, and the best cards.  The position's
+        value is found first; ``guess``, ``anytime`` and ``progress`` act on
+        that part as for :meth:`value`.
 
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out.
@@ -214,17 +311,34 @@ cdef class Solver:
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
         cdef int32_t values[64]
-        cdef int v, i, lo = 0, hi = 0
+        cdef int v, i, lo = 0, hi = 0, g = self._guess(guess, _total(rules, &p))
+        cdef bint edges = anytime
         for i in range(64):
             values[i] = -1
-        with nogil:
-            v = rook_dd_move_values(self.s, &rules.r, &p, values, &lo, &hi)
+        self._listen(progress)
+        try:
+            with nogil:
+                v = rook_dd_move_values_guess(self.s, &rules.r, &p, g, edges, values, &lo, &hi)
+        finally:
+            rook_solver_set_progress(self.s, NULL, NULL)
+            self._progress = None
         self.last_nodes = rook_solver_nodes(self.s)
         mv = {Card(i): values[i] for i in range(64) if values[i] >= 0}
         if v < 0:
-            raise self._budget_error(lo, hi, mv)
+            self._stopped(lo, hi, mv)
         to_move = (p.leader + p.trick_n) % 4
         return SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, self.last_nodes)
+
+
+cdef void _on_step(void *arg, int lo, int hi, uint64_t nodes) noexcept with gil:
+    """The C progress function: report to the solver's Python function; an
+    exception stops the search (re-raised by the call)."""
+    cdef Solver self = <Solver>arg
+    try:
+        self._progress(lo, hi, nodes)
+    except BaseException as e:
+        self._progress_error = e
+        rook_solver_abort(self.s)
 
 
 cdef int _total(Rules rules, rook_dd_pos *p):

@@ -77,6 +77,12 @@ void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg)
 
 int rook_solver_stop_reason(const rook_solver *s) { return s->stop; }
 
+void rook_solver_abort(rook_solver *s)
+{
+    s->aborted = 1;
+    s->stop = ROOK_STOP_CALLER;
+}
+
 void rook_solver_set_generalize(rook_solver *s, int on)
 {
     s->exact_only = !on;
@@ -254,52 +260,107 @@ static void report(rook_solver *s, int lo, int hi)
         s->progress(s->progress_arg, lo, hi, s->nodes);
 }
 
-/* Close [lo, hi] (team 0's points from here, or after `card` when card is
- * a solver bit) with null-window searches, each at a multiple of the
- * grain: the first at `guess`, then at the bound found or halving the
- * interval.  Return lo once lo == hi, or -1 when a budget ran out; *out_lo
- * and *out_hi get the bounds proven. */
-static int drive(rook_solver *s, int card, int guess, int lo, int hi, int *out_lo, int *out_hi)
+/* How narrow() picks its targets. */
+enum { PICK_HALVE = 0, PICK_EDGES = 1 };
+
+static int on_grain(int g, int gr) { return gr * ((g + gr - 1) / gr); }
+
+/* Narrow [*lo, *hi], team 0's points from here (or after `card` when card
+ * is a solver bit), with null-window searches until the value is known or
+ * known to lie outside [wlo, whi] (*hi <= wlo or *lo >= whi).  The first
+ * target is `guess` when it lies inside (guess < 0: none); with `step`,
+ * the next two targets are right at the bound just proven (a fail-soft
+ * bound is often the value: MTD(f)'s step); then the middle of what is left
+ * on the grain (PICK_HALVE), or, while more than four grains are open, a
+ * quarter in from one end and then from the other (PICK_EDGES: a target
+ * far from the value is cheap to decide, so the bounds narrow from the
+ * first second).  A fail-soft answer may close more than asked.  Return 0,
+ * or -1 when a budget ran out (the bounds then hold what was proven). */
+static int narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, int whi, int *lo,
+                  int *hi)
 {
     int gr = s->grain;
-    int g = guess;
-    int steps = 0;
-    while (lo < hi) {
-        if (g <= lo)
-            g = lo + gr;
-        if (g > hi)
-            g = hi;
+    int g = guess, steps = 0;
+    /* PICK_EDGES: each probe at an end gets a node allowance; one that
+     * runs past it yields to the other end, and when both have, the
+     * allowance doubles (the table keeps what the stopped probes proved) */
+    uint64_t allowance = 1 << 16, user_budget = s->budget;
+    int tried = 0, side = 0;
+    for (;;) {
+        int L = *lo > wlo ? *lo : wlo, H = *hi < whi ? *hi : whi;
+        if (L >= H)
+            return 0;
+        int open = (H - L) / gr;
+        int capped = 0;
+        if (g < 0) {
+            if (pick == PICK_EDGES && open > 4) {
+                int q = gr * (open / 4);
+                g = side ? H - q : L + q;
+                capped = 1;
+            } else {
+                g = L + gr * ((open + 1) / 2);
+            }
+            g = on_grain(g, gr);
+        }
+        if (g <= L)
+            g = L + gr;
+        if (g > H)
+            g = H;
+        if (capped) {
+            uint64_t cap = s->nodes + allowance;
+            s->budget = user_budget && user_budget < cap ? user_budget : cap;
+        }
         uint64_t rel;
         int v = card != DD_NONE ? dd_child(s, card, g - 1, g, &rel) : dd_search(s, g - 1, g, &rel);
-        if (s->aborted)
-            break;
+        s->budget = user_budget;
+        if (s->aborted) {
+            if (!capped || s->stop != ROOK_STOP_NODES || (user_budget && s->nodes >= user_budget))
+                return -1;
+            /* past the allowance: the other end, or a larger allowance */
+            s->aborted = 0;
+            s->stop = ROOK_STOP_NONE;
+            side ^= 1;
+            if (++tried >= 2) {
+                tried = 0;
+                allowance *= 2;
+            }
+            g = -1;
+            continue;
+        }
+        tried = 0;
+        if (capped)
+            side ^= 1;
         int up = v >= g;
         if (up)
-            lo = v < hi ? v : hi;
+            *lo = v < *hi ? v : *hi;
         else
-            hi = v > lo ? v : lo;
+            *hi = v > *lo ? v : *lo;
         if (card == DD_NONE)
-            report(s, lo, hi);
-        /* next target: for a card (whose first guess, the position's
-         * value, is close), twice right at the bound just proven (a
-         * fail-soft bound is often the value); then, and for the
-         * position itself, the middle of what is left, on the grain */
-        if (card != DD_NONE && steps++ < 2)
-            g = up ? lo + gr : hi;
-        else
-            g = lo + gr * (((hi - lo) / gr + 1) / 2);
+            report(s, *lo, *hi);
+        g = step && steps < 2 ? (up ? *lo + gr : *hi) : -1;
+        steps++;
     }
-    if (out_lo)
-        *out_lo = lo;
-    if (out_hi)
-        *out_hi = hi;
-    return s->aborted ? -1 : lo;
 }
 
-/* The first guess: the middle of [0, total] on the grain. */
+/* The first target without a guess: the middle of [0, total] on the grain. */
 static int middle(const rook_solver *s, int total)
 {
     return s->grain * ((total / s->grain + 1) / 2);
+}
+
+/* The value of the set-up position within [wlo, whi] (see rook_dd_value_in). */
+static int root_value(rook_solver *s, int guess, int anytime, int wlo, int whi, int *lo, int *hi)
+{
+    int total = dd_total(s);
+    *lo = 0;
+    *hi = total;
+    int step = guess >= 0;
+    if (guess < 0 && !anytime)
+        guess = middle(s, total);
+    if (narrow(s, DD_NONE, guess, step, anytime ? PICK_EDGES : PICK_HALVE, wlo, whi, lo, hi) < 0)
+        return -1;
+    int v = *lo > wlo ? *lo : wlo;
+    return v < whi ? v : whi;
 }
 
 int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int target)
@@ -315,39 +376,106 @@ int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, 
 
 int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int *lo, int *hi)
 {
+    int a, b;
+    if (setup(s, r, p) < 0)
+        return -2;
+    int v = root_value(s, -1, 0, 0, dd_total(s), &a, &b);
+    if (lo)
+        *lo = a;
+    if (hi)
+        *hi = b;
+    return v;
+}
+
+int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi, int guess,
+                     int anytime, int *lo, int *hi)
+{
+    int a, b;
+    if (setup(s, r, p) < 0)
+        return -2;
+    if (wlo > whi)
+        wlo = whi;
+    int v = root_value(s, guess, anytime, wlo, whi, &a, &b);
+    if (lo)
+        *lo = a;
+    if (hi)
+        *hi = b;
+    return v;
+}
+
+/* The root's moves after its value is known: every class of equal points
+ * apart (their cards share a value). */
+static int root_moves(rook_solver *s, dd_moves *mv)
+{
+    int seat = (s->leader + s->trick_n) & 3;
+    dd_gen_moves(s, seat, DD_GEN_ROOT, mv);
+    return !(seat & 1);
+}
+
+int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                       uint64_t *best, int *lo, int *hi)
+{
+    int a, b;
+    *best = 0;
+    if (setup(s, r, p) < 0)
+        return -2;
+    int v = root_value(s, guess, 0, 0, dd_total(s), &a, &b);
+    if (lo)
+        *lo = a;
+    if (hi)
+        *hi = b;
+    if (v < 0)
+        return -1;
+    dd_moves mv;
+    int maximize = root_moves(s, &mv);
+    for (int i = 0; i < mv.n; i++) {
+        /* one null-window search: does this card keep the value? */
+        uint64_t rel;
+        int x = maximize ? dd_child(s, mv.card[i], v - 1, v, &rel) : dd_child(s, mv.card[i], v, v + 1, &rel);
+        if (s->aborted)
+            return -1;
+        if (maximize ? x >= v : x <= v)
+            for (uint64_t m = mv.cls[i]; m; m &= m - 1)
+                *best |= 1ULL << s->card[rook_lsb(m)];
+    }
+    return v;
+}
+
+int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                              int anytime, int32_t values[64], int *lo, int *hi)
+{
+    int a, b;
     if (setup(s, r, p) < 0)
         return -2;
     int total = dd_total(s);
-    return drive(s, DD_NONE, middle(s, total), 0, total, lo, hi);
+    /* The position's value first: the best card's value equals it, and it is
+     * the first guess for every card. */
+    int root = root_value(s, guess, anytime, 0, total, &a, &b);
+    if (lo)
+        *lo = a;
+    if (hi)
+        *hi = b;
+    if (root < 0)
+        return -1;
+    dd_moves mv;
+    int maximize = root_moves(s, &mv);
+    int best = maximize ? -1 : total + 1;
+    for (int i = 0; i < mv.n; i++) {
+        /* no card beats the best: a card's value lies between the root's
+         * and the sure bound on the other side */
+        int clo = maximize ? 0 : root, chi = maximize ? root : total;
+        if (narrow(s, mv.card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total, &clo, &chi) < 0)
+            return -1;
+        for (uint64_t m = mv.cls[i]; m; m &= m - 1)
+            values[s->card[rook_lsb(m)]] = clo;
+        if (maximize ? clo > best : clo < best)
+            best = clo;
+    }
+    return best;
 }
 
 int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64],
                         int *lo, int *hi)
 {
-    if (setup(s, r, p) < 0)
-        return -2;
-    int total = dd_total(s);
-    int seat = (s->leader + s->trick_n) & 3;
-    dd_moves mv;
-    dd_gen_moves(s, seat, DD_GEN_ROOT, &mv);
-    int maximize = !(seat & 1);
-    int best = maximize ? -1 : total + 1;
-    /* The position's value first: the best card's value equals it, and it is
-     * the first guess for every card. */
-    int root = drive(s, DD_NONE, middle(s, total), 0, total, lo, hi);
-    if (root < 0)
-        return -1;
-    for (int i = 0; i < mv.n; i++) {
-        /* no card beats the best: a card's value lies between the root's
-         * and the sure bound on the other side */
-        int guess = maximize ? root : root + s->grain;
-        int v = drive(s, mv.card[i], guess, maximize ? 0 : root, maximize ? root : total, NULL, NULL);
-        if (v < 0)
-            return -1;
-        for (uint64_t m = mv.cls[i]; m; m &= m - 1)
-            values[s->card[rook_lsb(m)]] = v;
-        if (maximize ? v > best : v < best)
-            best = v;
-    }
-    return best;
+    return rook_dd_move_values_guess(s, r, p, -1, 0, values, lo, hi);
 }

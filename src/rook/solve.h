@@ -76,7 +76,12 @@ typedef void (*rook_dd_progress_fn)(void *arg, int lo, int hi, uint64_t nodes);
 void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg);
 
 /* Why the last call stopped early: */
-enum { ROOK_STOP_NONE = 0, ROOK_STOP_NODES = 1, ROOK_STOP_TIME = 2 };
+enum { ROOK_STOP_NONE = 0, ROOK_STOP_NODES = 1, ROOK_STOP_TIME = 2, ROOK_STOP_CALLER = 3 };
+
+/* Stop the search under way as soon as it looks (from the progress function,
+ * or from another thread): the call returns -1 with stop reason
+ * ROOK_STOP_CALLER and the bounds proven so far. */
+void rook_solver_abort(rook_solver *s);
 int rook_solver_stop_reason(const rook_solver *s);
 
 /* Nodes searched since the last call that reset them (the solve calls do);
@@ -101,5 +106,27 @@ int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int
  * (equal once it is known, even if a card's value then ran out). */
 int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64],
                         int *lo, int *hi);
+
+/* Return team 0's value of p clipped to the window [wlo, whi]: the value
+ * when it lies inside, else wlo (the value is at most wlo) or whi (at
+ * least whi); a narrow window costs less than the exact value.  guess >= 0
+ * is a first target (the caller's estimate, e.g. the previous position's
+ * value: the next targets then step from the bounds it proves); anytime != 0
+ * probes a quarter in from each end first, so that the bounds reported to
+ * the progress function narrow from the start.  -1 when a budget ran out;
+ * *lo and *hi get the bounds proven on the value. */
+int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi, int guess,
+                     int anytime, int *lo, int *hi);
+
+/* Return the value of p and set *best to the card ids of the legal cards
+ * that achieve it, each class of equivalent cards decided by one
+ * null-window search at the value (no card's exact value); -1 on a budget. */
+int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                       uint64_t *best, int *lo, int *hi);
+
+/* rook_dd_move_values with a first guess of the position's value (< 0:
+ * none), and the position's value found as rook_dd_value_in's anytime. */
+int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                              int anytime, int32_t values[64], int *lo, int *hi);
 
 #endif

@@ -1,0 +1,130 @@
+"""The questions a caller asks the solver, each against the exact values (T-8 .. T-14).
+
+Values come from the generated vectors: ``tests/data/solve.jsonl`` (short
+endings, the reference minimax's) and ``tests/data/solve_full.jsonl`` (full
+deals, the previous solver's).  For each position:
+
+* ``value(window=(lo, hi))`` is the value clipped to the window, for windows
+  below, around, at and above the value;
+* ``value(guess=g)`` is the value whatever the guess (one out of range too);
+* ``value(anytime=True, progress=f)`` is the value, and every bound ``f``
+  is told holds the value and narrows step by step;
+* ``best_cards`` names exactly the cards ``solve`` finds best, with the value;
+* ``solve(guess=g)`` gives the same answers as without a guess;
+* ``at_least`` agrees with the value at the value and one grain above.
+
+Also: a budget stops an anytime search with bounds that hold the value; an
+exception raised by the progress function stops the search and comes out;
+bad guesses, windows and progress functions are refused with ``RookError``
+and leave the solver usable.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _support import read_jsonl
+
+from rook_core.errors import RookError
+from rook_core.solver import BudgetExceeded, Solver
+
+DATA = Path(__file__).resolve().parent / "data"
+SHORT = read_jsonl(DATA / "solve.jsonl")
+FULL = read_jsonl(DATA / "solve_full.jsonl")
+ANSWER = ("value", "move_values", "best", "base_nodes")
+FULL_SAMPLE = FULL[::10]  # 30 full deals, every preset of the file
+
+
+def _position(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in ANSWER}
+
+
+def _cases() -> list[dict[str, Any]]:
+    return SHORT + FULL_SAMPLE
+
+
+def _ids(records: list[dict[str, Any]]) -> list[str]:
+    return [r["id"] for r in records]
+
+
+@pytest.mark.parametrize("record", _cases(), ids=_ids(_cases()))
+def test_T14_windows_guesses_and_anytime_give_the_value(record: dict[str, Any]) -> None:
+    pos, v = _position(record), record["value"]
+    s = Solver()
+    rng = random.Random(record["id"])
+    for lo, hi in [(0, max(0, v - 5)), (v + 5, v + 50), (v - 10, v + 10), (v, v), (v - 1, v + 1),
+                   (rng.randrange(0, 130), 130)]:
+        if lo > hi:
+            continue
+        s.clear()
+        assert s.value(pos, window=(lo, hi)) == max(lo, min(v, hi)), (lo, hi)
+    for g in {0, v, max(0, v - 5), v + 5, rng.randrange(0, v + 6), -5, 10_000}:
+        s.clear()
+        assert s.value(pos, guess=g) == v, g
+    steps: list[tuple[int, int, int]] = []
+    s.clear()
+    assert s.value(pos, anytime=True, progress=lambda lo, hi, n: steps.append((lo, hi, n))) == v
+    assert all(lo <= v <= hi for lo, hi, _ in steps)
+    assert all(a[0] <= b[0] and a[1] >= b[1] and a[2] <= b[2] for a, b in zip(steps, steps[1:]))
+    assert not steps or steps[-1][:2] == (v, v)
+
+
+@pytest.mark.parametrize("record", _cases(), ids=_ids(_cases()))
+def test_T14_best_cards_and_guessed_solve_agree_with_solve(record: dict[str, Any]) -> None:
+    pos = _position(record)
+    s = Solver()
+    full = s.solve(pos)
+    assert full.value == record["value"]
+    s.clear()
+    best = s.best_cards(pos)
+    assert (best.value, best.best, best.to_move) == (full.value, full.best, full.to_move)
+    s.clear()
+    guessed = s.solve(pos, guess=max(0, full.value - 5))
+    assert (guessed.value, guessed.move_values) == (full.value, full.move_values)
+    s.clear()
+    assert s.at_least(pos, full.value) and not s.at_least(pos, full.value + 1)
+
+
+@pytest.mark.parametrize("record", FULL[:4], ids=_ids(FULL[:4]))
+def test_budget_stops_an_anytime_search_with_bounds_that_hold(record: dict[str, Any]) -> None:
+    pos, v = _position(record), record["value"]
+    seen: list[tuple[int, int]] = []
+    with pytest.raises(BudgetExceeded) as err:
+        Solver(node_budget=3_000).value(pos, anytime=True, progress=lambda lo, hi, n: seen.append((lo, hi)))
+    assert err.value.lo <= v <= err.value.hi
+    assert all(lo <= v <= hi for lo, hi in seen)
+
+
+def test_an_exception_in_progress_stops_the_search() -> None:
+    pos = _position(FULL[0])
+    s = Solver()
+    calls = []
+
+    def stop(lo: int, hi: int, nodes: int) -> None:
+        calls.append(nodes)
+        raise KeyboardInterrupt("enough")
+
+    with pytest.raises(KeyboardInterrupt, match="enough"):
+        s.value(pos, progress=stop)
+    assert len(calls) == 1
+    s.clear()
+    assert s.value(pos) == FULL[0]["value"]          # the solver works on
+
+
+@pytest.mark.parametrize("kwargs", [{"guess": "x"}, {"guess": 2.5}, {"guess": True},
+                                    {"window": (10, 5)}, {"window": (1, 2, 3)}, {"window": "ab"},
+                                    {"window": (0.5, 9)}, {"progress": 7}])
+def test_bad_questions_are_refused_and_the_solver_works_on(kwargs: dict[str, Any]) -> None:
+    pos = _position(SHORT[0])
+    s = Solver()
+    with pytest.raises(RookError):
+        s.value(pos, **kwargs)
+    assert s.value(pos) == SHORT[0]["value"]
+    if "guess" in kwargs:
+        with pytest.raises(RookError):
+            s.solve(pos, guess=kwargs["guess"])
+        with pytest.raises(RookError):
+            s.best_cards(pos, guess=kwargs["guess"])
