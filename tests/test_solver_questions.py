@@ -128,3 +128,33 @@ def test_bad_questions_are_refused_and_the_solver_works_on(kwargs: dict[str, Any
             s.solve(pos, guess=kwargs["guess"])
         with pytest.raises(RookError):
             s.best_cards(pos, guess=kwargs["guess"])
+
+
+@pytest.mark.parametrize("record", FULL[::6], ids=_ids(FULL[::6]))
+def test_T14_two_threads_give_the_same_answers(record: dict[str, Any]) -> None:
+    """``workers=2``: two solvers on one table (value narrowed together,
+    then the cards taken in turn) answer exactly as one does."""
+    pos, v = _position(record), record["value"]
+    s = Solver()
+    assert s.value(pos, workers=2) == v
+    s.clear()
+    assert s.value(pos, workers=2, window=(v - 5, v + 5)) == v
+    s.clear()
+    got = s.solve(pos, workers=2)
+    assert (got.value, {str(c): x for c, x in got.move_values.items()}) == (v, record["move_values"])
+
+
+def test_two_threads_under_a_budget_and_a_progress_function() -> None:
+    pos, v = _position(FULL[1]), FULL[1]["value"]
+    with pytest.raises(BudgetExceeded) as err:
+        Solver(node_budget=2_000).value(pos, workers=2)
+    assert err.value.lo <= v <= err.value.hi
+    seen: list[tuple[int, int]] = []
+    assert Solver().value(pos, workers=2, progress=lambda lo, hi, n: seen.append((lo, hi))) == v
+    assert seen and all(lo <= v <= hi for lo, hi in seen) and seen[-1] == (v, v)
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, "2", True])
+def test_bad_workers_are_refused(workers: Any) -> None:
+    with pytest.raises(RookError, match="workers"):
+        Solver().value(_position(SHORT[0]), workers=workers)

@@ -182,6 +182,19 @@ cdef extern from "rook/solve.h" nogil:
     ctypedef void (*rook_dd_progress_fn)(void *arg, int lo, int hi, uint64_t nodes) noexcept
     void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg)
     void rook_solver_abort(rook_solver *s)
+    void rook_solver_share(rook_solver *s, rook_solver *owner)
+    void rook_solver_set_helper(rook_solver *s, int from_cards)
+    int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
+    ctypedef struct rook_dd_team:
+        int lo
+        int hi
+        rook_dd_progress_fn progress
+        void *progress_arg
+    void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi)
+    int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
+                           int me)
+    int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
+                                   int *next, int32_t *values)
     int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
                          int guess, int anytime, int *lo, int *hi)
     int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,

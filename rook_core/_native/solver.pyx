@@ -15,9 +15,12 @@ from rook_core._native.crook cimport (
     rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value_in, rook_dd_best_cards,
     rook_dd_move_values_guess, rook_solver_set_generalize, rook_solver_set_time_budget,
     rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
+    rook_solver_share, rook_solver_set_helper, rook_dd_prepare, rook_dd_move_values_shared,
+    rook_dd_team, rook_dd_team_init, rook_dd_value_team,
 )
 from rook_core._native.rules cimport Rules
 
+import threading
 from dataclasses import dataclass, field
 
 from rook_core._native.rules import rules_for
@@ -103,6 +106,8 @@ cdef class Solver:
     cdef readonly uint64_t last_nodes
     cdef object _progress          # the progress function of the call under way
     cdef object _progress_error    # what it raised (the search was stopped)
+    cdef bint _generalize
+    cdef list _helpers             # solvers sharing this one's table (workers > 1)
 
     def __cinit__(self, size_t tt_bytes=24 << 20, uint64_t node_budget=0, bint generalize=True,
                   double time_budget=0.0):
@@ -116,6 +121,8 @@ cdef class Solver:
         rook_solver_set_budget(self.s, node_budget)
         rook_solver_set_time_budget(self.s, <uint64_t>(time_budget * 1e9))
         rook_solver_set_generalize(self.s, generalize)
+        self._generalize = generalize
+        self._helpers = []
 
     def __dealloc__(self):
         rook_solver_free(self.s)
@@ -206,7 +213,18 @@ cdef class Solver:
             raise err
         raise self._budget_error(lo, hi, move_values)
 
-    def value(self, position, *, guess=None, window=None, anytime=False, progress=None):
+    cdef list _team(self, object workers):
+        """Return this solver and workers - 1 helpers sharing its table."""
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise RookError(f"workers must be a positive int, not {workers!r}")
+        cdef Solver h
+        while len(self._helpers) < workers - 1:
+            h = Solver(1024, self.node_budget, self._generalize, self.time_budget)
+            rook_solver_share(h.s, self.s)
+            self._helpers.append(h)
+        return [self] + self._helpers[:workers - 1]
+
+    def value(self, position, *, guess=None, window=None, anytime=False, progress=None, workers=1):
         """Return the exact double-dummy value of ``position`` (FORMATS.md ``value``).
 
         :param guess: an estimate of the value (for instance the previous
@@ -223,9 +241,13 @@ cdef class Solver:
         :param progress: called as ``progress(lo, hi, nodes)`` after each step
             with the bounds proven on the value so far; an exception it raises
             stops the search and comes out of this call.
+        :param workers: threads searching together on one table (the
+            others try the moves of big positions in another order, which
+            shares out the work); the first to finish answers.  A budget
+            bounds each thread's search; node counts then depend on timing.
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out (with the bounds proven).
-        :raises RookError: for a bad ``guess``, ``window`` or ``progress``.
+        :raises RookError: for a bad ``guess``, ``window``, ``progress`` or ``workers``.
         """
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
@@ -239,14 +261,22 @@ cdef class Solver:
                     or window[0] > window[1]):
                 raise RookError(f"window must be a pair of ints (lo, hi) with lo <= hi, not {window!r}")
             wlo, whi = max(0, min(window[0], total)), max(0, min(window[1], total))
+        team = self._team(workers)
         self._listen(progress)
         try:
-            with nogil:
-                v = rook_dd_value_in(self.s, &rules.r, &p, wlo, whi, g, edges, &lo, &hi)
+            if len(team) == 1:
+                with nogil:
+                    v = rook_dd_value_in(self.s, &rules.r, &p, wlo, whi, g, edges, &lo, &hi)
+                self.last_nodes = rook_solver_nodes(self.s)
+            else:
+                job = _Job.make(rules, &p)
+                job.wlo, job.whi, job.guess, job.anytime = wlo, whi, g, edges
+                v = job.value(team)
+                lo, hi = job.lo, job.hi
+                self.last_nodes = job.nodes
         finally:
             rook_solver_set_progress(self.s, NULL, NULL)
             self._progress = None
-        self.last_nodes = rook_solver_nodes(self.s)
         if v == -2:
             raise PositionError("the position is beyond the solver's limits (a suit of more than "
                                 "16 cards or more than 16,383 points)")
@@ -299,11 +329,12 @@ cdef class Solver:
         to_move = (p.leader + p.trick_n) % 4
         return BestCards(v, [Card(i) for i in range(64) if best >> i & 1], to_move, self.last_nodes)
 
-    def solve(self, position, *, guess=None, anytime=False, progress=None):
+    def solve(self, position, *, guess=None, anytime=False, progress=None, workers=1):
         """Return a :class:`SolveResult`: the value, the value after each
         legal card of the seat to move, and the best cards.  The position's
         value is found first; ``guess``, ``anytime`` and ``progress`` act on
-        that part as for :meth:`value`.
+        that part as for :meth:`value`.  With ``workers`` > 1 threads on one
+        table find the value together, then take the cards one by one.
 
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out.
@@ -313,21 +344,125 @@ cdef class Solver:
         cdef int32_t values[64]
         cdef int v, i, lo = 0, hi = 0, g = self._guess(guess, _total(rules, &p))
         cdef bint edges = anytime
+        cdef _Job job
         for i in range(64):
             values[i] = -1
+        team = self._team(workers)
         self._listen(progress)
         try:
-            with nogil:
-                v = rook_dd_move_values_guess(self.s, &rules.r, &p, g, edges, values, &lo, &hi)
+            if len(team) == 1:
+                with nogil:
+                    v = rook_dd_move_values_guess(self.s, &rules.r, &p, g, edges, values, &lo, &hi)
+                self.last_nodes = rook_solver_nodes(self.s)
+            else:
+                job = _Job.make(rules, &p)
+                job.wlo, job.whi, job.guess, job.anytime = 0, _total(rules, &p), g, edges
+                v = job.value(team)
+                lo, hi = job.lo, job.hi
+                if v >= 0:
+                    v = job.cards(team, v)
+                for i in range(64):
+                    values[i] = job.values[i]
+                self.last_nodes = job.nodes
         finally:
             rook_solver_set_progress(self.s, NULL, NULL)
             self._progress = None
-        self.last_nodes = rook_solver_nodes(self.s)
         mv = {Card(i): values[i] for i in range(64) if values[i] >= 0}
         if v < 0:
             self._stopped(lo, hi, mv)
         to_move = (p.leader + p.trick_n) % 4
         return SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, self.last_nodes)
+
+
+
+
+cdef class _Job:
+    """One position searched by a team of solvers sharing a table, one
+    thread each (the search releases the GIL)."""
+
+    cdef rook_dd_pos p
+    cdef Rules rules
+    cdef public int wlo, whi, guess, anytime, lo, hi
+    cdef public uint64_t nodes
+    cdef int next                  # the next class of root cards to take
+    cdef int32_t values[64]
+
+    @staticmethod
+    cdef _Job make(Rules rules, rook_dd_pos *p):
+        cdef _Job job = _Job()
+        job.p = p[0]
+        job.rules = rules
+        for i in range(64):
+            job.values[i] = -1
+        return job
+
+    cdef int _run(self, list team, object work) except -3:
+        """Run ``work(solver, i)`` for every solver of the team in threads
+        (the first in this one); return 0, or -1 if none succeeded."""
+        threads = [threading.Thread(target=work, args=(team[i], i)) for i in range(1, len(team))]
+        for t in threads:
+            t.start()
+        try:
+            work(team[0], 0)
+        finally:
+            for t in threads:
+                t.join()
+        return 0
+
+    def value(self, list team):
+        """Return the value, the team narrowing it together (-1: a budget ran
+        out; lo/hi hold the bounds proven)."""
+        cdef Solver lead = team[0]
+        cdef int r
+        cdef rook_dd_team t
+        with nogil:
+            r = rook_dd_prepare(lead.s, &self.rules.r, &self.p)
+        if r < 0:
+            return -2
+        rook_dd_team_init(&t, _total(self.rules, &self.p), self.wlo, self.whi)
+        if lead._progress is not None:
+            t.progress = _on_step
+            t.progress_arg = <void *>lead
+        results = [None] * len(team)
+
+        def work(Solver solver, int i):
+            cdef int v
+            with nogil:
+                v = rook_dd_value_team(solver.s, &self.rules.r, &self.p, &t, i)
+            results[i] = v
+            if v < 0:   # a budget: the whole team stops
+                for other in team:
+                    if other is not solver:
+                        rook_solver_abort((<Solver>other).s)
+
+        self._run(team, work)
+        self.nodes = sum(rook_solver_nodes((<Solver>x).s) for x in team)
+        self.lo, self.hi = t.lo, t.hi
+        if any(v is None or v < 0 for v in results):
+            return -1
+        return results[0]
+
+    def cards(self, list team, int root):
+        """Fill the root cards' values, the team taking the classes in turn;
+        return the root value, or -1."""
+        self.next = 0
+        failed = []
+
+        def work(Solver solver, int i):
+            cdef int r
+            rook_solver_set_helper(solver.s, 0)
+            with nogil:
+                r = rook_dd_move_values_shared(solver.s, &self.rules.r, &self.p, root, &self.next,
+                                               self.values)
+            if r < 0:
+                failed.append(i)
+                for other in team:
+                    if other is not solver:
+                        rook_solver_abort((<Solver>other).s)
+            self.nodes += rook_solver_nodes(solver.s)
+
+        self._run(team, work)
+        return -1 if failed else root
 
 
 cdef void _on_step(void *arg, int lo, int hi, uint64_t nodes) noexcept with gil:

@@ -20,10 +20,10 @@
 
 #define MIN_BUCKETS 256
 
-rook_solver *rook_solver_new(size_t tt_bytes)
+static dd_table *table_new(size_t tt_bytes)
 {
-    rook_solver *s = calloc(1, sizeof *s);
-    if (!s)
+    dd_table *t = calloc(1, sizeof *t);
+    if (!t)
         return NULL;
     /* a quarter of the memory for the quasi-symmetry table */
     size_t q_bytes = DD_QS_SHARE ? tt_bytes / DD_QS_SHARE : 0;
@@ -35,34 +35,71 @@ rook_solver *rook_solver_new(size_t tt_bytes)
         nq = MIN_BUCKETS / 4;
     size_t main_bytes = n * DD_BUCKET * sizeof(dd_entry);
     /* calloc: the pages are zeroed lazily; buckets start on cache lines */
-    s->tt_raw = calloc(main_bytes + nq * DD_QBUCKET * sizeof(dd_qentry) + 64, 1);
-    if (!s->tt_raw) {
+    t->raw = calloc(main_bytes + nq * DD_QBUCKET * sizeof(dd_qentry) + 64, 1);
+    if (!t->raw) {
+        free(t);
+        return NULL;
+    }
+    t->tt = (dd_entry *)(((uintptr_t)t->raw + 63) & ~(uintptr_t)63);
+    t->n_buckets = n;
+    t->qt = (dd_qentry *)((char *)t->tt + main_bytes);
+    t->n_qbuckets = nq;
+    t->refs = 1;
+    return t;
+}
+
+static void table_release(dd_table *t)
+{
+    if (t && __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(t->raw);
+        free(t);
+    }
+}
+
+static void table_clear(dd_table *t)
+{
+    if (++t->gen == 0) {             /* wrapped: really clear */
+        memset(t->tt, 0, t->n_buckets * DD_BUCKET * sizeof(dd_entry)
+                         + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
+        t->gen = 1;
+    }
+}
+
+rook_solver *rook_solver_new(size_t tt_bytes)
+{
+    rook_solver *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->t = table_new(tt_bytes);
+    if (!s->t) {
         free(s);
         return NULL;
     }
-    s->tt = (dd_entry *)(((uintptr_t)s->tt_raw + 63) & ~(uintptr_t)63);
-    s->n_buckets = n;
-    s->qt = (dd_qentry *)((char *)s->tt + main_bytes);
-    s->n_qbuckets = nq;
-    s->gen = 0;
     return s;
 }
 
 void rook_solver_free(rook_solver *s)
 {
     if (s) {
-        free(s->tt_raw);
+        table_release(s->t);
         free(s);
     }
 }
 
+void rook_solver_share(rook_solver *s, rook_solver *owner)
+{
+    if (s->t == owner->t)
+        return;
+    __atomic_add_fetch(&owner->t->refs, 1, __ATOMIC_ACQ_REL);
+    table_release(s->t);
+    s->t = owner->t;
+}
+
+void rook_solver_set_helper(rook_solver *s, int from_cards) { s->reverse_from = from_cards; }
+
 void rook_solver_clear(rook_solver *s)
 {
-    if (++s->gen == 0) {           /* wrapped: really clear */
-        memset(s->tt, 0, s->n_buckets * DD_BUCKET * sizeof(dd_entry)
-                         + s->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
-        s->gen = 1;
-    }
+    table_clear(s->t);
 }
 
 void rook_solver_set_budget(rook_solver *s, uint64_t nodes) { s->budget = nodes; }
@@ -79,14 +116,13 @@ int rook_solver_stop_reason(const rook_solver *s) { return s->stop; }
 
 void rook_solver_abort(rook_solver *s)
 {
-    s->aborted = 1;
     s->stop = ROOK_STOP_CALLER;
+    __atomic_store_n(&s->aborted, 1, __ATOMIC_RELAXED);
 }
 
 void rook_solver_set_generalize(rook_solver *s, int on)
 {
     s->exact_only = !on;
-    s->ctx_r = NULL;             /* the next setup clears the table */
 }
 
 uint64_t rook_solver_nodes(const rook_solver *s) { return s->nodes; }
@@ -245,11 +281,18 @@ static int setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
         return -2;
     /* Entries stay valid while the rules and the trump are the same; the
      * end points are stored with each entry (table.h). */
-    if (s->gen == 0 || s->ctx_r != r || s->ctx_trump != p->trump) {
-        rook_solver_clear(s);
-        s->ctx_r = r;
-        s->ctx_trump = p->trump;
+    dd_table *t = s->t;
+    if (t->gen == 0 || t->ctx_r != r || t->ctx_trump != p->trump || t->ctx_exact != s->exact_only) {
+        table_clear(t);
+        t->ctx_r = r;
+        t->ctx_trump = p->trump;
+        t->ctx_exact = s->exact_only;
     }
+    s->tt = t->tt;
+    s->n_buckets = t->n_buckets;
+    s->qt = t->qt;
+    s->n_qbuckets = t->n_qbuckets;
+    s->gen = t->gen;
     dd_search_reset(s);
     return 0;
 }
@@ -478,4 +521,151 @@ int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *
                         int *lo, int *hi)
 {
     return rook_dd_move_values_guess(s, r, p, -1, 0, values, lo, hi);
+}
+
+int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
+{
+    return setup(s, r, p) < 0 ? -2 : 0;
+}
+
+int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
+                               int *next, int32_t values[64])
+{
+    if (setup(s, r, p) < 0)
+        return -2;
+    int total = dd_total(s);
+    dd_moves mv;
+    int maximize = root_moves(s, &mv);
+    for (;;) {
+        int i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+        if (i >= mv.n)
+            return 0;
+        int clo = maximize ? 0 : root, chi = maximize ? root : total;
+        if (narrow(s, mv.card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total, &clo, &chi) < 0)
+            return -1;
+        for (uint64_t m = mv.cls[i]; m; m &= m - 1)
+            values[s->card[rook_lsb(m)]] = clo;
+    }
+}
+
+/* ---- teams: several threads on one value (rook_dd_value_team) ---- */
+
+#ifndef DD_HELP_FROM
+#define DD_HELP_FROM 32              /* cards in hands from which a helper rotates the moves */
+#endif
+
+static void team_lock(rook_dd_team *t)
+{
+    while (__atomic_exchange_n(&t->lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&t->lock, __ATOMIC_RELAXED))
+            ;
+}
+
+static void team_unlock(rook_dd_team *t) { __atomic_store_n(&t->lock, 0, __ATOMIC_RELEASE); }
+
+void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi)
+{
+    memset(team, 0, sizeof *team);
+    team->lo = 0;
+    team->hi = total;
+    team->wlo = wlo < 0 ? 0 : wlo;
+    team->whi = whi > total ? total : whi;
+    if (team->wlo > team->whi)
+        team->wlo = team->whi;
+}
+
+/* The target for member `me`: the point of the grain inside (L, H] farthest
+ * from L, from H + grain and from the other members' targets; 0 when every
+ * point is taken (then the member joins the target of another). */
+static int team_pick(const rook_dd_team *t, int me, int L, int H, int gr)
+{
+    int best = 0, best_d = -1;
+    for (int x = on_grain(L + 1, gr); x <= H; x += gr) {
+        int left = L, right = H + gr, taken = 0;
+        for (int i = 0; i < ROOK_DD_TEAM_MAX; i++) {
+            int y = t->probing[i];
+            if (i == me || y <= L || y > H)
+                continue;
+            if (y == x)
+                taken = 1;
+            else if (y < x && y > left)
+                left = y;
+            else if (y > x && y < right)
+                right = y;
+        }
+        int d = x - left < right - x ? x - left : right - x;
+        if (!taken && d > best_d) {
+            best_d = d;
+            best = x;
+        }
+    }
+    return best;
+}
+
+int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
+                       int me)
+{
+    if (me < 0 || me >= ROOK_DD_TEAM_MAX || setup(s, r, p) < 0)
+        return -2;
+    int gr = s->grain, result = 0;
+    s->team = team;
+    for (;;) {
+        team_lock(team);
+        int L = team->lo > team->wlo ? team->lo : team->wlo;
+        int H = team->hi < team->whi ? team->hi : team->whi;
+        if (L >= H) {
+            team_unlock(team);
+            break;
+        }
+        int g = team_pick(team, me, L, H, gr), helping = 0;
+        if (!g) {
+            /* every target is being searched: help with another's, trying
+             * the first move of the top nodes last (so that the two
+             * searches part ways) */
+            for (int i = 0; i < ROOK_DD_TEAM_MAX && !g; i++)
+                if (i != me && team->probing[i] > L && team->probing[i] <= H)
+                    g = team->probing[i];
+            helping = g != 0;
+        }
+        if (!g)
+            g = H;
+        s->reverse_from = helping ? -DD_HELP_FROM : 0;
+        team->probing[me] = g;
+        team_unlock(team);
+        s->probe = g;
+        uint64_t rel;
+        int v = dd_search(s, g - 1, g, &rel);
+        team_lock(team);
+        team->probing[me] = 0;
+        if (s->aborted) {
+            if (s->stop == ROOK_STOP_MOOT) {
+                s->aborted = 0;
+                s->stop = ROOK_STOP_NONE;
+                team_unlock(team);
+                continue;
+            }
+            team_unlock(team);
+            result = -1;
+            break;
+        }
+        if (v >= g) {
+            int lo = v < team->hi ? v : team->hi;
+            if (lo > team->lo)
+                __atomic_store_n(&team->lo, lo, __ATOMIC_RELAXED);
+        } else {
+            int hi = v > team->lo ? v : team->lo;
+            if (hi < team->hi)
+                __atomic_store_n(&team->hi, hi, __ATOMIC_RELAXED);
+        }
+        int lo = team->lo, hi = team->hi;
+        team_unlock(team);
+        if (team->progress)
+            team->progress(team->progress_arg, lo, hi, s->nodes);
+    }
+    s->team = NULL;
+    s->reverse_from = 0;
+    if (result < 0)
+        return -1;
+    int v = team->lo > team->wlo ? team->lo : team->wlo;
+    return v < team->whi ? v : team->whi;
 }

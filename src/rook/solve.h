@@ -52,6 +52,18 @@ typedef struct rook_dd_pos {
 rook_solver *rook_solver_new(size_t tt_bytes);
 void rook_solver_free(rook_solver *s);
 
+/* Let s use the table of `owner` (its own is freed when no solver uses it
+ * any more).  Solvers sharing a table may search at the same time from
+ * several threads, on positions of one context (the same rules and trump)
+ * only; a clear, or a position of another context, empties the table for
+ * all of them, and must not happen while another of them searches. */
+void rook_solver_share(rook_solver *s, rook_solver *owner);
+
+/* Make s a helper of a parallel search: at nodes with at least `from_cards`
+ * cards in hands it tries the moves in reverse order, so that two solvers
+ * on one position and one table share out the work (0: the usual order). */
+void rook_solver_set_helper(rook_solver *s, int from_cards);
+
 /* Forget every stored bound (needed between positions of different rules or
  * trump; done automatically by the calls below). */
 void rook_solver_clear(rook_solver *s);
@@ -76,7 +88,8 @@ typedef void (*rook_dd_progress_fn)(void *arg, int lo, int hi, uint64_t nodes);
 void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg);
 
 /* Why the last call stopped early: */
-enum { ROOK_STOP_NONE = 0, ROOK_STOP_NODES = 1, ROOK_STOP_TIME = 2, ROOK_STOP_CALLER = 3 };
+enum { ROOK_STOP_NONE = 0, ROOK_STOP_NODES = 1, ROOK_STOP_TIME = 2, ROOK_STOP_CALLER = 3,
+       ROOK_STOP_MOOT = 4 /* (internal: a team mate settled the question) */ };
 
 /* Stop the search under way as soon as it looks (from the progress function,
  * or from another thread): the call returns -1 with stop reason
@@ -128,5 +141,44 @@ int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
  * none), and the position's value found as rook_dd_value_in's anytime. */
 int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
                               int anytime, int32_t values[64], int *lo, int *hi);
+
+/* Set s up for p as a search would (the table is emptied if its context
+ * changes): before solvers sharing the table start on p from several
+ * threads.  Return 0, or -2 when the position is beyond the solver. */
+int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p);
+
+/* Every card's value from several threads: given `root`, the position's
+ * value, take the next class of the legal cards from *next (atomically)
+ * until none is left, writing values[card] for each card of the class.
+ * Each thread calls it with its own solver, all sharing one table and one
+ * *next (starting at 0).  Return 0, or -1 when a budget ran out. */
+int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
+                               int *next, int32_t values[64]);
+
+/* A team of solvers (one thread each, sharing one table) narrowing one
+ * position's value together: each takes a target that splits what is
+ * still open away from the targets the others are searching, and a search
+ * whose question another has settled stops at once. */
+#define ROOK_DD_TEAM_MAX 8
+typedef struct rook_dd_team {
+    int lock;                        /* a spin lock over the fields below */
+    int lo, hi;                      /* the bounds proven on the value */
+    int wlo, whi;                    /* the window asked for */
+    int probing[ROOK_DD_TEAM_MAX];   /* each member's target (0: none) */
+    rook_dd_progress_fn progress;    /* told of every step, from any member's thread */
+    void *progress_arg;
+} rook_dd_team;
+
+/* Start a team on a position whose value lies in [0, total]: the window
+ * [wlo, whi] as for rook_dd_value_in. */
+void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi);
+
+/* Search with the team as member `me` (0 .. ROOK_DD_TEAM_MAX-1) until the
+ * value is known (or known to be outside the window); every member's call
+ * returns then.  Call rook_dd_prepare on one member first.  Return the
+ * value clipped to the window, or -1 when this member's budget ran out
+ * (the team's bounds hold what was proven). */
+int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
+                       int me);
 
 #endif

@@ -41,12 +41,27 @@ typedef struct dd_key {
 typedef struct dd_entry dd_entry;
 typedef struct dd_qentry dd_qentry;
 
-struct rook_solver {
-    /* the table (table.c) */
+/* The memory of the tables, which several solvers (threads) may share: they
+ * must then search positions of one context (rules and trump) at a time;
+ * entries are written and read without locks (table.h). */
+typedef struct dd_table {
+    void *raw;                       /* the allocation */
     dd_entry *tt;
-    void *tt_raw;
     uint64_t n_buckets;
-    dd_qentry *qt;                   /* the quasi-symmetry table (table.h) */
+    dd_qentry *qt;                   /* the quasi-symmetry table */
+    uint64_t n_qbuckets;
+    uint8_t gen;                     /* entries of another generation are empty */
+    int refs;                        /* solvers using it */
+    const rook_rules *ctx_r;         /* the context the entries belong to */
+    int ctx_trump, ctx_exact;
+} dd_table;
+
+struct rook_solver {
+    /* the table (a copy of the shared one's fields, made at setup) */
+    dd_table *t;
+    dd_entry *tt;
+    uint64_t n_buckets;
+    dd_qentry *qt;
     uint64_t n_qbuckets;
     uint8_t gen;
     /* budgets and statistics */
@@ -59,9 +74,10 @@ struct rook_solver {
     /* progress reports (rook_solver_set_progress) */
     rook_dd_progress_fn progress;
     void *progress_arg;
-    /* the context the table's entries belong to */
-    const rook_rules *ctx_r;
-    int ctx_trump;
+    struct rook_dd_team *team;       /* a team searching one position together (solve.c) */
+    int probe;                       /* the target of the null-window search under way */
+    int reverse_from;                /* helper threads: try the moves of nodes with this many
+                                        cards or more in reverse order (0: never) */
     /* per (rules, trump): the layout */
     const rook_rules *r;
     uint8_t sbit[64];                /* card id -> solver bit (DD_NONE: not in the deck) */

@@ -207,7 +207,7 @@ int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
 int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
 {
     *rel = 0;
-    if (s->aborted)
+    if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED))   /* another thread may stop it */
         return 0;
     if (++s->nodes > s->budget && s->budget) {
         s->aborted = 1;
@@ -218,6 +218,16 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         s->aborted = 1;
         s->stop = ROOK_STOP_TIME;
         return 0;
+    }
+    if (s->team && !(s->nodes & 255)) {
+        /* has a team mate settled this search's question? */
+        int lo = __atomic_load_n(&s->team->lo, __ATOMIC_RELAXED);
+        int hi = __atomic_load_n(&s->team->hi, __ATOMIC_RELAXED);
+        if (s->probe <= lo || s->probe > hi) {
+            s->aborted = 1;
+            s->stop = ROOK_STOP_MOOT;
+            return 0;
+        }
     }
     uint64_t all = dd_in_hands(s);
     int n_cards = rook_popcount(all);
@@ -309,6 +319,30 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     dd_moves mv;
     dd_gen_moves(s, seat, 0, &mv);
     R |= mv.rel;
+    if (s->reverse_from < 0 && n_cards >= -s->reverse_from && mv.n > 1) {
+        /* rotate by one: the first move last */
+        uint8_t c = mv.card[0], r = mv.run[0];
+        uint64_t cl = mv.cls[0];
+        for (int i = 0; i + 1 < mv.n; i++) {
+            mv.card[i] = mv.card[i + 1];
+            mv.run[i] = mv.run[i + 1];
+            mv.cls[i] = mv.cls[i + 1];
+        }
+        mv.card[mv.n - 1] = c;
+        mv.run[mv.n - 1] = r;
+        mv.cls[mv.n - 1] = cl;
+    }
+    if (s->reverse_from > 0 && n_cards >= s->reverse_from)
+        for (int i = 0, j = mv.n - 1; i < j; i++, j--) {
+            uint8_t c = mv.card[i], r = mv.run[i];
+            uint64_t cl = mv.cls[i];
+            mv.card[i] = mv.card[j];
+            mv.run[i] = mv.run[j];
+            mv.cls[i] = mv.cls[j];
+            mv.card[j] = c;
+            mv.run[j] = r;
+            mv.cls[j] = cl;
+        }
     int maximize = !(seat & 1);
     int best = maximize ? -1 : total + 1;
     int n = mv.n;

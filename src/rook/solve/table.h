@@ -43,6 +43,12 @@ struct dd_entry {
 
 _Static_assert(sizeof(struct dd_entry) == 16, "a table entry is 16 bytes");
 
+/* Entries are read and written without locks, by several threads when
+ * solvers share a table: the first word holds the lock XOR the data, so a
+ * read that mixes the words of two writes fails its check. */
+static inline uint64_t dd_ld(const uint64_t *w) { return __atomic_load_n(w, __ATOMIC_RELAXED); }
+static inline void dd_st(uint64_t *w, uint64_t x) { __atomic_store_n(w, x, __ATOMIC_RELAXED); }
+
 #define DD_E_KEEP(d) ((uint32_t)((d) & 0xFFFFF))
 #define DD_E_CARDS(d) ((int)(((d) >> 20) & 63))
 #define DD_E_END(d) ((int)(((d) >> 26) & 1023))
@@ -199,10 +205,10 @@ static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi,
     dd_entry *b = dd_bucket(s, k->coarse);
     int used = 0;
     for (int i = 0; i < DD_BUCKET; i++) {
-        uint64_t lk = b[i].lock;
+        uint64_t d = dd_ld(&b[i].data);
+        uint64_t lk = dd_ld(&b[i].lock) ^ d;
         if ((uint8_t)lk != s->gen)
             continue;
-        uint64_t d = b[i].data;
         uint32_t keep = DD_E_KEEP(d);
         if ((lk & ~0xFFULL) != dd_lock(k, keep, dd_keep_mask(k, keep)))
             continue;
@@ -228,16 +234,12 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
     uint32_t keep = dd_keep_of(s, k, rel);
     uint64_t lock = dd_lock(k, keep, dd_keep_mask(k, keep)) | s->gen;
     dd_entry *b = dd_bucket(s, k->coarse);
-    int victim = -1;
+    int victim = -1, victim_live = 0, victim_cards = 0;
     for (int i = 0; i < DD_BUCKET; i++) {
-        uint64_t lk = b[i].lock;
-        if ((uint8_t)lk != s->gen) {
-            if (victim < 0 || (uint8_t)b[victim].lock == s->gen)
-                victim = i;
-            continue;
-        }
-        if (lk == lock) {
-            uint64_t d = b[i].data;
+        uint64_t d = dd_ld(&b[i].data);
+        uint64_t lk = dd_ld(&b[i].lock) ^ d;
+        int live = (uint8_t)lk == s->gen;
+        if (live && lk == lock) {
             if (DD_E_END(d) == s->end_points) {
                 if (DD_E_LO(d) > lo)
                     lo = DD_E_LO(d);
@@ -247,12 +249,16 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
             victim = i;
             break;
         }
-        if (victim < 0 || ((uint8_t)b[victim].lock == s->gen
-                           && DD_E_CARDS(b[i].data) < DD_E_CARDS(b[victim].data)))
+        /* otherwise the first empty entry, or the one of fewest cards */
+        if (victim < 0 || (victim_live && (!live || DD_E_CARDS(d) < victim_cards))) {
             victim = i;
+            victim_live = live;
+            victim_cards = DD_E_CARDS(d);
+        }
     }
-    b[victim].lock = lock;
-    b[victim].data = dd_e_pack(keep, cards, s->end_points, lo, hi);
+    uint64_t d = dd_e_pack(keep, cards, s->end_points, lo, hi);
+    dd_st(&b[victim].data, d);
+    dd_st(&b[victim].lock, lock ^ d);
 }
 
 
@@ -272,10 +278,10 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
 #define DD_QS_MAX_CARDS 32
 
 struct dd_qentry {
-    uint64_t lock;                   /* as dd_entry */
+    uint64_t lock;                   /* as dd_entry, XOR dd_q_check of the rest */
     uint64_t data;                   /* as dd_entry (no kept counts: every card is kept) */
-    uint32_t tag[DD_TAG_PLANES];     /* the tag planes of the key */
-    uint32_t pad;
+    uint64_t tags01;                 /* the key's tag planes 0 and 1 (32 bits each) */
+    uint64_t tags2;                  /* the key's tag plane 2 */
 };
 
 _Static_assert(sizeof(struct dd_qentry) == 32, "a quasi-symmetry entry is 32 bytes");
@@ -299,6 +305,12 @@ static inline uint64_t dd_qs_lock(const rook_solver *s, const dd_key *k)
     return dd_mix64(h) & ~0xFFULL;
 }
 
+/* The words of a quasi-symmetry entry after its lock: data, and the tags. */
+static inline uint64_t dd_q_check(uint64_t data, uint64_t tags01, uint64_t tags2)
+{
+    return data ^ tags01 ^ (tags2 * 0x9E3779B97F4A7C15ULL);
+}
+
 static inline dd_qentry *dd_qbucket(const rook_solver *s, uint64_t lock)
 {
     return &s->qt[DD_QBUCKET * (((lock >> 32) * s->n_qbuckets) >> 32)];
@@ -310,23 +322,23 @@ static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, in
     dd_qentry *b = dd_qbucket(s, lock);
     int used = 0;
     for (int i = 0; i < DD_QBUCKET; i++) {
-        if (b[i].lock != (lock | s->gen))
+        uint64_t d = dd_ld(&b[i].data), t01 = dd_ld(&b[i].tags01), t2w = dd_ld(&b[i].tags2);
+        if ((dd_ld(&b[i].lock) ^ dd_q_check(d, t01, t2w)) != (lock | s->gen))
             continue;
+        uint32_t e0 = (uint32_t)t01, e1 = (uint32_t)(t01 >> 32), e2 = (uint32_t)t2w;
         int neg = 0, pos = 0;
         uint32_t t0 = (uint32_t)k->plane[2], t1 = (uint32_t)k->plane[3], t2 = (uint32_t)k->plane[4];
-        uint32_t diff = (t0 ^ b[i].tag[0]) | (t1 ^ b[i].tag[1]) | (t2 ^ b[i].tag[2]);
+        uint32_t diff = (t0 ^ e0) | (t1 ^ e1) | (t2 ^ e2);
         for (; diff; diff &= diff - 1) {
             int j = rook_lsb(diff);
             int tp = ((t0 >> j) & 1) | ((t1 >> j) & 1) << 1 | ((t2 >> j) & 1) << 2;
-            int ts = ((b[i].tag[0] >> j) & 1) | ((b[i].tag[1] >> j) & 1) << 1
-                   | ((b[i].tag[2] >> j) & 1) << 2;
-            int d = s->tag_pts[tp] - s->tag_pts[ts];
-            if (d < 0)
-                neg += d;
+            int ts = ((e0 >> j) & 1) | ((e1 >> j) & 1) << 1 | ((e2 >> j) & 1) << 2;
+            int dp = s->tag_pts[tp] - s->tag_pts[ts];
+            if (dp < 0)
+                neg += dp;
             else
-                pos += d;
+                pos += dp;
         }
-        uint64_t d = b[i].data;
         int dend = s->end_points - DD_E_END(d);
         int elo = DD_E_LO(d) + neg + (dend < 0 ? dend : 0);
         int ehi = DD_E_HI(d) + pos + (dend > 0 ? dend : 0);
@@ -342,18 +354,15 @@ static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, i
 {
     lock |= s->gen;
     dd_qentry *b = dd_qbucket(s, lock);
-    uint32_t t0 = (uint32_t)k->plane[2], t1 = (uint32_t)k->plane[3], t2 = (uint32_t)k->plane[4];
-    int victim = -1;
+    uint64_t t01 = (uint32_t)k->plane[2] | (uint64_t)(uint32_t)k->plane[3] << 32;
+    uint64_t t2w = (uint32_t)k->plane[4];
+    int victim = -1, victim_live = 0, victim_cards = 0;
     for (int i = 0; i < DD_QBUCKET; i++) {
-        if ((uint8_t)b[i].lock != s->gen) {
-            if (victim < 0 || (uint8_t)b[victim].lock == s->gen)
-                victim = i;
-            continue;
-        }
-        if (b[i].lock == lock) {
-            uint64_t d = b[i].data;
-            if (b[i].tag[0] == t0 && b[i].tag[1] == t1 && b[i].tag[2] == t2
-                && DD_E_END(d) == s->end_points) {
+        uint64_t d = dd_ld(&b[i].data), e01 = dd_ld(&b[i].tags01), e2 = dd_ld(&b[i].tags2);
+        uint64_t lk = dd_ld(&b[i].lock) ^ dd_q_check(d, e01, e2);
+        int live = (uint8_t)lk == s->gen;
+        if (live && lk == lock) {
+            if (e01 == t01 && e2 == t2w && DD_E_END(d) == s->end_points) {
                 if (DD_E_LO(d) > lo)
                     lo = DD_E_LO(d);
                 if (DD_E_HI(d) < hi)
@@ -362,15 +371,17 @@ static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, i
             victim = i;
             break;
         }
-        if (victim < 0 || ((uint8_t)b[victim].lock == s->gen
-                           && DD_E_CARDS(b[i].data) < DD_E_CARDS(b[victim].data)))
+        if (victim < 0 || (victim_live && (!live || DD_E_CARDS(d) < victim_cards))) {
             victim = i;
+            victim_live = live;
+            victim_cards = DD_E_CARDS(d);
+        }
     }
-    b[victim].lock = lock;
-    b[victim].data = dd_e_pack(0, cards, s->end_points, lo, hi);
-    b[victim].tag[0] = t0;
-    b[victim].tag[1] = t1;
-    b[victim].tag[2] = t2;
+    uint64_t d = dd_e_pack(0, cards, s->end_points, lo, hi);
+    dd_st(&b[victim].data, d);
+    dd_st(&b[victim].tags01, t01);
+    dd_st(&b[victim].tags2, t2w);
+    dd_st(&b[victim].lock, lock ^ dd_q_check(d, t01, t2w));
 }
 
 #endif
