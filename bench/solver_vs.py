@@ -121,10 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=0, help="node budget per call (0: none)")
     ap.add_argument("-D", dest="defines", action="append", default=[],
                     help="-D definition for the new side's build (experiments)")
+    ap.add_argument("--cflag", dest="cflags", action="append", default=[],
+                    help="a compiler flag for the new side's build (experiments)")
     ap.add_argument("--base-D", dest="base_defines", action="append", default=[],
                     help="-D definition for the base side's build (experiments)")
     a = ap.parse_args(argv)
-    new_lib = build(a.new, extra=[f"-D{d}" for d in a.defines])
+    new_lib = build(a.new, extra=[f"-D{d}" for d in a.defines] + a.cflags)
     new = Side(a.new, new_lib, a.tt_mib << 20)
     base = None
     if a.base != "none":

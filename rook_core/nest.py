@@ -14,14 +14,15 @@ How it stays far below 2,002 x 4 exact solves (``tournament``):
   them and the same points play the same part (they are equivalent cards of
   the solver), so a discard is only a number of cards taken from each such
   class;
-* the best-looking discard of a trump (low cards of short side suits, no
-  trumps, no counters) is solved first, and each other discard is then
+* the best-looking discards of a trump (low cards of short side suits, no
+  trumps, no counters) are tried first, and each discard after the first is
   asked the yes/no question "can the declarer's team take more than the best
   so far?" (:meth:`Solver.at_least`), which usually costs much less than an
-  exact value; only a "yes" is solved exactly;
+  exact value; only a "yes" is solved exactly; once the best takes every
+  point of the hand, the rest cannot beat it and are not searched;
 * one solver table (256 MiB by default) serves every discard of a trump:
   positions a few tricks on often coincide, and an entry proven with other
-  nest points still bounds the value (see ``src/rook/solve.c``).
+  nest points still bounds the value (see ``src/rook/solve/table.h``).
 
 The four trumps are independent searches, spread over ``workers`` threads
 (one solver each; the search releases the GIL).  The answer depends on
@@ -45,6 +46,8 @@ from .errors import PositionError, RookError
 from .solver import BudgetExceeded, Solver
 
 __all__ = ["NestDecision", "TrumpChoice", "nest_decision"]
+
+FIRST_LOOKS = 10   # discards tried first, best-looking first (see _best_for_trump)
 
 
 @dataclass(frozen=True)
@@ -247,14 +250,18 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
         if a < 64:
             allowed |= 1 << a
     classes = _classes(hand, trump, allowed)
-    # The best-looking discard first (it sets the bar), then the rest in the
-    # order _discards makes them: neighbours differ in few cards, so their
-    # searches meet the same positions in the table.
     options = list(_discards(classes, k))
     if not options:
         raise PositionError(f"the declarer cannot bury {k} cards")
-    first = min(range(len(options)), key=lambda i: _looks_cheap(hand, trump, options[i]))
-    options.insert(0, options.pop(first))
+    # The FIRST_LOOKS best-looking first (a high bar early makes the others
+    # cheap to refute), then the rest in the order _discards makes them:
+    # neighbours differ in few cards, so their searches meet the same
+    # positions in the table.
+    looks = sorted(range(len(options)), key=lambda i: _looks_cheap(hand, trump, options[i]))
+    first = set(looks[:FIRST_LOOKS])
+    options = [options[i] for i in looks[:FIRST_LOOKS]] + [o for i, o in enumerate(options)
+                                                             if i not in first]
+    ceiling = hand.variant.total_points   # no discard gives the declarer's team more
     team = declarer % 2
     best: tuple[int, int, tuple[int, ...], bool] | None = None  # (points, value, discard, exact)
     solved = nodes = 0
@@ -301,7 +308,7 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
     undecided: list[tuple[tuple[int, ...], int]] = []   # (discard, the bar it was asked about)
     for discard in options:
         bar = best[0] if best is not None else -1
-        if not consider(discard):
+        if bar < ceiling and not consider(discard):
             undecided.append((discard, bar))
         tick()
     # A budget may have left discards undecided against an earlier, lower

@@ -91,7 +91,8 @@ def build(commit: str, scratch: Path | None = None, force: bool = False, extra: 
     if not sources:
         raise SystemExit(f"solver_sides: no solver sources in {full[:12]}")
     cc = os.environ.get("CC", "cc")
-    cmd = [cc, "-O3", *_arch_flags(cc), "-flto", "-std=c11", "-fPIC", "-shared",
+    arch = [] if any(x.startswith("-march=") for x in (extra or [])) else _arch_flags(cc)
+    cmd = [cc, "-O3", *arch, "-flto", "-std=c11", "-fPIC", "-shared",
            "-fvisibility=hidden", "-Wl,-Bsymbolic", f"-I{src}", *(extra or []),
            str(SHIM), *map(str, sources), "-o", str(lib)]
     done = subprocess.run(cmd, capture_output=True, text=True)

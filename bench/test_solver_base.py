@@ -1,0 +1,196 @@
+"""The solver against the previous one, built from its commit, on the same deals.
+
+Both sides are shared libraries built by ``tools/solver_sides.py`` (the
+working tree and ``BASE``, commit 649b7bd, the last solver before
+``src/rook/solve/``), loaded into this process and run on each deal in
+turns (``bench/solver_vs.py``), each with a fresh table; every answer must
+agree.  Timings are printed, never asserted; node counts are deterministic.
+
+* ``solver-base``: ``N_DEALS`` full ``tournament`` deals (``ROOK_BENCH_DEALS``,
+  default 60; the issue's figure uses 300): the value, every card's value,
+  and "does team 0 take at least the value?" (the hardest target);
+  crowsnest deals, value only.  Median, p90, p99, max, mean, nodes/s and the
+  ratios base/new (of the medians, of the means, per deal).
+* ``solver-p57``: ``partnership-57`` from 10 tricks left (value, new and
+  base), and full deals (14 tricks) searched anytime for ``P57_SECONDS``
+  seconds each: the width of the bounds then (``ROOK_BENCH_P57_FULL`` deals,
+  default 2).
+* ``solver-pimc``: the decision of a PIMC player at the first lead of a
+  ``tournament`` deal: ``PIMC_WORLDS`` worlds, every card's value and the
+  best cards, one core.
+* ``solver-threads``: one value, every card's value, and a batch of full
+  deals on 2 threads against 1, interleaved.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
+from solver_vs import compare, quantile, report, signature  # noqa: E402
+
+from rook_core.solver import BudgetExceeded, Solver, solve_many  # noqa: E402
+from rook_core.worlds import world_positions  # noqa: E402
+
+BASE = "649b7bd"
+N_DEALS = int(os.environ.get("ROOK_BENCH_DEALS", "60"))
+N_P57_FULL = int(os.environ.get("ROOK_BENCH_P57_FULL", "2"))
+P57_SECONDS = 10.0
+PIMC_WORLDS = 100
+N_THREADS = 24
+
+
+@pytest.fixture(scope="module")
+def sides() -> tuple[Side, Side]:
+    return Side("new", build("worktree")), Side(BASE, build(BASE))
+
+
+def _deals(preset: str, n: int, cards_left: int, seed: int = 2000) -> list:
+    return [play_until(preset, seed + i, cards_left) for i in range(n)]
+
+
+@pytest.mark.parametrize("what", ["value", "cards", "at_value"])
+@pytest.mark.benchmark(group="solver-base")
+def test_tournament_full_deals_against_base(benchmark, ledger, sides, what):  # type: ignore[no-untyped-def]
+    new, base = sides
+    deals = _deals("tournament", N_DEALS, 36)
+    targets = None
+    run_what = what
+    if what == "at_value":
+        targets = [base.run("value", spec_of(h.variant), pos_of(h))[0] for h in deals]
+        run_what = "at_least"
+    out: dict = {}
+    benchmark.pedantic(lambda: out.update(compare(new, base, deals, run_what, targets, quiet=True)),
+                       rounds=1, iterations=1)
+    ledger.record(f"solver-base/{what}", benchmark, len(deals), "deal")
+    for line in report(f"tournament {what}, new vs {BASE}", out, "new", BASE):
+        ledger.target(line)
+
+
+@pytest.mark.benchmark(group="solver-base")
+def test_crowsnest_full_deals_against_base(benchmark, ledger, sides):  # type: ignore[no-untyped-def]
+    new, base = sides
+    deals = _deals("crowsnest", max(20, N_DEALS // 3), 36)
+    out: dict = {}
+    benchmark.pedantic(lambda: out.update(compare(new, base, deals, "value", quiet=True)),
+                       rounds=1, iterations=1)
+    ledger.record("solver-base/crowsnest", benchmark, len(deals), "deal")
+    for line in report(f"crowsnest value, new vs {BASE}", out, "new", BASE):
+        ledger.target(line)
+
+
+@pytest.mark.benchmark(group="solver-p57")
+def test_partnership57_ten_tricks_against_base(benchmark, ledger, sides):  # type: ignore[no-untyped-def]
+    new, base = sides
+    deals = _deals("partnership-57", 12, 40, seed=4100)
+    out: dict = {}
+    benchmark.pedantic(lambda: out.update(compare(new, base, deals, "value", quiet=True)),
+                       rounds=1, iterations=1)
+    ledger.record("solver-p57/10-tricks", benchmark, len(deals), "deal")
+    for line in report(f"partnership-57 from 10 tricks left (target: median <= 0.5 s), new vs {BASE}",
+                       out, "new", BASE):
+        ledger.target(line)
+
+
+@pytest.mark.benchmark(group="solver-p57")
+def test_partnership57_full_deals_anytime(benchmark, ledger):  # type: ignore[no-untyped-def]
+    deals = _deals("partnership-57", N_P57_FULL, 56, seed=4000)
+    lines: list[str] = []
+
+    def run() -> None:
+        for i, h in enumerate(deals):
+            s = Solver(256 << 20, time_budget=P57_SECONDS)
+            t = time.perf_counter()
+            try:
+                v = s.value(h, anytime=True)
+                lines.append(f"deal {i}: exact {v} in {time.perf_counter() - t:.1f} s")
+            except BudgetExceeded as e:
+                lines.append(f"deal {i}: [{e.lo}, {e.hi}] ({e.hi - e.lo} wide) after {P57_SECONDS:g} s, "
+                             f"{e.nodes:,} nodes")
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    ledger.record("solver-p57/full-anytime", benchmark, len(deals), "deal")
+    ledger.target("partnership-57 full deals, anytime bounds after 10 s on one core (target: at most "
+                  "20 points wide; exact within 60 s): " + "; ".join(lines))
+
+
+@pytest.mark.benchmark(group="solver-pimc")
+def test_pimc_first_lead(benchmark, ledger):  # type: ignore[no-untyped-def]
+    lines: list[str] = []
+    times: dict[str, list[float]] = {"cards": [], "best": []}
+
+    def run() -> None:
+        for seed in (7000, 7001, 7002):
+            h = play_until("tournament", seed, 36)
+            worlds = world_positions(h.observation(h.to_move), PIMC_WORLDS, random.Random(seed))
+            s = Solver(8 << 20)
+            for what in ("cards", "best"):
+                t = time.perf_counter()
+                for w in worlds:
+                    s.clear()
+                    s.solve(w) if what == "cards" else s.best_cards(w)
+                times[what].append(time.perf_counter() - t)
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    ledger.record("solver-pimc/first-lead", benchmark, 3, "decision")
+    for what, ts in times.items():
+        lines.append(f"{what}: median {statistics.median(ts):.2f} s, max {max(ts):.2f} s")
+    ledger.target(f"PIMC at the first lead of tournament, {PIMC_WORLDS} worlds, every world answered, one "
+                  f"core (target <= 0.5 s): " + "; ".join(lines))
+
+
+@pytest.mark.benchmark(group="solver-threads")
+def test_two_threads_against_one(benchmark, ledger):  # type: ignore[no-untyped-def]
+    deals = _deals("tournament", N_THREADS, 36, seed=2200)
+    one, two = Solver(), Solver()
+    for s in (one, two):           # touch the tables' pages once
+        s.value(deals[0], workers=2)
+    ratios: dict[str, list[float]] = {"value": [], "cards": []}
+
+    def timed(s: Solver, h, what: str, workers: int) -> float:  # type: ignore[no-untyped-def]
+        s.clear()
+        t = time.perf_counter()
+        s.value(h, workers=workers) if what == "value" else s.solve(h, workers=workers)
+        return time.perf_counter() - t
+
+    def run() -> None:
+        for i, h in enumerate(deals):
+            for what in ratios:
+                if i % 2:
+                    a = timed(one, h, what, 1)
+                    b = timed(two, h, what, 2)
+                else:
+                    b = timed(two, h, what, 2)
+                    a = timed(one, h, what, 1)
+                ratios[what].append(a / b)
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    ledger.record("solver-threads/deals", benchmark, len(deals), "deal")
+    t = time.perf_counter()
+    solve_many(deals, workers=1, what="value")
+    t1 = time.perf_counter() - t
+    t = time.perf_counter()
+    solve_many(deals, workers=2, what="value")
+    t2 = time.perf_counter() - t
+    ledger.target(
+        f"2 threads vs 1, {len(deals)} full tournament deals (targets: one value >= 1.4x, every card "
+        f"and batches >= 1.8x): value per-deal median {statistics.median(ratios['value']):.2f}x "
+        f"(p10 {quantile(ratios['value'], .1):.2f}x), every card {statistics.median(ratios['cards']):.2f}x "
+        f"(p10 {quantile(ratios['cards'], .1):.2f}x), solve_many batch {t1 / t2:.2f}x")
+
+
+def test_signature_of_the_new_side(sides, ledger):  # type: ignore[no-untyped-def]
+    """The node counts of the value searches of 20 deals (deterministic)."""
+    new, _ = sides
+    nodes = [new.run("value", spec_of(h.variant), pos_of(h))[2] for h in _deals("tournament", 20, 36)]
+    ledger.target(f"solver signature (value, 20 tournament deals): {signature(nodes)}")
