@@ -158,3 +158,38 @@ def test_two_threads_under_a_budget_and_a_progress_function() -> None:
 def test_bad_workers_are_refused(workers: Any) -> None:
     with pytest.raises(RookError, match="workers"):
         Solver().value(_position(SHORT[0]), workers=workers)
+
+
+@pytest.mark.parametrize("keep,guesses", [(False, False), (True, False), (False, True), (True, True)])
+def test_T14_a_batch_of_worlds_answers_as_separate_solves(keep: bool, guesses: bool) -> None:
+    """``solve_batch`` (one native call, the table kept and the running means
+    as guesses or not) gives each position's own answers."""
+    from rook_core import HandState
+    from rook_core.worlds import world_positions
+    h = HandState.deal("tournament", seed=11)
+    rng = random.Random(11)
+    while h.phase.label != "play":
+        h.apply(rng.choice(h.legal_actions()))
+    for _ in range(9):
+        h.apply(rng.choice(h.legal_actions()))
+    worlds = world_positions(h.observation(h.to_move), 12, random.Random(5))
+    s = Solver()
+    want = []
+    for w in worlds:
+        s.clear()
+        r = s.solve(w)
+        want.append((r.value, r.move_values, r.best))
+    s.clear()
+    got = s.solve_batch(worlds, keep_table=keep, guesses=guesses)
+    assert [(r.value, r.move_values, r.best) for r in got] == want
+
+
+def test_a_batch_reports_budgets_in_place_and_refuses_mixed_variants() -> None:
+    full = [_position(r) for r in FULL[:3]]
+    out = Solver(node_budget=1_000).solve_batch(full)
+    assert all(isinstance(r, BudgetExceeded) for r in out)
+    assert Solver().solve_batch([]) == []
+    mixed = [_position(r) for r in SHORT if r["preset"] == "tournament"][:1] + \
+            [_position(r) for r in SHORT if r["preset"] == "crowsnest"][:1]
+    with pytest.raises(RookError, match="one variant"):
+        Solver().solve_batch(mixed)

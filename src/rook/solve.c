@@ -487,6 +487,13 @@ int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
 int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
                               int anytime, int32_t values[64], int *lo, int *hi)
 {
+    return rook_dd_move_values_guesses(s, r, p, guess, anytime, NULL, values, lo, hi);
+}
+
+int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                                int anytime, const int32_t card_guess[64], int32_t values[64], int *lo,
+                                int *hi)
+{
     int a, b;
     if (setup(s, r, p) < 0)
         return -2;
@@ -507,7 +514,14 @@ int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd
         /* no card beats the best: a card's value lies between the root's
          * and the sure bound on the other side */
         int clo = maximize ? 0 : root, chi = maximize ? root : total;
-        if (narrow(s, mv.card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total, &clo, &chi) < 0)
+        int g = maximize ? root : root + s->grain;
+        if (card_guess) {
+            /* the caller's estimate of the card's value, inside its bounds */
+            int cg = card_guess[s->card[mv.card[i]]];
+            if (cg >= 0)
+                g = cg < clo + s->grain ? clo + s->grain : cg > chi ? chi : on_grain(cg, s->grain);
+        }
+        if (narrow(s, mv.card[i], g, 1, PICK_HALVE, 0, total, &clo, &chi) < 0)
             return -1;
         for (uint64_t m = mv.cls[i]; m; m &= m - 1)
             values[s->card[rook_lsb(m)]] = clo;
@@ -668,4 +682,39 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
         return -1;
     int v = team->lo > team->wlo ? team->lo : team->wlo;
     return v < team->whi ? v : team->whi;
+}
+
+int rook_dd_solve_batch(rook_solver *s, const rook_rules *r, const rook_dd_pos *ps, int n, int keep,
+                        int guesses, int32_t *values, int32_t *roots)
+{
+    int64_t sum[64] = {0}, root_sum = 0;
+    int count[64] = {0}, solved = 0;
+    int32_t card_guess[64];
+    for (int i = 0; i < n; i++) {
+        if (!keep)
+            rook_solver_clear(s);
+        int32_t *v = values + 64 * i;
+        for (int c = 0; c < 64; c++) {
+            v[c] = -1;
+            card_guess[c] = guesses && count[c] ? (int32_t)(sum[c] / count[c]) : -1;
+        }
+        int g = guesses && solved ? (int)(root_sum / solved) : -1;
+        roots[i] = rook_dd_move_values_guesses(s, r, &ps[i], g, 0, guesses ? card_guess : NULL, v, NULL,
+                                               NULL);
+        if (roots[i] == -2)
+            continue;
+        if (roots[i] < 0) {
+            if (s->stop == ROOK_STOP_CALLER)
+                return solved;
+            continue;
+        }
+        solved++;
+        root_sum += roots[i];
+        for (int c = 0; c < 64; c++)
+            if (v[c] >= 0) {
+                sum[c] += v[c];
+                count[c]++;
+            }
+    }
+    return solved;
 }

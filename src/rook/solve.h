@@ -17,15 +17,19 @@
  *             the cards still out; an entry keeps only the cards whose rank
  *             the search below relied on, so it answers for every position
  *             that agrees on those ("relevant ranks"); 16 bytes an entry;
+ *             and a second table for positions that differ only in points
+ *             (quasi-symmetry), whose bounds transfer widened;
  *   moves.h   one move per class of equivalent cards, point-aware dominance
  *             inside a run of cards of equal rank, move ordering;
  *   bounds.h  points a team is sure of (top trumps, the last trick);
  *   search.c  the search itself, the last two tricks searched directly;
  *   solve.c   this interface: null-window searches ("can team 0 take at
- *             least T?") closing the interval on the grain of the points.
- * No allocation per node; the table is owned by a solver context, one per
- * thread.  A node or time budget stops the search; the caller is told
- * which, and the bounds proven so far.
+ *             least T?") closing the interval on the grain of the points,
+ *             from the middle, from a caller's guess, or from the ends
+ *             first (anytime); teams of threads on one table.
+ * No allocation per node; a solver context is used by one thread at a time,
+ * and several contexts may share one table.  A node or time budget stops
+ * the search; the caller is told which, and the bounds proven so far.
  */
 #ifndef ROOK_SOLVE_H
 #define ROOK_SOLVE_H
@@ -142,6 +146,13 @@ int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
 int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
                               int anytime, int32_t values[64], int *lo, int *hi);
 
+/* rook_dd_move_values_guess with an estimate of each card's value too
+ * (card_guess[card id], -1: none; NULL: none at all), for instance the
+ * mean of other worlds' values in a Monte Carlo player. */
+int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                                int anytime, const int32_t card_guess[64], int32_t values[64], int *lo,
+                                int *hi);
+
 /* Set s up for p as a search would (the table is emptied if its context
  * changes): before solvers sharing the table start on p from several
  * threads.  Return 0, or -2 when the position is beyond the solver. */
@@ -180,5 +191,16 @@ void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi);
  * (the team's bounds hold what was proven). */
 int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
                        int me);
+
+/* Every card's value of n positions (worlds of one deal, say), one after
+ * another on one solver, in one call (no other locking or allocation):
+ * values[64 * i + card id] (-1: not a legal card) and roots[i] (the value;
+ * -1: a budget ran out, -2: beyond the solver).  keep != 0 keeps the
+ * table from one position to the next (positions that share most cards
+ * meet the same entries); guesses != 0 takes the running means of the
+ * values found so far as first guesses.  Return the number solved; an
+ * abort (rook_solver_abort) stops the batch. */
+int rook_dd_solve_batch(rook_solver *s, const rook_rules *r, const rook_dd_pos *ps, int n, int keep,
+                        int guesses, int32_t *values, int32_t *roots);
 
 #endif
