@@ -296,19 +296,19 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         }
 #if DD_QS_SHARE
         if (qlock) {
-            /* a point variant of this position, widened: only for a cut
-             * (it rests on every card's rank) */
+            /* a point variant of this position, widened (table.h) */
             int qlo = lo, qhi = hi;
-            if (dd_qs_probe(s, key, qlock, &qlo, &qhi)) {
+            uint64_t qrel = 0;
+            if (dd_qs_probe(s, key, qlock, &qlo, &qhi, &qrel)) {
                 if (qlo >= beta || qhi <= alpha || qlo == qhi) {
                     s->tt_hits++;
-                    *rel = all;
+                    *rel = qrel | R;
                     return qlo >= beta ? qlo : qhi <= alpha ? qhi : qlo;
                 }
 #ifdef DD_QS_NARROW
                 alpha = qlo > alpha ? qlo : alpha;
                 beta = qhi < beta ? qhi : beta;
-                R = all;
+                R |= qrel;
 #endif
             }
         }
@@ -420,7 +420,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         dd_tt_store(s, key, R, lo, hi, n_cards);
 #if DD_QS_SHARE
         if (qlock)
-            dd_qs_store(s, key, qlock, lo, hi, n_cards);
+            dd_qs_store(s, key, qlock, R, lo, hi, n_cards);
 #endif
         key->live = 0;
     }

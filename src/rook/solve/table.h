@@ -268,9 +268,14 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
  * of the same shape; each line's result differs by the points that move,
  * so bounds proven for one hold for the other widened on each side by the
  * sum of the point differences of that sign.  A second table, keyed by the
- * structure without the points (every card kept), stores each bound with
- * the tags of every key bit; it is read when the first table left the
- * window open.  Only for positions of at most DD_QS_MAX_CARDS cards. */
+ * structure without the points, stores each bound with the tags of every
+ * key bit and the kept counts of its search; it is read when the first
+ * table left the window open.  The widened bound rests on the same ranks as
+ * the stored one: for a position that agrees with the probed one above the
+ * kept line and in its counts below, pair its cards with the stored
+ * position's key bit by key bit as the probe did (the pairs stay within one
+ * seat and suit below the line) and the same differences come out.  Only
+ * for positions of at most DD_QS_MAX_CARDS cards. */
 #ifndef DD_QS_SHARE
 #define DD_QS_SHARE 4                /* a quarter of the memory; 0: none */
 #endif
@@ -317,7 +322,8 @@ static inline dd_qentry *dd_qbucket(const rook_solver *s, uint64_t lock)
 }
 
 /* Narrow [*lo, *hi] with a quasi-symmetric entry; return whether one did. */
-static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, int *lo, int *hi)
+static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, int *lo, int *hi,
+                              uint64_t *rel)
 {
     dd_qentry *b = dd_qbucket(s, lock);
     int used = 0;
@@ -342,15 +348,20 @@ static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, in
         int dend = s->end_points - DD_E_END(d);
         int elo = DD_E_LO(d) + neg + (dend < 0 ? dend : 0);
         int ehi = DD_E_HI(d) + pos + (dend > 0 ? dend : 0);
-        if (elo > *lo)
-            *lo = elo, used = 1;
-        if (ehi < *hi)
-            *hi = ehi, used = 1;
+        if (elo > *lo || ehi < *hi) {
+            if (elo > *lo)
+                *lo = elo;
+            if (ehi < *hi)
+                *hi = ehi;
+            *rel |= dd_rel_of_keep(k, DD_E_KEEP(d));
+            used = 1;
+        }
     }
     return used;
 }
 
-static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, int lo, int hi, int cards)
+static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, uint64_t rel, int lo, int hi,
+                               int cards)
 {
     lock |= s->gen;
     dd_qentry *b = dd_qbucket(s, lock);
@@ -377,7 +388,7 @@ static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, i
             victim_cards = DD_E_CARDS(d);
         }
     }
-    uint64_t d = dd_e_pack(0, cards, s->end_points, lo, hi);
+    uint64_t d = dd_e_pack(dd_keep_of(s, k, rel), cards, s->end_points, lo, hi);
     dd_st(&b[victim].data, d);
     dd_st(&b[victim].tags01, t01);
     dd_st(&b[victim].tags2, t2w);
