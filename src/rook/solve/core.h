@@ -35,6 +35,7 @@ typedef struct dd_key {
     uint64_t coarse;                 /* leader, tricks won, counts by (seat, suit, tag) */
     uint64_t plane[DD_PLANES];
     uint64_t out;                    /* the cards in hands (solver bits) the key was made of */
+    uint8_t lane_end[4];             /* the key bit after each lane's last */
     int live;                        /* the key belongs to the boundary on the current path */
 } dd_key;
 

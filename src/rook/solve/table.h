@@ -80,6 +80,16 @@ static inline dd_entry *dd_bucket(const rook_solver *s, uint64_t coarse)
     return &s->tt[DD_BUCKET * (((coarse >> 32) * s->n_buckets) >> 32)];
 }
 
+/* Note where each lane's key bits end. */
+static inline void dd_key_lanes(dd_key *k)
+{
+    int end = 0;
+    for (int l = 0; l < 4; l++) {
+        end += rook_popcount(k->out & DD_LANE(l));
+        k->lane_end[l] = (uint8_t)end;
+    }
+}
+
 /* Fold the whole key into the coarse hash (exact keys: no generalisation). */
 static inline void dd_key_exact(const rook_solver *s, dd_key *k)
 {
@@ -111,6 +121,7 @@ static inline void dd_key_make(const rook_solver *s, dd_key *k)
                 k->plane[2 + p] |= kb;
     }
     k->out = out;
+    dd_key_lanes(k);
     k->coarse = dd_coarse(s);
     dd_key_exact(s, k);
 }
@@ -134,6 +145,7 @@ static inline void dd_key_from(const rook_solver *s, const dd_key *up, dd_key *k
     for (int p = 0; p < DD_PLANES; p++)
         k->plane[p] = pl[p];
     k->out = out;
+    dd_key_lanes(k);
     k->coarse = dd_coarse(s);
     dd_key_exact(s, k);
 }
@@ -145,16 +157,17 @@ static inline uint64_t dd_keep_mask(const dd_key *k, uint32_t keep)
     uint64_t m = 0;
     int start = 0;
     for (int l = 0; l < 4; l++) {
-        int n = rook_popcount(k->out & DD_LANE(l));
+        int end = k->lane_end[l];
         int kept = (int)((keep >> (DD_KEEP_BITS * l)) & 31);
-        if (kept > n)
-            kept = n;                /* another position's counts: the lock tells them apart */
+        if (kept > end - start)
+            kept = end - start;      /* another position's counts: the lock tells them apart */
         if (kept)
-            m |= ((1ULL << kept) - 1) << (start + n - kept);
-        start += n;
+            m |= ((1ULL << kept) - 1) << (end - kept);
+        start = end;
     }
     return m;
 }
+
 
 /* The kept counts for a set of relevant cards (solver bits): in each lane,
  * the cards in hands at or above the lowest relevant one. */
@@ -189,11 +202,11 @@ static inline uint64_t dd_rel_of_keep(const dd_key *k, uint32_t keep)
 
 static inline uint64_t dd_lock(const dd_key *k, uint32_t keep, uint64_t km)
 {
+    /* a multilinear sum (independent products), then one mix */
     uint64_t h = k->coarse ^ ((uint64_t)keep * 0xD6E8FEB86659FD93ULL);
-    for (int p = 0; p < DD_PLANES; p++) {
-        h = (h ^ (k->plane[p] & km)) * 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 29;
-    }
+    h += (k->plane[0] & km) * 0x9E3779B97F4A7C15ULL + (k->plane[1] & km) * 0xC2B2AE3D27D4EB4FULL
+       + (k->plane[2] & km) * 0x165667B19E3779F9ULL + (k->plane[3] & km) * 0x27D4EB2F165667C5ULL
+       + (k->plane[4] & km) * 0xFF51AFD7ED558CCDULL + km * 0xC4CEB9FE1A85EC53ULL;
     return dd_mix64(h) & ~0xFFULL;
 }
 
@@ -295,17 +308,13 @@ _Static_assert(sizeof(struct dd_qentry) == 32, "a quasi-symmetry entry is 32 byt
 static inline uint64_t dd_qs_lock(const rook_solver *s, const dd_key *k)
 {
     uint64_t h = s->zlead[s->leader] ^ s->zwon[s->won[0] & 63];
-    for (int l = 0; l < 4; l++)
-        h ^= (uint64_t)rook_popcount(k->out & DD_LANE(l)) << (8 * l + 32);
-    h = (h ^ k->plane[0]) * 0x9E3779B97F4A7C15ULL;
-    h ^= h >> 29;
-    h = (h ^ k->plane[1]) * 0xD6E8FEB86659FD93ULL;
-    h ^= h >> 31;
+    h ^= (uint64_t)k->lane_end[0] << 32 | (uint64_t)k->lane_end[1] << 40 | (uint64_t)k->lane_end[2] << 48
+       | (uint64_t)k->lane_end[3] << 56;
+    h += k->plane[0] * 0x9E3779B97F4A7C15ULL + k->plane[1] * 0xD6E8FEB86659FD93ULL;
     for (uint64_t m = s->marked & k->out; m; m &= m - 1) {
         int b = rook_lsb(m);
         int i = rook_popcount(k->out & ((1ULL << b) - 1));
-        h = (h ^ ((uint64_t)s->tag[b] << 8 | (uint64_t)i)) * 0xBF58476D1CE4E5B9ULL;
-        h ^= h >> 27;
+        h += dd_mix64((uint64_t)s->tag[b] << 8 | (uint64_t)(i + 1));
     }
     return dd_mix64(h) & ~0xFFULL;
 }
