@@ -1,6 +1,6 @@
 """The native double-dummy solver against the exhaustive reference minimax.
 
-``rook_core.solver.Solver`` (``src/rook/solve.c``: alpha-beta, bounds table,
+``rook_core.solver.Solver`` (``src/rook/solve/``: alpha-beta, bounds table,
 equivalent cards, null-window driver) must give exactly the values of
 ``rook_core._reference.minimax`` (plain minimax over the reference trick
 rules, RULES.md T-8 .. T-14), in the FORMATS.md ``rook solve`` sense: the

@@ -1,7 +1,7 @@
 """The solver's generalised table against exact keys, on long endings.
 
 ``Solver()`` lets one table entry stand for every position that differs only
-in cards whose rank its search did not rely on (``src/rook/solve.c``:
+in cards whose rank its search did not rely on (``src/rook/solve/table.h``:
 relevant cards, interchangeable low cards by seat, suit and kind).
 ``Solver(generalize=False)`` keys each entry by the exact position.  Both
 must give the same value and the same value for every legal card: the

@@ -1,6 +1,6 @@
 """Double-dummy values by exhaustive minimax: the oracle of the native solver.
 
-This is the slow, obviously correct twin of ``src/rook/solve.c``.  The value
+This is the slow, obviously correct twin of ``src/rook/solve/``.  The value
 follows FORMATS.md ``rook solve``: the number of points team 0 (seats 0 and
 2) takes from the position to the end of the hand when team 0 maximises and
 team 1 minimises, counting

@@ -23,10 +23,13 @@
  *             inside a run of cards of equal rank, move ordering;
  *   bounds.h  points a team is sure of (top trumps, the last trick);
  *   search.c  the search itself, the last two tricks searched directly;
- *   solve.c   this interface: null-window searches ("can team 0 take at
+ *   context.c a solver's table (alone or shared), budgets, and its setting
+ *             up for a position;
+ *   driver.c  the questions: null-window searches ("can team 0 take at
  *             least T?") closing the interval on the grain of the points,
  *             from the middle, from a caller's guess, or from the ends
- *             first (anytime); teams of threads on one table.
+ *             first (anytime); best cards, every card, batches;
+ *   team.c    several threads on one position and one table.
  * No allocation per node; a solver context is used by one thread at a time,
  * and several contexts may share one table.  A node or time budget stops
  * the search; the caller is told which, and the bounds proven so far.

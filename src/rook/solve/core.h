@@ -7,8 +7,8 @@
  * any permanent trump join it) owns bits 16s .. 16s+15, and within a lane
  * a higher bit is a stronger card.  So "the cards of a suit above c" is a
  * mask, the winner of a trick is the highest key, and two cards of a lane
- * are neighbours in rank when no card between them is still out.  setup()
- * (solve.c) maps the caller's card ids in; answers are mapped back out.
+ * are neighbours in rank when no card between them is still out.  dd_setup()
+ * (context.c) maps the caller's card ids in; answers are mapped back out.
  *
  * The helpers here are exact restatements of rules.h (T-9 .. T-12) in this
  * layout: legal cards, the winning key of a card in a trick, points.
@@ -75,7 +75,7 @@ struct rook_solver {
     /* progress reports (rook_solver_set_progress) */
     rook_dd_progress_fn progress;
     void *progress_arg;
-    struct rook_dd_team *team;       /* a team searching one position together (solve.c) */
+    struct rook_dd_team *team;       /* a team searching one position together (team.c) */
     int probe;                       /* the target of the null-window search under way */
     int reverse_from;                /* helper threads: try the moves of nodes with this many
                                         cards or more in reverse order (0: never) */

@@ -231,33 +231,176 @@ int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
     return v;
 }
 
-int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
+/* Whether the search must stop now: the node budget, the time budget
+ * (looked at every 1,024 nodes), another thread's abort, or (in a team,
+ * every 256 nodes) a team mate having settled this search's question. */
+static inline int must_stop(rook_solver *s)
 {
-    *rel = 0;
-    if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED))   /* another thread may stop it */
-        return 0;
+    if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED))
+        return 1;
     if (++s->nodes > s->budget && s->budget) {
         s->aborted = 1;
         s->stop = ROOK_STOP_NODES;
-        return 0;
+        return 1;
     }
     if (s->deadline_ns && !(s->nodes & 1023) && now_ns() >= s->deadline_ns) {
         s->aborted = 1;
         s->stop = ROOK_STOP_TIME;
-        return 0;
+        return 1;
     }
     if (s->team && !(s->nodes & 255)) {
-        /* has a team mate settled this search's question? */
         int lo = __atomic_load_n(&s->team->lo, __ATOMIC_RELAXED);
         int hi = __atomic_load_n(&s->team->hi, __ATOMIC_RELAXED);
         if (s->probe <= lo || s->probe > hi) {
             s->aborted = 1;
             s->stop = ROOK_STOP_MOOT;
-            return 0;
+            return 1;
         }
     }
-    uint64_t all = dd_in_hands(s);
-    int n_cards = rook_popcount(all);
+    return 0;
+}
+
+/* What the search knows of a trick boundary before any move. */
+typedef struct boundary {
+    dd_key *key;                     /* the boundary's key (NULL: none made) */
+    uint64_t qlock;                  /* its quasi-symmetry lock (0: not used) */
+} boundary;
+
+/* At a trick boundary of n_cards cards (more than 8): try the sure bounds,
+ * the table and the quasi-symmetry table.  Return 1 with the answer in *v
+ * and *rel when they settle the node; else narrow (*alpha, *beta), add what
+ * the narrowing rests on to *R, and return 0 (b holds the key, live). */
+static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *alpha, int *beta,
+                                  uint64_t *R, boundary *b, int *v, uint64_t *rel)
+{
+    int sure[2];
+    uint64_t run = dd_sure_points(s, sure);
+    if (sure[0] >= *beta || total - sure[1] <= *alpha) {
+        *rel = run;
+        *v = sure[0] >= *beta ? sure[0] : total - sure[1];
+        return 1;
+    }
+    int m = n_cards >> 2;
+    dd_key *key = b->key = &s->keys[m];
+    if (m < DD_MAX_TRICKS && s->keys[m + 1].live)
+        dd_key_from(s, &s->keys[m + 1], key);
+    else
+        dd_key_make(s, key);
+#if DD_QS_SHARE
+    if (n_cards <= DD_QS_MAX_CARDS && !s->exact_keys) {
+        b->qlock = dd_qs_lock(s, key);
+        __builtin_prefetch(dd_qbucket(s, b->qlock));
+    }
+#endif
+    int lo = 0, hi = total;
+    uint64_t erel = 0;
+    if (dd_tt_probe(s, key, &lo, &hi, &erel)) {
+        s->tt_hits++;
+        if (lo >= *beta || hi <= *alpha || lo == hi) {
+            *rel = erel;
+            *v = lo >= *beta ? lo : hi <= *alpha ? hi : lo;
+            return 1;
+        }
+        if (lo > *alpha)
+            *alpha = lo;
+        if (hi < *beta)
+            *beta = hi;
+        *R = erel;
+    }
+#if DD_QS_SHARE
+    if (b->qlock) {
+        /* a point variant of this position, widened (table.h) */
+        int qlo = lo, qhi = hi;
+        uint64_t qrel = 0;
+        if (dd_qs_probe(s, key, b->qlock, &qlo, &qhi, &qrel)
+            && (qlo >= *beta || qhi <= *alpha || qlo == qhi)) {
+            s->tt_hits++;
+            *rel = qrel | *R;
+            *v = qlo >= *beta ? qlo : qhi <= *alpha ? qhi : qlo;
+            return 1;
+        }
+    }
+#endif
+    key->live = 1;
+    return 0;
+}
+
+/* Store the fail-soft result `best` of a boundary searched with the window
+ * (alpha0, beta0), resting on the ranks of R. */
+static inline void boundary_store(rook_solver *s, const boundary *b, int n_cards, int total, int alpha0,
+                                  int beta0, int best, uint64_t R)
+{
+    int lo = 0, hi = total;
+    if (best <= alpha0)
+        hi = best;
+    else if (best >= beta0)
+        lo = best;
+    else
+        lo = hi = best;
+    if (lo < 0)
+        lo = 0;
+    if (hi > total)
+        hi = total;
+    dd_tt_store(s, b->key, R, lo, hi, n_cards);
+#if DD_QS_SHARE
+    if (b->qlock)
+        dd_qs_store(s, b->key, b->qlock, R, lo, hi, n_cards);
+#endif
+    b->key->live = 0;
+}
+
+static inline void swap_moves(dd_moves *mv, int i, int j)
+{
+    uint8_t c = mv->card[i], r = mv->run[i];
+    uint64_t cl = mv->cls[i];
+    mv->card[i] = mv->card[j];
+    mv->run[i] = mv->run[j];
+    mv->cls[i] = mv->cls[j];
+    mv->card[j] = c;
+    mv->run[j] = r;
+    mv->cls[j] = cl;
+}
+
+/* A helper of a parallel search (rook_solver_set_helper) orders the moves
+ * of big nodes otherwise: reversed, or the first one last. */
+static inline void helper_order(const rook_solver *s, dd_moves *mv, int n_cards)
+{
+    if (s->reverse_from < 0 && n_cards >= -s->reverse_from)
+        for (int i = 0; i + 1 < mv->n; i++)
+            swap_moves(mv, i, i + 1);
+    if (s->reverse_from > 0 && n_cards >= s->reverse_from)
+        for (int i = 0, j = mv->n - 1; i < j; i++, j--)
+            swap_moves(mv, i, j);
+}
+
+/* Whether move i, a class of a run of which an earlier class j was
+ * searched, is decided by j's bound moved by their points' difference (the
+ * two differ only in points: moves.h); then *v gets that bound. */
+static inline int point_skip(const rook_solver *s, const dd_moves *mv, const uint8_t *searched,
+                             const int *vals, int i, int maximize, int alpha, int beta, int *j_out, int *v)
+{
+    if (mv->run[i] == DD_NONE)
+        return 0;
+    for (int j = 0; j < i; j++) {
+        if (!searched[j] || mv->run[j] != mv->run[i])
+            continue;
+        int d = s->pts[mv->card[i]] - s->pts[mv->card[j]];
+        d = d < 0 ? -d : d;
+        if (maximize ? vals[j] + d <= alpha : vals[j] - d >= beta) {
+            *v = maximize ? vals[j] + d : vals[j] - d;
+            *j_out = j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
+{
+    *rel = 0;
+    if (must_stop(s))
+        return 0;
+    int n_cards = rook_popcount(dd_in_hands(s));
     s->nodes_by_cards[n_cards]++;
     if (s->trick_n == 0 && n_cards > 8 && !s->exact_keys)
         __builtin_prefetch(dd_bucket(s, dd_coarse(s)));
@@ -268,14 +411,14 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         return 0;
     int alpha0 = alpha, beta0 = beta;
     uint64_t R = 0;
-    dd_key *key = NULL;
-    uint64_t qlock = 0;              /* the quasi-symmetry lock (0: not used here) */
+    boundary b = {NULL, 0};
     if (s->trick_n == 0) {
         if (n_cards == 8) {
             uint8_t t[4];
             return last_two(s, t, 0, alpha, beta, rel);
         }
         if (n_cards == 4) {
+            /* the last trick: every card is forced */
             uint8_t t[4];
             for (int i = 0; i < 4; i++)
                 t[i] = (uint8_t)rook_lsb(s->hands[(s->leader + i) & 3]);
@@ -285,134 +428,45 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
             return team ? (s->won[0] > s->won[1] + 1 ? s->most_bonus : 0)
                         : total - (s->won[0] + 1 > s->won[1] ? 0 : s->most_bonus);
         }
-        int sure[2];
-        uint64_t run = dd_sure_points(s, sure);
-        if (sure[0] >= beta) {
-            *rel = run;
-            return sure[0];
-        }
-        if (total - sure[1] <= alpha) {
-            *rel = run;
-            return total - sure[1];
-        }
-        int m = n_cards >> 2;
-        key = &s->keys[m];
-        if (m < DD_MAX_TRICKS && s->keys[m + 1].live)
-            dd_key_from(s, &s->keys[m + 1], key);
-        else
-            dd_key_make(s, key);
-#if DD_QS_SHARE
-        if (n_cards <= DD_QS_MAX_CARDS && !s->exact_keys) {
-            qlock = dd_qs_lock(s, key);
-            __builtin_prefetch(dd_qbucket(s, qlock));
-        }
-#endif
-        int lo = 0, hi = total;
-        uint64_t erel = 0;
-        if (dd_tt_probe(s, key, &lo, &hi, &erel)) {
-            s->tt_hits++;
-            if (lo >= beta || hi <= alpha || lo == hi) {
-                *rel = erel;
-                return lo >= beta ? lo : hi <= alpha ? hi : lo;
-            }
-            if (lo > alpha)
-                alpha = lo;
-            if (hi < beta)
-                beta = hi;
-            R = erel;
-        }
-#if DD_QS_SHARE
-        if (qlock) {
-            /* a point variant of this position, widened (table.h) */
-            int qlo = lo, qhi = hi;
-            uint64_t qrel = 0;
-            if (dd_qs_probe(s, key, qlock, &qlo, &qhi, &qrel)) {
-                if (qlo >= beta || qhi <= alpha || qlo == qhi) {
-                    s->tt_hits++;
-                    *rel = qrel | R;
-                    return qlo >= beta ? qlo : qhi <= alpha ? qhi : qlo;
-                }
-#ifdef DD_QS_NARROW
-                alpha = qlo > alpha ? qlo : alpha;
-                beta = qhi < beta ? qhi : beta;
-                R |= qrel;
-#endif
-            }
-        }
-#endif
-        key->live = 1;
+        int v;
+        if (boundary_bounds(s, n_cards, total, &alpha, &beta, &R, &b, &v, rel))
+            return v;
     }
     int seat = (s->leader + s->trick_n) & 3;
     dd_moves mv;
     dd_gen_moves(s, seat, 0, &mv);
     R |= mv.rel;
-    if (s->reverse_from < 0 && n_cards >= -s->reverse_from && mv.n > 1) {
-        /* rotate by one: the first move last */
-        uint8_t c = mv.card[0], r = mv.run[0];
-        uint64_t cl = mv.cls[0];
-        for (int i = 0; i + 1 < mv.n; i++) {
-            mv.card[i] = mv.card[i + 1];
-            mv.run[i] = mv.run[i + 1];
-            mv.cls[i] = mv.cls[i + 1];
-        }
-        mv.card[mv.n - 1] = c;
-        mv.run[mv.n - 1] = r;
-        mv.cls[mv.n - 1] = cl;
-    }
-    if (s->reverse_from > 0 && n_cards >= s->reverse_from)
-        for (int i = 0, j = mv.n - 1; i < j; i++, j--) {
-            uint8_t c = mv.card[i], r = mv.run[i];
-            uint64_t cl = mv.cls[i];
-            mv.card[i] = mv.card[j];
-            mv.run[i] = mv.run[j];
-            mv.cls[i] = mv.cls[j];
-            mv.card[j] = c;
-            mv.run[j] = r;
-            mv.cls[j] = cl;
-        }
+    helper_order(s, &mv, n_cards);
     int maximize = !(seat & 1);
     int best = maximize ? -1 : total + 1;
-    int n = mv.n;
+    int n = mv.n, done = 0;
     uint64_t cls[DD_MAX_MOVES], rels[DD_MAX_MOVES];
     int vals[DD_MAX_MOVES];
     uint8_t searched[DD_MAX_MOVES];
-    int done = 0, cut = 0;
     for (int i = 0; i < n; i++) {
         cls[i] = mv.cls[i];
         searched[i] = 0;
     }
     for (int i = 0; i < n; i++) {
         done = i + 1;
+        int v, j;
 #ifndef DD_NO_POINT_SKIP
-        if (mv.run[i] != DD_NONE) {
-            /* a class of a run searched already: within the points' difference */
-            int skip = 0;
-            for (int j = 0; j < i && !skip; j++) {
-                if (!searched[j] || mv.run[j] != mv.run[i])
-                    continue;
-                int d = s->pts[mv.card[i]] - s->pts[mv.card[j]];
-                d = d < 0 ? -d : d;
-                if (maximize ? vals[j] + d <= alpha : vals[j] - d >= beta) {
-                    int v = maximize ? vals[j] + d : vals[j] - d;
-                    R |= cls[i] | cls[j];
-                    ab_step(maximize, v, &best, &alpha, &beta);
-                    skip = 1;
-                }
-            }
-            if (skip)
-                continue;
+        if (point_skip(s, &mv, searched, vals, i, maximize, alpha, beta, &j, &v)) {
+            R |= cls[i] | cls[j];
+            ab_step(maximize, v, &best, &alpha, &beta);
+            continue;
         }
 #endif
-        int sv, sc = sibling_covers(s, &mv, cls, rels, searched, vals, i, maximize, alpha, beta, &sv);
+        int sc = sibling_covers(s, &mv, cls, rels, searched, vals, i, maximize, alpha, beta, &v);
         if (sc == 2)
-            ab_step(maximize, sv, &best, &alpha, &beta);
+            ab_step(maximize, v, &best, &alpha, &beta);
         if (sc)
             continue;
         uint64_t crel;
-        int v = dd_child(s, mv.card[i], alpha, beta, &crel);
+        v = dd_child(s, mv.card[i], alpha, beta, &crel);
         if (s->aborted) {
-            if (key)
-                key->live = 0;
+            if (b.key)
+                b.key->live = 0;
             return 0;
         }
         rels[i] = crel;
@@ -420,7 +474,6 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         searched[i] = 1;
         R |= crel;
         if (ab_step(maximize, v, &best, &alpha, &beta)) {
-            cut = 1;
 #ifndef DD_NO_KILLERS
             if (s->trick_n == 0) {
                 int m = n_cards >> 2;
@@ -433,27 +486,9 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
             break;
         }
     }
-    (void)cut;
     R = cover_classes(&mv, cls, done, R);
-    if (key) {
-        int lo = 0, hi = total;
-        if (best <= alpha0)
-            hi = best;
-        else if (best >= beta0)
-            lo = best;
-        else
-            lo = hi = best;
-        if (lo < 0)
-            lo = 0;
-        if (hi > total)
-            hi = total;
-        dd_tt_store(s, key, R, lo, hi, n_cards);
-#if DD_QS_SHARE
-        if (qlock)
-            dd_qs_store(s, key, qlock, R, lo, hi, n_cards);
-#endif
-        key->live = 0;
-    }
+    if (b.key)
+        boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
     *rel = R;
     return best;
 }

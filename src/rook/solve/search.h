@@ -1,4 +1,4 @@
-/* search.h: the alpha-beta search of search.c, for the driver (solve.c).
+/* search.h: the alpha-beta search of search.c, for the driver (driver.c, team.c).
  *
  * Contract.  Both functions search the solver's current position (set up by
  * the driver) with the window (alpha, beta) and return a fail-soft value:

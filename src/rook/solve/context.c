@@ -1,0 +1,293 @@
+/* context.c: a solver's life: its table (alone or shared), its budgets,
+ * and setting it up for a position.
+ *
+ * dd_setup() maps the caller's position into the solver's layout (core.h):
+ * each suit's cards, the trump lane with the bird and permanent trumps in
+ * it, in rank order; the points, tags and hash terms of every card; and
+ * empties the table when the rules or the trump changed since its entries
+ * were made (the end points, which differ between nests, are kept with
+ * each entry instead: table.h).
+ */
+#define _POSIX_C_SOURCE 200809L      /* clock_gettime */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "rook/solve/context.h"
+#include "rook/solve/search.h"
+#include "rook/solve/table.h"
+
+#define MIN_BUCKETS 256
+
+static dd_table *table_new(size_t tt_bytes)
+{
+    dd_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    /* a quarter of the memory for the quasi-symmetry table */
+    size_t q_bytes = DD_QS_SHARE ? tt_bytes / DD_QS_SHARE : 0;
+    uint64_t n = (tt_bytes - q_bytes) / (DD_BUCKET * sizeof(dd_entry));
+    if (n < MIN_BUCKETS)
+        n = MIN_BUCKETS;
+    uint64_t nq = q_bytes / (DD_QBUCKET * sizeof(dd_qentry));
+    if (DD_QS_SHARE && nq < MIN_BUCKETS / 4)
+        nq = MIN_BUCKETS / 4;
+    size_t main_bytes = n * DD_BUCKET * sizeof(dd_entry);
+    /* calloc: the pages are zeroed lazily; buckets start on cache lines */
+    t->raw = calloc(main_bytes + nq * DD_QBUCKET * sizeof(dd_qentry) + 64, 1);
+    if (!t->raw) {
+        free(t);
+        return NULL;
+    }
+    t->tt = (dd_entry *)(((uintptr_t)t->raw + 63) & ~(uintptr_t)63);
+    t->n_buckets = n;
+    t->qt = (dd_qentry *)((char *)t->tt + main_bytes);
+    t->n_qbuckets = nq;
+    t->refs = 1;
+    return t;
+}
+
+static void table_release(dd_table *t)
+{
+    if (t && __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(t->raw);
+        free(t);
+    }
+}
+
+static void table_clear(dd_table *t)
+{
+    if (++t->gen == 0) {             /* wrapped: really clear */
+        memset(t->tt, 0, t->n_buckets * DD_BUCKET * sizeof(dd_entry)
+                         + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
+        t->gen = 1;
+    }
+}
+
+rook_solver *rook_solver_new(size_t tt_bytes)
+{
+    rook_solver *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->t = table_new(tt_bytes);
+    if (!s->t) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void rook_solver_free(rook_solver *s)
+{
+    if (s) {
+        table_release(s->t);
+        free(s);
+    }
+}
+
+void rook_solver_share(rook_solver *s, rook_solver *owner)
+{
+    if (s->t == owner->t)
+        return;
+    __atomic_add_fetch(&owner->t->refs, 1, __ATOMIC_ACQ_REL);
+    table_release(s->t);
+    s->t = owner->t;
+}
+
+void rook_solver_set_helper(rook_solver *s, int from_cards) { s->reverse_from = from_cards; }
+
+void rook_solver_clear(rook_solver *s)
+{
+    table_clear(s->t);
+}
+
+void rook_solver_set_budget(rook_solver *s, uint64_t nodes) { s->budget = nodes; }
+
+void rook_solver_set_time_budget(rook_solver *s, uint64_t ns) { s->time_budget_ns = ns; }
+
+void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg)
+{
+    s->progress = fn;
+    s->progress_arg = arg;
+}
+
+int rook_solver_stop_reason(const rook_solver *s) { return s->stop; }
+
+void rook_solver_abort(rook_solver *s)
+{
+    s->stop = ROOK_STOP_CALLER;
+    __atomic_store_n(&s->aborted, 1, __ATOMIC_RELAXED);
+}
+
+void rook_solver_set_generalize(rook_solver *s, int on)
+{
+    s->exact_only = !on;
+}
+
+uint64_t rook_solver_nodes(const rook_solver *s) { return s->nodes; }
+
+uint64_t rook_solver_stat(const rook_solver *s, int which)
+{
+    if (which >= 0 && which < 64)
+        return s->nodes_by_cards[which];
+    return which == 64 ? s->tt_hits : 0;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int gcd(int a, int b)
+{
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static uint64_t to_bits(const rook_solver *s, uint64_t cards)
+{
+    uint64_t m = 0;
+    for (; cards; cards &= cards - 1)
+        if (s->sbit[rook_lsb(cards)] != DD_NONE)
+            m |= 1ULL << s->sbit[rook_lsb(cards)];
+    return m;
+}
+
+/* Build the layout of (r, trump); return 0, or -2 when a suit does not fit
+ * a lane. */
+static int layout(rook_solver *s, const rook_rules *r, int trump)
+{
+    memset(s->sbit, DD_NONE, sizeof s->sbit);
+    memset(s->card, DD_NONE, sizeof s->card);
+    memset(s->pts, 0, sizeof s->pts);
+    memset(s->tag, 0, sizeof s->tag);
+    memset(s->tag_pts, 0, sizeof s->tag_pts);
+    s->marked = 0;
+    uint64_t tm = r->trumps[trump] & r->deck;
+    for (int l = 0; l < 4; l++) {
+        uint64_t cards = (l == trump ? tm : (ROOK_BB_COLOR(l) & ~tm)) & r->deck;
+        uint8_t order[64];
+        int n = 0;
+        for (uint64_t m = cards; m; m &= m - 1) {
+            int c = rook_lsb(m);
+            int j = n++;
+            while (j > 0 && r->strength[order[j - 1]] > r->strength[c]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = (uint8_t)c;
+        }
+        if (n > 16)
+            return -2;
+        for (int i = 0; i < n; i++) {
+            int b = 16 * l + i;
+            s->sbit[order[i]] = (uint8_t)b;
+            s->card[b] = order[i];
+            s->pts[b] = r->card_points[order[i]];
+        }
+    }
+    if (to_bits(s, r->deck) == 0 && r->deck)
+        return -2;
+    s->n_grp = r->n_counter_groups;
+    for (int g = 0; g < s->n_grp; g++) {
+        s->grp_mask[g] = to_bits(s, r->counter_masks[g]);
+        s->grp_val[g] = r->counter_values[g];
+    }
+    s->deck = to_bits(s, r->deck);
+    s->anytime = to_bits(s, r->anytime);
+    s->trump = trump;
+    s->tlane = DD_LANE(trump);
+    s->must_trump = r->must_trump;
+    /* tags: 0 for a plain card, then one per kind of (points, anytime, bird) */
+    int kinds[64], n_kinds = 0;
+    s->exact_keys = s->exact_only;
+    for (uint64_t m = s->deck; m; m &= m - 1) {
+        int b = rook_lsb(m);
+        int c = s->card[b];
+        int kind = (s->pts[b] + 1024) * 4 + (int)((s->anytime >> b) & 1) * 2 + (c == ROOK_BIRD);
+        if (kind == 1024 * 4)
+            continue;
+        int t = 0;
+        while (t < n_kinds && kinds[t] != kind)
+            t++;
+        if (t == n_kinds)
+            kinds[n_kinds++] = kind;
+        if (t + 1 >= (1 << DD_TAG_PLANES))
+            s->exact_keys = 1;
+        else {
+            s->tag[b] = (uint8_t)(t + 1);
+            s->tag_pts[t + 1] = s->pts[b];
+        }
+        if (kind & 3)
+            s->marked |= 1ULL << b;
+    }
+    for (int i = 0; i < 64; i++)
+        s->zwon[i] = r->most_tricks_bonus ? dd_mix64(0x7A1CULL << 8 | (uint64_t)i) : 0;
+    for (int seat = 0; seat < 4; seat++) {
+        s->zlead[seat] = dd_mix64(0x5EA7ULL + (uint64_t)seat);
+        for (int b = 0; b < 64; b++)
+            s->z[seat][b] = ((s->deck >> b) & 1)
+                ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8) | s->tag[b]) : 0;
+    }
+    return 0;
+}
+
+int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
+{
+    s->r = r;
+    s->nodes = 0;
+    s->tt_hits = 0;
+    memset(s->nodes_by_cards, 0, sizeof s->nodes_by_cards);
+    s->aborted = 0;
+    s->stop = ROOK_STOP_NONE;
+    s->deadline_ns = s->time_budget_ns ? now_ns() + s->time_budget_ns : 0;
+    if (p->trump > 3 || layout(s, r, p->trump) < 0)
+        return -2;
+    for (int i = 0; i < 4; i++)
+        s->hands[i] = to_bits(s, p->hands[i]);
+    s->trick_n = p->trick_n;
+    for (int i = 0; i < 4; i++)
+        s->trick[i] = i < p->trick_n ? s->sbit[p->trick[i]] : DD_NONE;
+    s->leader = p->leader;
+    s->end_points = p->nest_points + r->last_trick_bonus;
+    s->most_bonus = r->most_tricks_bonus;
+    s->won[0] = p->tricks[0];
+    s->won[1] = p->tricks[1];
+    s->grain = gcd(s->end_points, s->most_bonus);
+    for (int g = 0; g < s->n_grp; g++)
+        s->grain = gcd(s->grain, s->grp_val[g]);
+    if (s->grain == 0)
+        s->grain = 1;
+    s->pts_out = dd_points(s, dd_in_hands(s));
+    for (int i = 0; i < s->trick_n; i++)
+        s->pts_out += s->pts[s->trick[i]];
+    s->zsum = 0;
+    for (int seat = 0; seat < 4; seat++)
+        for (uint64_t m = s->hands[seat]; m; m &= m - 1)
+            s->zsum += s->z[seat][rook_lsb(m)];
+    if (dd_total(s) > DD_BOUND_MAX || s->end_points > DD_END_MAX || s->end_points < 0)
+        return -2;
+    /* Entries stay valid while the rules and the trump are the same; the
+     * end points are stored with each entry (table.h). */
+    dd_table *t = s->t;
+    if (t->gen == 0 || t->ctx_r != r || t->ctx_trump != p->trump || t->ctx_exact != s->exact_only) {
+        table_clear(t);
+        t->ctx_r = r;
+        t->ctx_trump = p->trump;
+        t->ctx_exact = s->exact_only;
+    }
+    s->tt = t->tt;
+    s->n_buckets = t->n_buckets;
+    s->qt = t->qt;
+    s->n_qbuckets = t->n_qbuckets;
+    s->gen = t->gen;
+    dd_search_reset(s);
+    return 0;
+}

@@ -1,0 +1,286 @@
+/* driver.c: the calls of solve.h that answer questions about a position.
+ *
+ * The value of a position is found by null-window searches ("can team 0
+ * take at least T?", search.h), closing the interval [lo, hi] on the grain
+ * of the points (every value is a multiple of the gcd of the card points
+ * and the end points); a fail-soft answer may close more than asked.  The
+ * targets come from the middle of what is open, from a caller's guess
+ * (then stepping from the bounds it proves), or from a quarter in from
+ * each end under a growing node allowance (anytime: the bounds narrow from
+ * the start).  The table is shared between the steps, and between the
+ * cards when every card's value is asked for.
+ */
+#include "rook/solve/driver.h"
+#include "rook/solve/context.h"
+#include "rook/solve/search.h"
+#include "rook/solve/moves.h"
+
+static void report(rook_solver *s, int lo, int hi)
+{
+    if (s->progress)
+        s->progress(s->progress_arg, lo, hi, s->nodes);
+}
+
+/* Narrow [*lo, *hi], team 0's points from here (or after `card` when card
+ * is a solver bit), with null-window searches until the value is known or
+ * known to lie outside [wlo, whi] (*hi <= wlo or *lo >= whi).  The first
+ * target is `guess` when it lies inside (guess < 0: none); with `step`,
+ * the next two targets are right at the bound just proven (a fail-soft
+ * bound is often the value: MTD(f)'s step); then the middle of what is left
+ * on the grain (PICK_HALVE), or, while more than four grains are open, a
+ * quarter in from one end and then from the other (PICK_EDGES: a target
+ * far from the value is cheap to decide, so the bounds narrow from the
+ * first second).  A fail-soft answer may close more than asked.  Return 0,
+ * or -1 when a budget ran out (the bounds then hold what was proven). */
+int dd_narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, int whi, int *lo,
+              int *hi)
+{
+    int gr = s->grain;
+    int g = guess, steps = 0;
+    /* PICK_EDGES: each probe at an end gets a node allowance; one that
+     * runs past it yields to the other end, and when both have, the
+     * allowance doubles (the table keeps what the stopped probes proved) */
+    uint64_t allowance = 1 << 16, user_budget = s->budget;
+    int tried = 0, side = 0;
+    for (;;) {
+        int L = *lo > wlo ? *lo : wlo, H = *hi < whi ? *hi : whi;
+        if (L >= H)
+            return 0;
+        int open = (H - L) / gr;
+        int capped = 0;
+        if (g < 0) {
+            if (pick == PICK_EDGES && open > 4) {
+                int q = gr * (open / 4);
+                g = side ? H - q : L + q;
+                capped = 1;
+            } else {
+                g = L + gr * ((open + 1) / 2);
+            }
+            g = dd_on_grain(g, gr);
+        }
+        if (g <= L)
+            g = L + gr;
+        if (g > H)
+            g = H;
+        if (capped) {
+            uint64_t cap = s->nodes + allowance;
+            s->budget = user_budget && user_budget < cap ? user_budget : cap;
+        }
+        uint64_t rel;
+        int v = card != DD_NONE ? dd_child(s, card, g - 1, g, &rel) : dd_search(s, g - 1, g, &rel);
+        s->budget = user_budget;
+        if (s->aborted) {
+            if (!capped || s->stop != ROOK_STOP_NODES || (user_budget && s->nodes >= user_budget))
+                return -1;
+            /* past the allowance: the other end, or a larger allowance */
+            s->aborted = 0;
+            s->stop = ROOK_STOP_NONE;
+            side ^= 1;
+            if (++tried >= 2) {
+                tried = 0;
+                allowance *= 2;
+            }
+            g = -1;
+            continue;
+        }
+        tried = 0;
+        if (capped)
+            side ^= 1;
+        int up = v >= g;
+        if (up)
+            *lo = v < *hi ? v : *hi;
+        else
+            *hi = v > *lo ? v : *lo;
+        if (card == DD_NONE)
+            report(s, *lo, *hi);
+        g = step && steps < 2 ? (up ? *lo + gr : *hi) : -1;
+        steps++;
+    }
+}
+
+/* The first target without a guess: the middle of [0, total] on the grain. */
+static int middle(const rook_solver *s, int total)
+{
+    return s->grain * ((total / s->grain + 1) / 2);
+}
+
+/* The value of the set-up position within [wlo, whi] (see rook_dd_value_in). */
+static int root_value(rook_solver *s, int guess, int anytime, int wlo, int whi, int *lo, int *hi)
+{
+    int total = dd_total(s);
+    *lo = 0;
+    *hi = total;
+    int step = guess >= 0;
+    if (guess < 0 && !anytime)
+        guess = middle(s, total);
+    if (dd_narrow(s, DD_NONE, guess, step, anytime ? PICK_EDGES : PICK_HALVE, wlo, whi, lo, hi) < 0)
+        return -1;
+    int v = *lo > wlo ? *lo : wlo;
+    return v < whi ? v : whi;
+}
+
+int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int target)
+{
+    if (dd_setup(s, r, p) < 0)
+        return -2;
+    uint64_t rel;
+    int v = dd_search(s, target - 1, target, &rel);
+    if (s->aborted)
+        return -1;
+    return v >= target;
+}
+
+int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int *lo, int *hi)
+{
+    int a, b;
+    if (dd_setup(s, r, p) < 0)
+        return -2;
+    int v = root_value(s, -1, 0, 0, dd_total(s), &a, &b);
+    if (lo)
+        *lo = a;
+    if (hi)
+        *hi = b;
+    return v;
+}
+
+int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi, int guess,
+                     int anytime, int *lo, int *hi)
+{
+    int a, b;
+    if (dd_setup(s, r, p) < 0)
+        return -2;
+    if (wlo > whi)
+        wlo = whi;
+    int v = root_value(s, guess, anytime, wlo, whi, &a, &b);
+    if (lo)
+        *lo = a;
+    if (hi)
+        *hi = b;
+    return v;
+}
+
+/* The root's moves after its value is known: every class of equal points
+ * apart (their cards share a value). */
+int dd_root_moves(rook_solver *s, dd_moves *mv)
+{
+    int seat = (s->leader + s->trick_n) & 3;
+    dd_gen_moves(s, seat, DD_GEN_ROOT, mv);
+    return !(seat & 1);
+}
+
+int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                       uint64_t *best, int *lo, int *hi)
+{
+    int a, b;
+    *best = 0;
+    if (dd_setup(s, r, p) < 0)
+        return -2;
+    int v = root_value(s, guess, 0, 0, dd_total(s), &a, &b);
+    if (lo)
+        *lo = a;
+    if (hi)
+        *hi = b;
+    if (v < 0)
+        return -1;
+    dd_moves mv;
+    int maximize = dd_root_moves(s, &mv);
+    for (int i = 0; i < mv.n; i++) {
+        /* one null-window search: does this card keep the value? */
+        uint64_t rel;
+        int x = maximize ? dd_child(s, mv.card[i], v - 1, v, &rel) : dd_child(s, mv.card[i], v, v + 1, &rel);
+        if (s->aborted)
+            return -1;
+        if (maximize ? x >= v : x <= v)
+            for (uint64_t m = mv.cls[i]; m; m &= m - 1)
+                *best |= 1ULL << s->card[rook_lsb(m)];
+    }
+    return v;
+}
+
+int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                              int anytime, int32_t values[64], int *lo, int *hi)
+{
+    return rook_dd_move_values_guesses(s, r, p, guess, anytime, NULL, values, lo, hi);
+}
+
+int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
+                                int anytime, const int32_t card_guess[64], int32_t values[64], int *lo,
+                                int *hi)
+{
+    int a, b;
+    if (dd_setup(s, r, p) < 0)
+        return -2;
+    int total = dd_total(s);
+    /* The position's value first: the best card's value equals it, and it is
+     * the first guess for every card. */
+    int root = root_value(s, guess, anytime, 0, total, &a, &b);
+    if (lo)
+        *lo = a;
+    if (hi)
+        *hi = b;
+    if (root < 0)
+        return -1;
+    dd_moves mv;
+    int maximize = dd_root_moves(s, &mv);
+    int best = maximize ? -1 : total + 1;
+    for (int i = 0; i < mv.n; i++) {
+        /* no card beats the best: a card's value lies between the root's
+         * and the sure bound on the other side */
+        int clo = maximize ? 0 : root, chi = maximize ? root : total;
+        int g = maximize ? root : root + s->grain;
+        if (card_guess) {
+            /* the caller's estimate of the card's value, inside its bounds */
+            int cg = card_guess[s->card[mv.card[i]]];
+            if (cg >= 0)
+                g = cg < clo + s->grain ? clo + s->grain : cg > chi ? chi : dd_on_grain(cg, s->grain);
+        }
+        if (dd_narrow(s, mv.card[i], g, 1, PICK_HALVE, 0, total, &clo, &chi) < 0)
+            return -1;
+        for (uint64_t m = mv.cls[i]; m; m &= m - 1)
+            values[s->card[rook_lsb(m)]] = clo;
+        if (maximize ? clo > best : clo < best)
+            best = clo;
+    }
+    return best;
+}
+
+int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64],
+                        int *lo, int *hi)
+{
+    return rook_dd_move_values_guess(s, r, p, -1, 0, values, lo, hi);
+}
+
+int rook_dd_solve_batch(rook_solver *s, const rook_rules *r, const rook_dd_pos *ps, int n, int keep,
+                        int guesses, int32_t *values, int32_t *roots)
+{
+    int64_t sum[64] = {0}, root_sum = 0;
+    int count[64] = {0}, solved = 0;
+    int32_t card_guess[64];
+    for (int i = 0; i < n; i++) {
+        if (!keep)
+            rook_solver_clear(s);
+        int32_t *v = values + 64 * i;
+        for (int c = 0; c < 64; c++) {
+            v[c] = -1;
+            card_guess[c] = guesses && count[c] ? (int32_t)(sum[c] / count[c]) : -1;
+        }
+        int g = guesses && solved ? (int)(root_sum / solved) : -1;
+        roots[i] = rook_dd_move_values_guesses(s, r, &ps[i], g, 0, guesses ? card_guess : NULL, v, NULL,
+                                               NULL);
+        if (roots[i] == -2)
+            continue;
+        if (roots[i] < 0) {
+            if (s->stop == ROOK_STOP_CALLER)
+                return solved;
+            continue;
+        }
+        solved++;
+        root_sum += roots[i];
+        for (int c = 0; c < 64; c++)
+            if (v[c] >= 0) {
+                sum[c] += v[c];
+                count[c]++;
+            }
+    }
+    return solved;
+}

@@ -1,0 +1,163 @@
+/* team.c: several threads on one position, one solver each, one table.
+ *
+ * Every card's value: after the position's value, each thread takes the
+ * next class of the root's cards (an atomic counter) until none is left.
+ * One value: a team narrows it together; each member takes the target
+ * that splits what is still open farthest from the targets the others are
+ * searching (when every target is taken it helps with another's, trying
+ * the first move of the top nodes last so that the two searches part
+ * ways), and a search whose question a team mate has settled stops at
+ * once (search.c looks every 256 nodes).  The table's entries are written
+ * and read without locks (table.h).
+ */
+#include <string.h>
+#include "rook/solve/context.h"
+#include "rook/solve/driver.h"
+#include "rook/solve/search.h"
+
+int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
+{
+    return dd_setup(s, r, p) < 0 ? -2 : 0;
+}
+
+int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
+                               int *next, int32_t values[64])
+{
+    if (dd_setup(s, r, p) < 0)
+        return -2;
+    int total = dd_total(s);
+    dd_moves mv;
+    int maximize = dd_root_moves(s, &mv);
+    for (;;) {
+        int i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+        if (i >= mv.n)
+            return 0;
+        int clo = maximize ? 0 : root, chi = maximize ? root : total;
+        if (dd_narrow(s, mv.card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total, &clo, &chi) < 0)
+            return -1;
+        for (uint64_t m = mv.cls[i]; m; m &= m - 1)
+            values[s->card[rook_lsb(m)]] = clo;
+    }
+}
+
+/* ---- teams: several threads on one value (rook_dd_value_team) ---- */
+
+#ifndef DD_HELP_FROM
+#define DD_HELP_FROM 32              /* cards in hands from which a helper rotates the moves */
+#endif
+
+static void team_lock(rook_dd_team *t)
+{
+    while (__atomic_exchange_n(&t->lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&t->lock, __ATOMIC_RELAXED))
+            ;
+}
+
+static void team_unlock(rook_dd_team *t) { __atomic_store_n(&t->lock, 0, __ATOMIC_RELEASE); }
+
+void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi)
+{
+    memset(team, 0, sizeof *team);
+    team->lo = 0;
+    team->hi = total;
+    team->wlo = wlo < 0 ? 0 : wlo;
+    team->whi = whi > total ? total : whi;
+    if (team->wlo > team->whi)
+        team->wlo = team->whi;
+}
+
+/* The target for member `me`: the point of the grain inside (L, H] farthest
+ * from L, from H + grain and from the other members' targets; 0 when every
+ * point is taken (then the member joins the target of another). */
+static int team_pick(const rook_dd_team *t, int me, int L, int H, int gr)
+{
+    int best = 0, best_d = -1;
+    for (int x = dd_on_grain(L + 1, gr); x <= H; x += gr) {
+        int left = L, right = H + gr, taken = 0;
+        for (int i = 0; i < ROOK_DD_TEAM_MAX; i++) {
+            int y = t->probing[i];
+            if (i == me || y <= L || y > H)
+                continue;
+            if (y == x)
+                taken = 1;
+            else if (y < x && y > left)
+                left = y;
+            else if (y > x && y < right)
+                right = y;
+        }
+        int d = x - left < right - x ? x - left : right - x;
+        if (!taken && d > best_d) {
+            best_d = d;
+            best = x;
+        }
+    }
+    return best;
+}
+
+int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
+                       int me)
+{
+    if (me < 0 || me >= ROOK_DD_TEAM_MAX || dd_setup(s, r, p) < 0)
+        return -2;
+    int gr = s->grain, result = 0;
+    s->team = team;
+    for (;;) {
+        team_lock(team);
+        int L = team->lo > team->wlo ? team->lo : team->wlo;
+        int H = team->hi < team->whi ? team->hi : team->whi;
+        if (L >= H) {
+            team_unlock(team);
+            break;
+        }
+        int g = team_pick(team, me, L, H, gr), helping = 0;
+        if (!g) {
+            /* every target is being searched: help with another's, trying
+             * the first move of the top nodes last (so that the two
+             * searches part ways) */
+            for (int i = 0; i < ROOK_DD_TEAM_MAX && !g; i++)
+                if (i != me && team->probing[i] > L && team->probing[i] <= H)
+                    g = team->probing[i];
+            helping = g != 0;
+        }
+        if (!g)
+            g = H;
+        s->reverse_from = helping ? -DD_HELP_FROM : 0;
+        team->probing[me] = g;
+        team_unlock(team);
+        s->probe = g;
+        uint64_t rel;
+        int v = dd_search(s, g - 1, g, &rel);
+        team_lock(team);
+        team->probing[me] = 0;
+        if (s->aborted) {
+            if (s->stop == ROOK_STOP_MOOT) {
+                s->aborted = 0;
+                s->stop = ROOK_STOP_NONE;
+                team_unlock(team);
+                continue;
+            }
+            team_unlock(team);
+            result = -1;
+            break;
+        }
+        if (v >= g) {
+            int lo = v < team->hi ? v : team->hi;
+            if (lo > team->lo)
+                __atomic_store_n(&team->lo, lo, __ATOMIC_RELAXED);
+        } else {
+            int hi = v > team->lo ? v : team->lo;
+            if (hi < team->hi)
+                __atomic_store_n(&team->hi, hi, __ATOMIC_RELAXED);
+        }
+        int lo = team->lo, hi = team->hi;
+        team_unlock(team);
+        if (team->progress)
+            team->progress(team->progress_arg, lo, hi, s->nodes);
+    }
+    s->team = NULL;
+    s->reverse_from = 0;
+    if (result < 0)
+        return -1;
+    int v = team->lo > team->wlo ? team->lo : team->wlo;
+    return v < team->whi ? v : team->whi;
+}
