@@ -102,6 +102,13 @@ static void to_dd(const side_pos *sp, rook_dd_pos *p)
     p->tricks[1] = sp->tricks[1];
 }
 
+/* The rules of spec (NULL: too many rule sets) and the position in *p. */
+static const rook_rules *prepare(const side_spec *spec, const side_pos *pos, rook_dd_pos *p)
+{
+    to_dd(pos, p);
+    return rules_of(spec);
+}
+
 /* Return a new solver with a table of tt_bytes, or NULL. */
 SIDE_API void *side_new(uint64_t tt_bytes) { return rook_solver_new((size_t)tt_bytes); }
 
@@ -119,22 +126,20 @@ SIDE_API uint64_t side_nodes(void *s) { return rook_solver_nodes(s); }
 /* Return the value of the position (-1: budget; -2: too many rule sets). */
 SIDE_API int side_value(void *s, const side_spec *spec, const side_pos *pos)
 {
-    const rook_rules *r = rules_of(spec);
+    rook_dd_pos p;
+    const rook_rules *r = prepare(spec, pos, &p);
     if (!r)
         return -2;
-    rook_dd_pos p;
-    to_dd(pos, &p);
     return rook_dd_value(s, r, &p, NULL, NULL);
 }
 
 /* Return the value and write each legal card's value to values[card]. */
 SIDE_API int side_move_values(void *s, const side_spec *spec, const side_pos *pos, int32_t *values)
 {
-    const rook_rules *r = rules_of(spec);
+    rook_dd_pos p;
+    const rook_rules *r = prepare(spec, pos, &p);
     if (!r)
         return -2;
-    rook_dd_pos p;
-    to_dd(pos, &p);
     for (int i = 0; i < 64; i++)
         values[i] = -1;
     return rook_dd_move_values(s, r, &p, values, NULL, NULL);
@@ -143,11 +148,10 @@ SIDE_API int side_move_values(void *s, const side_spec *spec, const side_pos *po
 /* Return 1 if team 0 takes at least target, 0 if not, -1 on the budget. */
 SIDE_API int side_at_least(void *s, const side_spec *spec, const side_pos *pos, int target)
 {
-    const rook_rules *r = rules_of(spec);
+    rook_dd_pos p;
+    const rook_rules *r = prepare(spec, pos, &p);
     if (!r)
         return -2;
-    rook_dd_pos p;
-    to_dd(pos, &p);
     return rook_dd_at_least(s, r, &p, target);
 }
 
@@ -196,11 +200,10 @@ SIDE_API int side_value_in(void *s, const side_spec *spec, const side_pos *pos, 
 {
     if (!rook_dd_value_in)
         return -3;
-    const rook_rules *r = rules_of(spec);
+    rook_dd_pos p;
+    const rook_rules *r = prepare(spec, pos, &p);
     if (!r)
         return -2;
-    rook_dd_pos p;
-    to_dd(pos, &p);
     return rook_dd_value_in(s, r, &p, wlo, whi, guess, anytime, NULL, NULL);
 }
 
@@ -209,10 +212,9 @@ SIDE_API int side_best_cards(void *s, const side_spec *spec, const side_pos *pos
 {
     if (!rook_dd_best_cards)
         return -3;
-    const rook_rules *r = rules_of(spec);
+    rook_dd_pos p;
+    const rook_rules *r = prepare(spec, pos, &p);
     if (!r)
         return -2;
-    rook_dd_pos p;
-    to_dd(pos, &p);
     return rook_dd_best_cards(s, r, &p, guess, best, NULL, NULL);
 }

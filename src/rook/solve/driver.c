@@ -104,18 +104,23 @@ static int middle(const rook_solver *s, int total)
     return s->grain * ((total / s->grain + 1) / 2);
 }
 
-/* The value of the set-up position within [wlo, whi] (see rook_dd_value_in). */
-static int root_value(rook_solver *s, int guess, int anytime, int wlo, int whi, int *lo, int *hi)
+/* The value of the set-up position within [wlo, whi] (see rook_dd_value_in);
+ * *out_lo and *out_hi (when not NULL) get the bounds proven. */
+static int root_value(rook_solver *s, int guess, int anytime, int wlo, int whi, int *out_lo, int *out_hi)
 {
     int total = dd_total(s);
-    *lo = 0;
-    *hi = total;
+    int lo = 0, hi = total;
     int step = guess >= 0;
     if (guess < 0 && !anytime)
         guess = middle(s, total);
-    if (dd_narrow(s, DD_NONE, guess, step, anytime ? PICK_EDGES : PICK_HALVE, wlo, whi, lo, hi) < 0)
+    int r = dd_narrow(s, DD_NONE, guess, step, anytime ? PICK_EDGES : PICK_HALVE, wlo, whi, &lo, &hi);
+    if (out_lo)
+        *out_lo = lo;
+    if (out_hi)
+        *out_hi = hi;
+    if (r < 0)
         return -1;
-    int v = *lo > wlo ? *lo : wlo;
+    int v = lo > wlo ? lo : wlo;
     return v < whi ? v : whi;
 }
 
@@ -132,31 +137,19 @@ int rook_dd_at_least(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, 
 
 int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int *lo, int *hi)
 {
-    int a, b;
     if (dd_setup(s, r, p) < 0)
         return -2;
-    int v = root_value(s, -1, 0, 0, dd_total(s), &a, &b);
-    if (lo)
-        *lo = a;
-    if (hi)
-        *hi = b;
-    return v;
+    return root_value(s, -1, 0, 0, dd_total(s), lo, hi);
 }
 
 int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi, int guess,
                      int anytime, int *lo, int *hi)
 {
-    int a, b;
     if (dd_setup(s, r, p) < 0)
         return -2;
     if (wlo > whi)
         wlo = whi;
-    int v = root_value(s, guess, anytime, wlo, whi, &a, &b);
-    if (lo)
-        *lo = a;
-    if (hi)
-        *hi = b;
-    return v;
+    return root_value(s, guess, anytime, wlo, whi, lo, hi);
 }
 
 /* The root's moves after its value is known: every class of equal points
@@ -171,15 +164,10 @@ int dd_root_moves(rook_solver *s, dd_moves *mv)
 int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
                        uint64_t *best, int *lo, int *hi)
 {
-    int a, b;
     *best = 0;
     if (dd_setup(s, r, p) < 0)
         return -2;
-    int v = root_value(s, guess, 0, 0, dd_total(s), &a, &b);
-    if (lo)
-        *lo = a;
-    if (hi)
-        *hi = b;
+    int v = root_value(s, guess, 0, 0, dd_total(s), lo, hi);
     if (v < 0)
         return -1;
     dd_moves mv;
@@ -207,17 +195,12 @@ int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_
                                 int anytime, const int32_t card_guess[64], int32_t values[64], int *lo,
                                 int *hi)
 {
-    int a, b;
     if (dd_setup(s, r, p) < 0)
         return -2;
     int total = dd_total(s);
     /* The position's value first: the best card's value equals it, and it is
      * the first guess for every card. */
-    int root = root_value(s, guess, anytime, 0, total, &a, &b);
-    if (lo)
-        *lo = a;
-    if (hi)
-        *hi = b;
+    int root = root_value(s, guess, anytime, 0, total, lo, hi);
     if (root < 0)
         return -1;
     dd_moves mv;

@@ -240,6 +240,29 @@ static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi,
     return used;
 }
 
+/* Storing over an entry of the same position: keep the tighter of its
+ * bounds and [*lo, *hi] when it was proven with the same end points. */
+static inline void dd_e_tighten(const rook_solver *s, uint64_t d, int *lo, int *hi)
+{
+    if (DD_E_END(d) == s->end_points) {
+        if (DD_E_LO(d) > *lo)
+            *lo = DD_E_LO(d);
+        if (DD_E_HI(d) < *hi)
+            *hi = DD_E_HI(d);
+    }
+}
+
+/* The entry to replace: the first empty one, else the one of fewest cards
+ * (the cheapest to search again); called for each entry i of a bucket. */
+static inline void dd_e_victim(int i, int live, uint64_t d, int *victim, int *victim_live, int *victim_cards)
+{
+    if (*victim < 0 || (*victim_live && (!live || DD_E_CARDS(d) < *victim_cards))) {
+        *victim = i;
+        *victim_live = live;
+        *victim_cards = DD_E_CARDS(d);
+    }
+}
+
 /* Store the bounds [lo, hi] of the key's position, proven relying on the
  * ranks of `rel`, for `cards` cards in hands. */
 static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, int lo, int hi, int cards)
@@ -253,21 +276,11 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
         uint64_t lk = dd_ld(&b[i].lock) ^ d;
         int live = (uint8_t)lk == s->gen;
         if (live && lk == lock) {
-            if (DD_E_END(d) == s->end_points) {
-                if (DD_E_LO(d) > lo)
-                    lo = DD_E_LO(d);
-                if (DD_E_HI(d) < hi)
-                    hi = DD_E_HI(d);
-            }
+            dd_e_tighten(s, d, &lo, &hi);
             victim = i;
             break;
         }
-        /* otherwise the first empty entry, or the one of fewest cards */
-        if (victim < 0 || (victim_live && (!live || DD_E_CARDS(d) < victim_cards))) {
-            victim = i;
-            victim_live = live;
-            victim_cards = DD_E_CARDS(d);
-        }
+        dd_e_victim(i, live, d, &victim, &victim_live, &victim_cards);
     }
     uint64_t d = dd_e_pack(keep, cards, s->end_points, lo, hi);
     dd_st(&b[victim].data, d);
@@ -382,20 +395,12 @@ static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, u
         uint64_t lk = dd_ld(&b[i].lock) ^ dd_q_check(d, e01, e2);
         int live = (uint8_t)lk == s->gen;
         if (live && lk == lock) {
-            if (e01 == t01 && e2 == t2w && DD_E_END(d) == s->end_points) {
-                if (DD_E_LO(d) > lo)
-                    lo = DD_E_LO(d);
-                if (DD_E_HI(d) < hi)
-                    hi = DD_E_HI(d);
-            }
+            if (e01 == t01 && e2 == t2w)
+                dd_e_tighten(s, d, &lo, &hi);
             victim = i;
             break;
         }
-        if (victim < 0 || (victim_live && (!live || DD_E_CARDS(d) < victim_cards))) {
-            victim = i;
-            victim_live = live;
-            victim_cards = DD_E_CARDS(d);
-        }
+        dd_e_victim(i, live, d, &victim, &victim_live, &victim_cards);
     }
     uint64_t d = dd_e_pack(dd_keep_of(s, k, rel), cards, s->end_points, lo, hi);
     dd_st(&b[victim].data, d);
