@@ -17,9 +17,7 @@
  *     mover when its team takes the trick, the lowest-point card when the
  *     other team does: the run is one class, searched through that card.
  *     Not at the root, where every card's own value is asked for;
- *   - otherwise the run's classes differ only in points, and two of them
- *     differ in value by at most their points' difference (search.c skips
- *     a class that cannot reach the window for that reason).
+ *   - otherwise the run's classes differ only in points.
  * Cards playable at any time (T-9) are never grouped: their hands differ.
  *
  * Order (a score per class, highest first).  Leads: a killer lead (one of
@@ -41,7 +39,6 @@
 typedef struct dd_moves {
     int n;
     uint8_t card[DD_MAX_MOVES];      /* the card searched for the class */
-    uint8_t run[DD_MAX_MOVES];       /* classes of one run share it (DD_NONE: alone) */
     uint64_t cls[DD_MAX_MOVES];      /* the cards the class stands for */
     uint64_t rel;                    /* cards whose rank the grouping relied on */
 } dd_moves;
@@ -93,21 +90,19 @@ static inline int dd_trick_fixed(const rook_solver *s, int seat, int card, int *
     return 1;
 }
 
-static inline void dd_add_move(dd_moves *mv, int card, uint64_t cls, int run)
+static inline void dd_add_move(dd_moves *mv, int card, uint64_t cls)
 {
     int n = mv->n++;
     mv->card[n] = (uint8_t)card;
     mv->cls[n] = cls;
-    mv->run[n] = (uint8_t)run;
 }
 
 /* Add the classes of one run (cards of one lane, no other card out between
  * them, none playable at any time). */
-static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint64_t run, int run_id,
-                              int flags)
+static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint64_t run, int flags)
 {
     if (!(run & (run - 1))) {
-        dd_add_move(mv, rook_lsb(run), run, DD_NONE);
+        dd_add_move(mv, rook_lsb(run), run);
         return;
     }
     int p_lo = 1 << 30, p_hi = -1;
@@ -117,7 +112,7 @@ static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint
         p_hi = p > p_hi ? p : p_hi;
     }
     if (p_lo == p_hi) {
-        dd_add_move(mv, rook_msb(run), run, DD_NONE);
+        dd_add_move(mv, rook_msb(run), run);
         return;
     }
 #ifndef DD_NO_DOMINANCE
@@ -127,7 +122,7 @@ static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint
         for (uint64_t m = run; m; m &= m - 1)
             if (s->pts[rook_lsb(m)] == want)
                 pick = rook_lsb(m);          /* the highest such card */
-        dd_add_move(mv, pick, run, DD_NONE);
+        dd_add_move(mv, pick, run);
         mv->rel |= run;
         if (s->trick_n + 1 < 4)
             mv->rel |= 1ULL << best;
@@ -145,7 +140,7 @@ static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint
         for (uint64_t m = left; m; m &= m - 1)
             if (s->pts[rook_lsb(m)] == p)
                 c |= m & -m;
-        dd_add_move(mv, rook_msb(c), c, run_id);
+        dd_add_move(mv, rook_msb(c), c);
         left &= ~c;
     }
 }
@@ -162,7 +157,6 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
         others |= 1ULL << s->trick[i];
     mv->n = 0;
     mv->rel = 0;
-    int run_id = 0;
     for (int l = 0; l < 4; l++) {
         uint64_t L = legal & DD_LANE(l);
         if (!L)
@@ -181,10 +175,10 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
                 prev = c;
                 rest &= rest - 1;
             }
-            dd_add_run(s, mv, seat, run, run_id++, flags);
+            dd_add_run(s, mv, seat, run, flags);
         }
         for (uint64_t m = L & s->anytime; m; m &= m - 1)
-            dd_add_move(mv, rook_lsb(m), m & -m, DD_NONE);
+            dd_add_move(mv, rook_lsb(m), m & -m);
     }
     int n = mv->n;
     if (n < 2)
@@ -284,20 +278,18 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
     }
     for (int i = 1; i < n; i++) {
         int sc = score[i];
-        uint8_t card = mv->card[i], run = mv->run[i];
+        uint8_t card = mv->card[i];
         uint64_t cl = mv->cls[i];
         int j = i;
         while (j > 0 && score[j - 1] < sc) {
             score[j] = score[j - 1];
             mv->card[j] = mv->card[j - 1];
             mv->cls[j] = mv->cls[j - 1];
-            mv->run[j] = mv->run[j - 1];
             j--;
         }
         score[j] = sc;
         mv->card[j] = card;
         mv->cls[j] = cl;
-        mv->run[j] = run;
     }
 }
 

@@ -4,14 +4,12 @@
  * (bounds.h) and the table (table.h) are tried before any move; the last
  * two tricks are searched directly (at most 16 lines of the first trick,
  * the second forced) and the last trick is forced.  Moves come from
- * moves.h, one per class of equivalent cards.  Two more rules skip a
- * class without searching it:
- *   - a class of the same run as one searched already differs from it only
- *     in points, so its value is within their difference of that one's;
- *     when that cannot reach the window it is not searched;
- *   - a class of the same suit and tag as one searched whose result rested
- *     on no rank of the suit at or below the stronger of the two gives the
- *     same bound (swapping the two changes nothing the search compared).
+ * moves.h, one per class of equivalent cards.  A class of the same suit
+ * as one searched, whose result rested on no rank of the suit at or below
+ * the stronger of the two, is not searched when it carries the same tag
+ * (the same bound: swapping the two changes nothing the search compared),
+ * nor when its points differ and the searched bound moved by the
+ * difference still misses the window (the swap only moves points).
  * Every result carries the cards whose rank it relied on, so that a table
  * entry stands for all the positions that agree on them (table.h).
  */
@@ -351,13 +349,11 @@ static inline void boundary_store(rook_solver *s, const boundary *b, int n_cards
 
 static inline void swap_moves(dd_moves *mv, int i, int j)
 {
-    uint8_t c = mv->card[i], r = mv->run[i];
+    uint8_t c = mv->card[i];
     uint64_t cl = mv->cls[i];
     mv->card[i] = mv->card[j];
-    mv->run[i] = mv->run[j];
     mv->cls[i] = mv->cls[j];
     mv->card[j] = c;
-    mv->run[j] = r;
     mv->cls[j] = cl;
 }
 
@@ -371,28 +367,6 @@ static inline void helper_order(const rook_solver *s, dd_moves *mv, int n_cards)
     if (s->reverse_from > 0 && n_cards >= s->reverse_from)
         for (int i = 0, j = mv->n - 1; i < j; i++, j--)
             swap_moves(mv, i, j);
-}
-
-/* Whether move i, a class of a run of which an earlier class j was
- * searched, is decided by j's bound moved by their points' difference (the
- * two differ only in points: moves.h); then *v gets that bound. */
-static inline int point_skip(const rook_solver *s, const dd_moves *mv, const uint8_t *searched,
-                             const int *vals, int i, int maximize, int alpha, int beta, int *j_out, int *v)
-{
-    if (mv->run[i] == DD_NONE)
-        return 0;
-    for (int j = 0; j < i; j++) {
-        if (!searched[j] || mv->run[j] != mv->run[i])
-            continue;
-        int d = s->pts[mv->card[i]] - s->pts[mv->card[j]];
-        d = d < 0 ? -d : d;
-        if (maximize ? vals[j] + d <= alpha : vals[j] - d >= beta) {
-            *v = maximize ? vals[j] + d : vals[j] - d;
-            *j_out = j;
-            return 1;
-        }
-    }
-    return 0;
 }
 
 int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
@@ -449,14 +423,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     }
     for (int i = 0; i < n; i++) {
         done = i + 1;
-        int v, j;
-#ifndef DD_NO_POINT_SKIP
-        if (point_skip(s, &mv, searched, vals, i, maximize, alpha, beta, &j, &v)) {
-            R |= cls[i] | cls[j];
-            ab_step(maximize, v, &best, &alpha, &beta);
-            continue;
-        }
-#endif
+        int v;
         int sc = sibling_covers(s, &mv, cls, rels, searched, vals, i, maximize, alpha, beta, &v);
         if (sc == 2)
             ab_step(maximize, v, &best, &alpha, &beta);
