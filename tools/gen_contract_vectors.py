@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # after the installed package: a spawned process must not find the bare tree first
 
 from rook_core import _layout as L  # noqa: E402
 from rook_core.cards import card_name  # noqa: E402

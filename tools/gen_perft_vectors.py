@@ -41,7 +41,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # after the installed package: a spawned process must not find the bare tree first
 
 from rook_core._reference.tricks import (RefPlay, card_points, deck_cards,  # noqa: E402
                                          perft, play_card)

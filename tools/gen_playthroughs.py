@@ -51,7 +51,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # after the installed package: a spawned process must not find the bare tree first
 
 from rook_core import HandState, Phase, action_name  # noqa: E402
 from rook_core.actions import BID, PASS  # noqa: E402

@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # after the installed package: a spawned process must not find the bare tree first
 
 from _vectors import as_text, write_or_check  # noqa: E402
 from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402

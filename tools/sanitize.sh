@@ -21,9 +21,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Run from outside the tree so that the installed (instrumented) package is
 # imported, not the sources.  The Dask cluster test runs in a process of its
 # own: started late in one long instrumented process, its worker processes
-# have been seen to vanish and leave the test waiting.
+# have been seen to vanish and leave the test waiting.  The browser test is
+# left out: Chromium cannot start with the ASan runtime preloaded, and the
+# service code it drives is the same the HTTP tests run.
 root=$(pwd)
 cd "$(mktemp -d)"
 "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests" \
-  --ignore "$root/tests/test_simulate_dask.py" "$@"
+  --ignore "$root/tests/test_simulate_dask.py" --ignore "$root/tests/test_service_browser.py" "$@"
 exec "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/test_simulate_dask.py" "$@"

@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SHIM = ROOT / "bench" / "solver_side.c"
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # after the installed package: a spawned process must not find the bare tree first
 
 
 def resolve(commit: str) -> str:
