@@ -15,6 +15,8 @@ agree.  Timings are printed, never asserted; node counts are deterministic.
   base), and full deals (14 tricks) searched anytime for ``P57_SECONDS``
   seconds each: the width of the bounds then (``ROOK_BENCH_P57_FULL`` deals,
   default 2).
+  Full deals solved exactly within 60 s each with a 512 MiB table
+  (``ROOK_BENCH_P57_EXACT`` deals, default 2).
 * ``solver-pimc``: the decision of a PIMC player at the first lead of a
   ``tournament`` deal: ``PIMC_WORLDS`` worlds, every card's value and the
   best cards, one core.
@@ -45,6 +47,7 @@ from rook_core.worlds import world_positions  # noqa: E402
 BASE = "649b7bd"
 N_DEALS = int(os.environ.get("ROOK_BENCH_DEALS", "60"))
 N_P57_FULL = int(os.environ.get("ROOK_BENCH_P57_FULL", "2"))
+N_P57_EXACT = int(os.environ.get("ROOK_BENCH_P57_EXACT", "2"))
 P57_SECONDS = 10.0
 PIMC_WORLDS = 100
 N_THREADS = 24
@@ -122,6 +125,27 @@ def test_partnership57_full_deals_anytime(benchmark, ledger):  # type: ignore[no
     ledger.record("solver-p57/full-anytime", benchmark, len(deals), "deal")
     ledger.target("partnership-57 full deals, anytime bounds after 10 s on one core (target: at most "
                   "20 points wide; exact within 60 s): " + "; ".join(lines))
+
+
+@pytest.mark.benchmark(group="solver-p57")
+def test_partnership57_full_deals_exact(benchmark, ledger):  # type: ignore[no-untyped-def]
+    deals = _deals("partnership-57", N_P57_EXACT, 56, seed=4000)
+    lines: list[str] = []
+
+    def run() -> None:
+        for i, h in enumerate(deals):
+            s = Solver(512 << 20, time_budget=60.0)
+            t = time.perf_counter()
+            try:
+                v = s.value(h)
+                lines.append(f"deal {i}: {v} in {time.perf_counter() - t:.1f} s ({s.last_nodes:,} nodes)")
+            except BudgetExceeded as e:
+                lines.append(f"deal {i}: not within 60 s, [{e.lo}, {e.hi}]")
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    ledger.record("solver-p57/full-exact", benchmark, len(deals), "deal")
+    ledger.target("partnership-57 full deals exact, 512 MiB table, one core (target: every deal within "
+                  "60 s): " + "; ".join(lines))
 
 
 @pytest.mark.benchmark(group="solver-pimc")
