@@ -52,7 +52,7 @@ def test_vectors_cover_every_preset_and_kind() -> None:
 
 
 def test_vectors_are_generated_not_hand_edited() -> None:
-    """DESIGN.md style 6: the file is exactly what the tool writes."""
+    """Generated data, never edited by hand: the file is exactly what the tool writes."""
     text = _load_tool().generate_text()
     assert DATA.read_text() == text, (
         "tests/data/perft.jsonl differs from what tools/gen_perft_vectors.py generates; "

@@ -155,7 +155,7 @@ def test_playthroughs_cover_every_preset() -> None:
 
 
 def test_playthroughs_are_generated_not_hand_edited() -> None:
-    """DESIGN.md style 6: each file is exactly what the tool writes."""
+    """Generated data, never edited by hand: each file is exactly what the tool writes."""
     files = TOOL_MODULE.generate_files()
     on_disk = {p.name for p in DATA.glob("*.txt")}
     assert on_disk == set(files), "tests/data/playthroughs/ holds files the tool does not write"

@@ -49,7 +49,7 @@ def test_T9_must_follow_led_color() -> None:
 def test_T9_bird_anytime_may_be_played_instead_of_following() -> None:
     assert legal("tournament", "B5 R5 Rook", "B14", "R") == {"B5", "Rook"}
     assert legal("crowsnest", "B5 R5 Rook", "B14", "R") == {"B5", "Rook"}
-    # Without bird_anytime (seed 000) the bird is a trump like any other.
+    # Without bird_anytime (source 000) the bird is a trump like any other.
     assert legal("partnership-57", "B5 R5 Rook", "B14", "R") == {"B5"}
 
 

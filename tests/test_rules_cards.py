@@ -188,7 +188,7 @@ def test_C4_rank_order_14_high_down_to_lowest() -> None:
 
 
 def test_C4_one_is_lowest_without_one_high() -> None:
-    # seed 000: "14 is highest, the ace lowest"
+    # source 000: the 14 is highest, the ace lowest
     assert winner("partnership-57", "G1 G2 G3 G4", "R") == "G4"
     assert winner("partnership-57", "G14 G1 G13 G2", "R") == "G14"
     assert winner("partnership-57", "R2 R1 B3 B4", "R") == "R2"

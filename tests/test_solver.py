@@ -667,7 +667,7 @@ def test_solve_vectors_cover_every_preset() -> None:
 
 
 def test_solve_vectors_are_generated_not_hand_edited() -> None:
-    """DESIGN.md style 6: the file is exactly what the tool writes."""
+    """Generated data, never edited by hand: the file is exactly what the tool writes."""
     text = _load_tool().generate_text()
     assert DATA.read_text() == text, (
         "tests/data/solve.jsonl differs from what tools/gen_solver_vectors.py generates; "

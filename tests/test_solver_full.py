@@ -62,7 +62,7 @@ def test_full_deal_vectors_cover_300_deals() -> None:
 
 
 def test_full_deal_vectors_are_the_tools_deals() -> None:
-    """DESIGN.md style 6: the positions are exactly the tool's."""
+    """Generated data, never edited by hand: the positions are exactly the tool's."""
     tool = load_tool("gen_solver_full_vectors")
     expected = [tool.position_of(h, ident) for ident, h in tool.deals()]
     assert [_position(r) for r in RECORDS] == expected

@@ -1,4 +1,4 @@
-"""Toonerville Rook (RULES.md section 3, seed 004): contract rummy with several decks.
+"""Toonerville Rook (RULES.md section 3, source 004): contract rummy with several decks.
 
 A different game from the trick-taking ones: hands are multisets (TV-1), so
 this package has its own modules.  It shares the card notation
