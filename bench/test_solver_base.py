@@ -7,16 +7,15 @@ turns (``bench/solver_vs.py``), each with a fresh table; every answer must
 agree.  Timings are printed, never asserted; node counts are deterministic.
 
 * ``solver-base``: ``N_DEALS`` full ``tournament`` deals (``ROOK_BENCH_DEALS``,
-  default 60; the issue's figure uses 300): the value, every card's value,
+  default 60; 300 for the figures of the README): the value, every card's value,
   and "does team 0 take at least the value?" (the hardest target);
   crowsnest deals, value only.  Median, p90, p99, max, mean, nodes/s and the
   ratios base/new (of the medians, of the means, per deal).
 * ``solver-p57``: ``partnership-57`` from 10 tricks left (value, new and
-  base), and full deals (14 tricks) searched anytime for ``P57_SECONDS``
-  seconds each: the width of the bounds then (``ROOK_BENCH_P57_FULL`` deals,
-  default 2).
-  Full deals solved exactly within 60 s each with a 512 MiB table
-  (``ROOK_BENCH_P57_EXACT`` deals, default 2).
+  base); full deals (14 tricks) on a 512 MiB table, searched anytime for
+  ``P57_SECONDS`` seconds each (the width of the bounds then;
+  ``ROOK_BENCH_P57_FULL`` deals, default 2), and solved exactly within 60 s
+  each (``ROOK_BENCH_P57_EXACT`` deals, default 2).
 * ``solver-pimc``: the decision of a PIMC player at the first lead of a
   ``tournament`` deal: ``PIMC_WORLDS`` worlds, every card's value and the
   best cards, one core.
@@ -105,47 +104,32 @@ def test_partnership57_ten_tricks_against_base(benchmark, ledger, sides):  # typ
         ledger.target(line)
 
 
-@pytest.mark.benchmark(group="solver-p57")
-def test_partnership57_full_deals_anytime(benchmark, ledger):  # type: ignore[no-untyped-def]
-    deals = _deals("partnership-57", N_P57_FULL, 56, seed=4000)
+def _p57_full(n: int, seconds: float, anytime: bool) -> list[str]:
+    """Solve ``n`` full partnership-57 deals, each within ``seconds`` on a 512
+    MiB table (``anytime``: probing from the ends); one line a deal."""
     lines: list[str] = []
-
-    def run() -> None:
-        for i, h in enumerate(deals):
-            s = Solver(256 << 20, time_budget=P57_SECONDS)
-            t = time.perf_counter()
-            try:
-                v = s.value(h, anytime=True)
-                lines.append(f"deal {i}: exact {v} in {time.perf_counter() - t:.1f} s")
-            except BudgetExceeded as e:
-                lines.append(f"deal {i}: [{e.lo}, {e.hi}] ({e.hi - e.lo} wide) after {P57_SECONDS:g} s, "
-                             f"{e.nodes:,} nodes")
-
-    benchmark.pedantic(run, rounds=1, iterations=1)
-    ledger.record("solver-p57/full-anytime", benchmark, len(deals), "deal")
-    ledger.target("partnership-57 full deals, anytime bounds after 10 s on one core (target: at most "
-                  "20 points wide; exact within 60 s): " + "; ".join(lines))
+    for i, h in enumerate(_deals("partnership-57", n, 56, seed=4000)):
+        s = Solver(512 << 20, time_budget=seconds)
+        t = time.perf_counter()
+        try:
+            v = s.value(h, anytime=anytime)
+            lines.append(f"deal {i}: exact {v} in {time.perf_counter() - t:.1f} s ({s.last_nodes:,} nodes)")
+        except BudgetExceeded as e:
+            lines.append(f"deal {i}: [{e.lo}, {e.hi}] ({e.hi - e.lo} wide) after {seconds:g} s, "
+                         f"{e.nodes:,} nodes")
+    return lines
 
 
+@pytest.mark.parametrize("anytime", [True, False], ids=["anytime-10s", "exact-60s"])
 @pytest.mark.benchmark(group="solver-p57")
-def test_partnership57_full_deals_exact(benchmark, ledger):  # type: ignore[no-untyped-def]
-    deals = _deals("partnership-57", N_P57_EXACT, 56, seed=4000)
+def test_partnership57_full_deals(benchmark, ledger, anytime):  # type: ignore[no-untyped-def]
+    n, seconds = (N_P57_FULL, P57_SECONDS) if anytime else (N_P57_EXACT, 60.0)
     lines: list[str] = []
-
-    def run() -> None:
-        for i, h in enumerate(deals):
-            s = Solver(512 << 20, time_budget=60.0)
-            t = time.perf_counter()
-            try:
-                v = s.value(h)
-                lines.append(f"deal {i}: {v} in {time.perf_counter() - t:.1f} s ({s.last_nodes:,} nodes)")
-            except BudgetExceeded as e:
-                lines.append(f"deal {i}: not within 60 s, [{e.lo}, {e.hi}]")
-
-    benchmark.pedantic(run, rounds=1, iterations=1)
-    ledger.record("solver-p57/full-exact", benchmark, len(deals), "deal")
-    ledger.target("partnership-57 full deals exact, 512 MiB table, one core (target: every deal within "
-                  "60 s): " + "; ".join(lines))
+    benchmark.pedantic(lambda: lines.extend(_p57_full(n, seconds, anytime)), rounds=1, iterations=1)
+    ledger.record(f"solver-p57/full-{'anytime' if anytime else 'exact'}", benchmark, n, "deal")
+    what = ("anytime bounds after 10 s (target: at most 20 points wide)" if anytime
+            else "exact (target: every deal within 60 s)")
+    ledger.target(f"partnership-57 full deals, 512 MiB table, one core, {what}: " + "; ".join(lines))
 
 
 @pytest.mark.benchmark(group="solver-pimc")

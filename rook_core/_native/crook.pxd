@@ -183,7 +183,6 @@ cdef extern from "rook/solve.h" nogil:
     void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg)
     void rook_solver_abort(rook_solver *s)
     void rook_solver_share(rook_solver *s, rook_solver *owner)
-    void rook_solver_set_helper(rook_solver *s, int from_cards)
     int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     int rook_dd_solve_batch(rook_solver *s, const rook_rules *r, const rook_dd_pos *ps, int n, int keep,
                             int guesses, int32_t *values, int32_t *roots)

@@ -15,7 +15,7 @@ from rook_core._native.crook cimport (
     rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value_in, rook_dd_best_cards,
     rook_dd_move_values_guess, rook_solver_set_generalize, rook_solver_set_time_budget,
     rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
-    rook_solver_share, rook_solver_set_helper, rook_dd_prepare, rook_dd_move_values_shared,
+    rook_solver_share, rook_dd_prepare, rook_dd_move_values_shared,
     rook_dd_team, rook_dd_team_init, rook_dd_value_team, rook_dd_solve_batch,
 )
 from libc.stdlib cimport malloc, free
@@ -206,13 +206,22 @@ cdef class Solver:
         if progress is not None:
             rook_solver_set_progress(self.s, _on_step, <void *>self)
 
-    def _stopped(self, int lo, int hi, move_values=None):
-        """The error of a call that returned without an answer."""
+    def _stopped(self, int v, int lo, int hi, move_values=None):
+        """Raise the error of a call that returned ``v`` < 0, no answer: a
+        position beyond the solver (-2), what the progress function raised,
+        or the budget that ran out."""
+        if v == -2:
+            raise PositionError("the position is beyond the solver's limits (a suit of more than "
+                                "16 cards or more than 16,383 points)")
         err = self._progress_error
         self._progress_error = None
         if err is not None:
             raise err
         raise self._budget_error(lo, hi, move_values)
+
+    cdef _unlisten(self):
+        rook_solver_set_progress(self.s, NULL, NULL)
+        self._progress = None
 
     cdef list _team(self, object workers):
         """Return this solver and workers - 1 helpers sharing its table."""
@@ -242,10 +251,10 @@ cdef class Solver:
         :param progress: called as ``progress(lo, hi, nodes)`` after each step
             with the bounds proven on the value so far; an exception it raises
             stops the search and comes out of this call.
-        :param workers: threads searching together on one table (the
-            others try the moves of big positions in another order, which
-            shares out the work); the first to finish answers.  A budget
-            bounds each thread's search; node counts then depend on timing.
+        :param workers: threads narrowing the value together on one table,
+            each searching a target away from the others' (src/rook/solve/
+            team.c).  A budget bounds each thread's search, and one running
+            out stops them all; node counts then depend on timing.
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out (with the bounds proven).
         :raises RookError: for a bad ``guess``, ``window``, ``progress`` or ``workers``.
@@ -276,13 +285,9 @@ cdef class Solver:
                 lo, hi = job.lo, job.hi
                 self.last_nodes = job.nodes
         finally:
-            rook_solver_set_progress(self.s, NULL, NULL)
-            self._progress = None
-        if v == -2:
-            raise PositionError("the position is beyond the solver's limits (a suit of more than "
-                                "16 cards or more than 16,383 points)")
+            self._unlisten()
         if v < 0:
-            self._stopped(lo, hi)
+            self._stopped(v, lo, hi)
         if window is not None:
             v = max(window[0], min(v, window[1]))
         return v
@@ -306,7 +311,7 @@ cdef class Solver:
             r = rook_dd_at_least(self.s, &rules.r, &p, t)
         self.last_nodes = rook_solver_nodes(self.s)
         if r < 0:
-            raise self._budget_error(0, _total(rules, &p))
+            self._stopped(r, 0, _total(rules, &p))
         return bool(r) if team == 0 else not r
 
     def best_cards(self, position, *, guess=None):
@@ -326,7 +331,7 @@ cdef class Solver:
             v = rook_dd_best_cards(self.s, &rules.r, &p, g, &best, &lo, &hi)
         self.last_nodes = rook_solver_nodes(self.s)
         if v < 0:
-            raise self._budget_error(lo, hi)
+            self._stopped(v, lo, hi)
         to_move = (p.leader + p.trick_n) % 4
         return BestCards(v, [Card(i) for i in range(64) if best >> i & 1], to_move, self.last_nodes)
 
@@ -343,7 +348,8 @@ cdef class Solver:
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
         cdef int32_t values[64]
-        cdef int v, i, lo = 0, hi = 0, g = self._guess(guess, _total(rules, &p))
+        cdef int total = _total(rules, &p)
+        cdef int v, i, lo = 0, hi = 0, g = self._guess(guess, total)
         cdef bint edges = anytime
         cdef _Job job
         for i in range(64):
@@ -357,7 +363,7 @@ cdef class Solver:
                 self.last_nodes = rook_solver_nodes(self.s)
             else:
                 job = _Job.make(rules, &p)
-                job.wlo, job.whi, job.guess, job.anytime = 0, _total(rules, &p), g, edges
+                job.wlo, job.whi, job.guess, job.anytime = 0, total, g, edges
                 v = job.value(team)
                 lo, hi = job.lo, job.hi
                 if v >= 0:
@@ -366,11 +372,10 @@ cdef class Solver:
                     values[i] = job.values[i]
                 self.last_nodes = job.nodes
         finally:
-            rook_solver_set_progress(self.s, NULL, NULL)
-            self._progress = None
+            self._unlisten()
         mv = {Card(i): values[i] for i in range(64) if values[i] >= 0}
         if v < 0:
-            self._stopped(lo, hi, mv)
+            self._stopped(v, lo, hi, mv)
         to_move = (p.leader + p.trick_n) % 4
         return SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, self.last_nodes)
 
@@ -452,9 +457,9 @@ cdef class _Job:
             job.values[i] = -1
         return job
 
-    cdef int _run(self, list team, object work) except -3:
-        """Run ``work(solver, i)`` for every solver of the team in threads
-        (the first in this one); return 0, or -1 if none succeeded."""
+    cdef _run(self, list team, object work):
+        """Run ``work(solver, i)`` for every solver of the team, each in a
+        thread of its own (the first in this one), and wait for them all."""
         threads = [threading.Thread(target=work, args=(team[i], i)) for i in range(1, len(team))]
         for t in threads:
             t.start()
@@ -463,7 +468,6 @@ cdef class _Job:
         finally:
             for t in threads:
                 t.join()
-        return 0
 
     def value(self, list team):
         """Return the value, the team narrowing it together (-1: a budget ran
@@ -506,7 +510,6 @@ cdef class _Job:
 
         def work(Solver solver, int i):
             cdef int r
-            rook_solver_set_helper(solver.s, 0)
             with nogil:
                 r = rook_dd_move_values_shared(solver.s, &self.rules.r, &self.p, root, &self.next,
                                                self.values)

@@ -66,10 +66,6 @@ void rook_solver_free(rook_solver *s);
  * all of them, and must not happen while another of them searches. */
 void rook_solver_share(rook_solver *s, rook_solver *owner);
 
-/* Make s a helper of a parallel search: at nodes with at least `from_cards`
- * cards in hands it tries the moves in reverse order, so that two solvers
- * on one position and one table share out the work (0: the usual order). */
-void rook_solver_set_helper(rook_solver *s, int from_cards);
 
 /* Forget every stored bound (needed between positions of different rules or
  * trump; done automatically by the calls below). */

@@ -93,7 +93,6 @@ void rook_solver_share(rook_solver *s, rook_solver *owner)
     s->t = owner->t;
 }
 
-void rook_solver_set_helper(rook_solver *s, int from_cards) { s->reverse_from = from_cards; }
 
 void rook_solver_clear(rook_solver *s)
 {

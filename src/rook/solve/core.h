@@ -77,8 +77,8 @@ struct rook_solver {
     void *progress_arg;
     struct rook_dd_team *team;       /* a team searching one position together (team.c) */
     int probe;                       /* the target of the null-window search under way */
-    int reverse_from;                /* helper threads: try the moves of nodes with this many
-                                        cards or more in reverse order (0: never) */
+    int rotate_from;                 /* a team member helping with a mate's target tries the
+                                        first move of nodes of this many cards or more last (0: never) */
     /* per (rules, trump): the layout */
     const rook_rules *r;
     uint8_t sbit[64];                /* card id -> solver bit (DD_NONE: not in the deck) */

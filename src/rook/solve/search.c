@@ -357,16 +357,13 @@ static inline void swap_moves(dd_moves *mv, int i, int j)
     mv->cls[j] = cl;
 }
 
-/* A helper of a parallel search (rook_solver_set_helper) orders the moves
- * of big nodes otherwise: reversed, or the first one last. */
+/* A team member helping with a mate's target (team.c) tries the first move
+ * of big nodes last, so that the two searches part ways. */
 static inline void helper_order(const rook_solver *s, dd_moves *mv, int n_cards)
 {
-    if (s->reverse_from < 0 && n_cards >= -s->reverse_from)
+    if (s->rotate_from && n_cards >= s->rotate_from)
         for (int i = 0; i + 1 < mv->n; i++)
             swap_moves(mv, i, i + 1);
-    if (s->reverse_from > 0 && n_cards >= s->reverse_from)
-        for (int i = 0, j = mv->n - 1; i < j; i++, j--)
-            swap_moves(mv, i, j);
 }
 
 int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)

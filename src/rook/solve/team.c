@@ -121,7 +121,7 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
         }
         if (!g)
             g = H;
-        s->reverse_from = helping ? -DD_HELP_FROM : 0;
+        s->rotate_from = helping ? DD_HELP_FROM : 0;
         team->probing[me] = g;
         team_unlock(team);
         s->probe = g;
@@ -155,7 +155,7 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
             team->progress(team->progress_arg, lo, hi, s->nodes);
     }
     s->team = NULL;
-    s->reverse_from = 0;
+    s->rotate_from = 0;
     if (result < 0)
         return -1;
     int v = team->lo > team->wlo ? team->lo : team->wlo;
