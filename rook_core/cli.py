@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from .errors import RookError
+from .text import fmt_hand, show_solution
 
 __all__ = ["main"]
 
@@ -58,7 +59,7 @@ def _solve(budget: int, time_budget: float, at_least: int | None,
                 sys.stderr.write("\n")
         res, pos = out.pop("_solution"), out.pop("_position")
         if show:
-            out["_show"] = _show_solution(pos, res)
+            out["_show"] = show_solution(pos, res)
         return out
     return shown
 
@@ -68,23 +69,6 @@ def _bounds_line(lo: int, hi: int, nodes: int) -> None:
     what = f"value {lo}" if lo == hi else f"value in [{lo}, {hi}]"
     sys.stderr.write(f"\r  {what} after {nodes:,} nodes   ")
     sys.stderr.flush()
-
-
-def _show_solution(pos: Any, res: Any) -> str:
-    from .cards import Card, CardSet
-    from . import _layout as L
-    lines = [f"{pos.variant.name}: trump {L.COLOR_NAMES[pos.trump]}, "
-             + (f"seat {pos.leader} led {' '.join(str(Card(c)) for c in pos.trick)}" if pos.trick
-                else f"seat {pos.leader} leads")
-             + (f", nest {pos.nest_points} points" if pos.nest_points else "")]
-    for s in range(4):
-        mark = "  <- to move" if s == res.to_move else ""
-        lines.append(f"  seat {s} (team {s % 2}): {_fmt_hand(CardSet(pos.hands[s]))}{mark}")
-    lines.append(f"value: team 0 takes {res.value} points from here (double dummy)")
-    lines.append("  card    value")
-    for c, v in sorted(res.move_values.items(), key=lambda kv: (-kv[1] if res.to_move % 2 == 0 else kv[1])):
-        lines.append(f"  {str(c):<6} {v:>6}" + ("   best" if c in res.best else ""))
-    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------ nest
@@ -136,10 +120,10 @@ def _show_nest(hand: Any, answer: dict[str, Any]) -> str:
     from .cards import CardSet
     d = answer["declarer"]
     lines = [f"{hand.variant.name}: seat {d} (team {d % 2}) declares at {hand.high_bid} and "
-             f"holds {_fmt_hand(CardSet(hand.hand_mask(d)))}"]
+             f"holds {fmt_hand(CardSet(hand.hand_mask(d)))}"]
     for s in range(4):
         if s != d:
-            lines.append(f"  seat {s} (team {s % 2}): {_fmt_hand(CardSet(hand.hand_mask(s)))}")
+            lines.append(f"  seat {s} (team {s % 2}): {fmt_hand(CardSet(hand.hand_mask(s)))}")
     lines.append(f"  trump   bury                     points  (discards tried, solved exactly, nodes)")
     for t in answer["trumps"]:
         mark = "   best" if t["trump"] == answer["best"]["trump"] else ""
@@ -154,21 +138,6 @@ def _show_nest(hand: Any, answer: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------ play
-def _fmt_hand(mask_cards: Iterable[Any]) -> str:
-    from .cards import Card
-    from . import _layout as L
-    cards = list(mask_cards)
-    groups = []
-    for c in range(L.N_COLORS):
-        ranks = sorted((int(x) & 15 for x in cards if not Card(int(x)).is_bird and int(x) >> 4 == c),
-                       reverse=True)
-        if ranks:
-            groups.append(L.COLOR_LETTERS[c] + ":" + ",".join(str(r) for r in ranks))
-    if any(Card(int(x)).is_bird for x in cards):
-        groups.append("Rook")
-    return "  ".join(groups) if groups else "-"
-
-
 def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out: TextIO) -> int:
     """Play a seeded game between bots and write a readable log; return the winner or -1."""
     from .actions import PASS, Phase, action_name
@@ -191,9 +160,9 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
         while len(start):
             start.undo()
         for s in range(4):
-            w(f"  seat {s}: {_fmt_hand(start.hand(s))}\n")
+            w(f"  seat {s}: {fmt_hand(start.hand(s))}\n")
         if variant.nest_size:
-            w(f"  nest:   {_fmt_hand(start.nest)}\n")
+            w(f"  nest:   {fmt_hand(start.nest)}\n")
         bids = h.bids()
         w("  bidding: " + ", ".join(f"s{s} {'pass' if b is None else b}" for s, b in bids) + "\n")
         if h.phase == Phase.THROWN_IN:
@@ -205,10 +174,10 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
             if ph == Phase.TRUMP:
                 w(f"  trump: {L.COLOR_NAMES[a - 65]}\n")
         if variant.nest_size and h.phase in (Phase.PLAY, Phase.DONE):
-            w(f"  seat {d} takes the nest {_fmt_hand(h.dealt_nest)} and discards {_fmt_hand(h.nest)}\n")
+            w(f"  seat {d} takes the nest {fmt_hand(h.dealt_nest)} and discards {fmt_hand(h.nest)}\n")
         if variant.pass_cards and h.phase in (Phase.PLAY, Phase.DONE):
             for s in range(4):
-                w(f"  seat {s} passes {_fmt_hand(h.passing(s))} to seat {(s + 3) % 4}\n")
+                w(f"  seat {s} passes {fmt_hand(h.passing(s))} to seat {(s + 3) % 4}\n")
         for i, t in enumerate(h.tricks(), 1):
             cards = ", ".join(f"s{s} {c}" for s, c in t["cards"])
             w(f"  trick {i}: {cards} -> seat {t['winner']}" + (f" (+{t['points']})" if t["points"] else "") + "\n")

@@ -27,7 +27,7 @@ def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000
     """Write the demo to ``out`` (see the module docstring)."""
     from ._native.hand import HandState
     from .actions import Phase
-    from .cli import _fmt_hand, _show_solution
+    from .text import fmt_hand, show_solution
     from .playout import random_playouts
     from .position import Position
     from .simulate import simulate
@@ -40,8 +40,8 @@ def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000
     w(f"== 1. A seeded deal: {preset}, seed {seed} ==\n")
     h = HandState.deal(preset, seed)
     for s in range(4):
-        w(f"  seat {s}: {_fmt_hand(h.hand(s))}\n")
-    w(f"  nest:   {_fmt_hand(h.nest)}\n")
+        w(f"  seat {s}: {fmt_hand(h.hand(s))}\n")
+    w(f"  nest:   {fmt_hand(h.nest)}\n")
     bots = [make_agent("heuristic", h.variant, seed * 4 + s) for s in range(4)]
     while h.phase not in (Phase.PLAY, Phase.THROWN_IN):
         seat = h.to_move
@@ -53,7 +53,7 @@ def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000
         return
     d, trump = h.declarer, h.trump
     assert d is not None and trump is not None
-    w(f"  seat {d} declares at {h.high_bid}, takes the nest, discards {_fmt_hand(h.nest)} "
+    w(f"  seat {d} declares at {h.high_bid}, takes the nest, discards {fmt_hand(h.nest)} "
       f"and names {L.COLOR_NAMES[trump]} trump\n\n")
 
     w("== 2. Double-dummy solution at the first lead ==\n")
@@ -63,7 +63,7 @@ def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000
     t = time.perf_counter()
     res = solver.solve(pos)
     dt = time.perf_counter() - t
-    w(_show_solution(pos, res) + "\n")
+    w(show_solution(pos, res) + "\n")
     team = d % 2
     mine = res.value if team == 0 else h.variant.total_points - res.value
     w(f"  with best play by all four seats the declarer's team takes {mine} of "

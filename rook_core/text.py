@@ -1,0 +1,43 @@
+"""Text for people: hands by color and a solved position as a table
+(``rook solve --show``, ``rook play``, ``rook demo``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["fmt_hand", "show_solution"]
+
+
+def fmt_hand(mask_cards: Iterable[Any]) -> str:
+    """Return cards grouped by color, highest first (``B:14,10  Rook``)."""
+    from .cards import Card
+    from . import _layout as L
+    cards = list(mask_cards)
+    groups = []
+    for c in range(L.N_COLORS):
+        ranks = sorted((int(x) & 15 for x in cards if not Card(int(x)).is_bird and int(x) >> 4 == c),
+                       reverse=True)
+        if ranks:
+            groups.append(L.COLOR_LETTERS[c] + ":" + ",".join(str(r) for r in ranks))
+    if any(Card(int(x)).is_bird for x in cards):
+        groups.append("Rook")
+    return "  ".join(groups) if groups else "-"
+
+
+def show_solution(pos: Any, res: Any) -> str:
+    """Return a solved position (``res``: a SolveResult of ``pos``) as a table."""
+    from .cards import Card, CardSet
+    from . import _layout as L
+    lines = [f"{pos.variant.name}: trump {L.COLOR_NAMES[pos.trump]}, "
+             + (f"seat {pos.leader} led {' '.join(str(Card(c)) for c in pos.trick)}" if pos.trick
+                else f"seat {pos.leader} leads")
+             + (f", nest {pos.nest_points} points" if pos.nest_points else "")]
+    for s in range(4):
+        mark = "  <- to move" if s == res.to_move else ""
+        lines.append(f"  seat {s} (team {s % 2}): {fmt_hand(CardSet(pos.hands[s]))}{mark}")
+    lines.append(f"value: team 0 takes {res.value} points from here (double dummy)")
+    lines.append("  card    value")
+    for c, v in sorted(res.move_values.items(), key=lambda kv: (-kv[1] if res.to_move % 2 == 0 else kv[1])):
+        lines.append(f"  {str(c):<6} {v:>6}" + ("   best" if c in res.best else ""))
+    return "\n".join(lines)
