@@ -20,7 +20,8 @@ How it stays far below 2,002 x 4 exact solves (``tournament``):
   so far?" (:meth:`Solver.at_least`), which usually costs much less than an
   exact value; only a "yes" is solved exactly; once the best takes every
   point of the hand, the rest cannot beat it and are not searched;
-* one solver table (256 MiB by default) serves every discard of a trump:
+* one solver table (256 MiB by default) serves every discard of a trump
+  (and, emptied, the next trump searched on the same thread):
   positions a few tricks on often coincide, and an entry proven with other
   nest points still bounds the value (see ``src/rook/solve/table.h``).
 
@@ -32,6 +33,7 @@ first, in a fixed order.
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -358,14 +360,24 @@ def nest_decision(hand: Any, *, workers: int = 1, tt_bytes: int = 256 << 20,
                 counts[0] += 1
                 progress(counts[0], counts[1])
 
-    def one(trump: int) -> TrumpChoice:
-        solver = Solver(tt_bytes, node_budget)
-        return _best_for_trump(hand.clone(), declarer, k, trump, solver, tick)
+    # One solver per thread, reused from trump to trump: a new trump empties
+    # its table (a new generation), but the memory is only taken once.
+    n = min(workers, len(trumps))
+    free = queue.SimpleQueue()
+    for _ in range(n):
+        free.put(Solver(tt_bytes, node_budget))
 
-    if workers == 1 or len(trumps) == 1:
+    def one(trump: int) -> TrumpChoice:
+        solver = free.get()
+        try:
+            return _best_for_trump(hand.clone(), declarer, k, trump, solver, tick)
+        finally:
+            free.put(solver)
+
+    if n == 1:
         choices = [one(t) for t in trumps]
     else:
-        with ThreadPoolExecutor(max_workers=min(workers, len(trumps))) as pool:
+        with ThreadPoolExecutor(max_workers=n) as pool:
             choices = list(pool.map(one, trumps))
     return NestDecision(declarer, choices)
 

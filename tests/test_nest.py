@@ -164,6 +164,17 @@ def test_nest_decision_same_with_two_workers_and_progress() -> None:
     assert [d for d, _ in seen] == list(range(1, len(seen) + 1))
 
 
+@pytest.mark.parametrize("budget", [40, 400])
+def test_nest_decision_under_a_budget_same_with_one_or_two_workers(budget: int) -> None:
+    """A thread's solver goes from trump to trump: each trump starts from an
+    empty table, so even the budget stops (which depend on what the table
+    holds) are the same whichever thread searched which trump."""
+    for seed in (3, 11):
+        hand = _at_nest(VARIANTS["plain"], seed)
+        assert nest_decision(hand, node_budget=budget) == nest_decision(hand, node_budget=budget,
+                                                                        workers=2)
+
+
 def test_T20_nest_decision_refuses_other_phases() -> None:
     hand = HandState.deal("tournament", 3)
     with pytest.raises(PositionError, match="nest phase"):
