@@ -24,6 +24,7 @@ __all__ = ["BestCards", "BudgetExceeded", "SolveResult", "Solver", "solve_many",
 # 15 ms for 24 MiB on a VM, and two threads faulting at once slow each
 # other down).  Each solver is used by one thread at a time.
 _POOL: dict[tuple[int, int, float], list[Solver]] = {}
+_POOL_MOST: dict[tuple[int, int, float], int] = {}   # the most workers asked, by key
 _POOL_LOCK = threading.Lock()
 _POOL_KEYS = 2           # table sizes kept; the oldest is dropped first
 
@@ -37,13 +38,18 @@ def _take_solver(key: tuple[int, int, float]) -> Solver:
 
 
 def _give_back(key: tuple[int, int, float], solver: Solver, most: int) -> None:
-    """Keep ``solver`` for later calls, at most ``most`` of its kind (the
-    workers of the call: the memory kept is what the call used)."""
+    """Keep ``solver`` for later calls: as many of its kind as the most
+    workers a call has asked for (``most`` this time), so that a call with
+    fewer workers than the last does not drop tables the next call would
+    fault in again."""
     with _POOL_LOCK:
         if key not in _POOL and len(_POOL) >= _POOL_KEYS:
-            del _POOL[next(iter(_POOL))]
+            old = next(iter(_POOL))
+            del _POOL[old]
+            _POOL_MOST.pop(old, None)
         kept = _POOL.setdefault(key, [])
-        if len(kept) < most:
+        _POOL_MOST[key] = limit = max(most, _POOL_MOST.get(key, 0))
+        if len(kept) < limit:
             kept.append(solver)
 
 
@@ -51,6 +57,7 @@ def release_solvers() -> None:
     """Free the tables :func:`solve_many` keeps between calls."""
     with _POOL_LOCK:
         _POOL.clear()
+        _POOL_MOST.clear()
 
 
 def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: str = "solve",

@@ -85,6 +85,22 @@ def test_solve_many_budget_stops_do_not_depend_on_history() -> None:
         x if isinstance(x, int) else (x.lo, x.hi) for x in again]  # type: ignore[union-attr]
 
 
+def test_solve_many_keeps_the_tables_of_a_bigger_call() -> None:
+    """A call with fewer workers than the one before keeps the tables that
+    call made, so calls that alternate do not make a
+    fresh table, and pay its page faults, every time."""
+    release_solvers()
+    solve_many(POSITIONS[:4], workers=2, what="value")
+    key = next(iter(solver_module._POOL))
+    kept = list(solver_module._POOL[key])
+    assert len(kept) == 2
+    solve_many(POSITIONS[:4], workers=1, what="value")
+    assert len(solver_module._POOL[key]) == 2
+    solve_many(POSITIONS[:4], workers=2, what="value")
+    assert set(map(id, solver_module._POOL[key])) == set(map(id, kept))
+    release_solvers()
+
+
 @pytest.mark.parametrize("kwargs", [{"what": "nope"}, {"workers": 0}, {"time_budget": -1.0}])
 def test_solve_many_bad_arguments(kwargs: dict[str, object]) -> None:
     with pytest.raises(RookError):
