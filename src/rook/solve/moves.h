@@ -20,14 +20,17 @@
  *   - otherwise the run's classes differ only in points.
  * Cards playable at any time (T-9) are never grouped: their hands differ.
  *
- * Order (a score per class, highest first).  Leads: a killer lead (one of
- * the last two that cut at this depth), then sure winners of a side suit,
- * leads under the partner's top card of the suit, sure trump winners, then
- * cheap leads; trumps last when the other team has none.  Following:
- * counters onto a trick the partner wins for sure (or, second to play, can
- * top whatever comes), cards that take the trick for sure, then for now,
- * the top trump after them (it keeps), then cheap cards, non-counters
- * first.
+ * Order (a score per class, highest first; the weights below were fitted to
+ * node counts on tournament deals and checked on others).  Leads: a killer
+ * lead (one of the last two that cut at this depth), then sure winners of a
+ * side suit, leads under the partner's top card of the suit, sure trump
+ * winners, leads the partner can ruff (counters first), the last card of a
+ * side suit while holding trumps (a void to ruff later), then cheap leads;
+ * trumps last when the other team has none.  Following: counters onto a
+ * trick the partner wins for sure (or, second to play, can top whatever
+ * comes), cards that take the trick for sure, cheap cards under a partner
+ * who wins for now, cards that take it for now, the top trump (it keeps),
+ * then cheap cards, non-counters first.  Among winners, counters first.
  */
 #ifndef ROOK_SOLVE_MOVES_H
 #define ROOK_SOLVE_MOVES_H
@@ -145,6 +148,39 @@ static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint
     }
 }
 
+/* The ordering weights: a class's score is its kind's weight, plus or
+ * minus its points times a point weight, minus its rank in the suit. */
+enum {
+    LEAD_SURE = 650,                 /* no higher card out, no opponent can ruff */
+    LEAD_SURE_TRUMP = 420,           /* the same in trumps (R3) */
+    LEAD_UNDER_PARTNER = 475,        /* the partner holds the suit's top card */
+    LEAD_UNDER_PARTNER_PTS = 1,
+    LEAD_PARTNER_RUFFS = 200,        /* the partner is void and trumps; no overruff after it */
+    LEAD_PARTNER_RUFFS_PTS = 6,
+    LEAD_CHEAP = -50,
+    LEAD_CHEAP_PTS = 4,
+    LEAD_LAST_OF_SUIT = 300,         /* added: a side suit's last card, trumps in hand */
+    LEAD_NO_DRAW = 350,              /* taken off: trumps when the other team has none */
+    LEAD_KILLER_1 = 2000,            /* added: the last lead that cut here (R1) */
+    LEAD_KILLER_2 = 100,             /* added: the one before */
+    FOLLOW_ONTO_PARTNER = 320,       /* the partner wins the trick for sure */
+    FOLLOW_ONTO_PARTNER_PTS = 2,
+    FOLLOW_UNDER_PARTNER = 255,      /* the partner wins for now: cheap cards */
+    FOLLOW_WIN = 300,                /* takes the trick for sure */
+    FOLLOW_WIN_FOR_NOW = 200,        /* a later opponent can still beat it */
+    FOLLOW_WIN_BOSS_TRUMP = 115,     /* the top trump still out: it keeps (R2) */
+    FOLLOW_WIN_PTS = 3,
+    FOLLOW_LOSE = 100,
+    FOLLOW_LOSE_PTS = 4              /* non-counters first (R4) */
+};
+
+/* Whether `hand` holds exactly one card of lane l. */
+static inline int dd_last_of_lane(uint64_t hand, int l)
+{
+    uint64_t m = hand & DD_LANE(l);
+    return m && !(m & (m - 1));
+}
+
 /* Fill mv with the classes of the legal cards of `seat`, best first. */
 static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_moves *mv)
 {
@@ -189,6 +225,7 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
     uint64_t opp_hands = s->hands[(seat + 1) & 3] | s->hands[(seat + 3) & 3];
     uint64_t partner = s->hands[(seat + 2) & 3];
     if (!s->trick_n) {
+        uint64_t after = s->hands[(seat + 3) & 3];   /* plays after the partner */
         int tl = rook_popcount(in_hands) >> 2;
         uint64_t k0 = s->killer[tl][0] < 64 ? 1ULL << s->killer[tl][0] : 0;
         uint64_t k1 = s->killer[tl][1] < 64 ? 1ULL << s->killer[tl][1] : 0;
@@ -207,21 +244,25 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
             int sc;
             if (!higher && !ruff)
 #ifndef DD_NO_R3
-                sc = (l == s->trump ? 390 : 500) + 4 * pts - st;
+                sc = (l == s->trump ? LEAD_SURE_TRUMP : LEAD_SURE) - st;
 #else
-                sc = 500 + 4 * pts - st;
+                sc = LEAD_SURE - st;
 #endif
             else if (higher && !ruff && ((partner >> rook_msb(higher)) & 1))
-                sc = 400 + 4 * pts - st;
+                sc = LEAD_UNDER_PARTNER + LEAD_UNDER_PARTNER_PTS * pts - st;
+            else if (l != s->trump && !(partner & DD_LANE(l)) && (partner & s->tlane)
+                     && !(!(after & DD_LANE(l)) && (after & s->tlane & dd_above(rook_msb(partner & s->tlane)))))
+                sc = LEAD_PARTNER_RUFFS + LEAD_PARTNER_RUFFS_PTS * pts - st;
             else
-                sc = 100 - 4 * pts - st;
+                sc = LEAD_CHEAP - LEAD_CHEAP_PTS * pts - st
+                     + (l != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, l) ? LEAD_LAST_OF_SUIT : 0);
             if (l == s->trump && !(opp_hands & s->tlane))
-                sc -= 350;           /* no trump to draw */
+                sc -= LEAD_NO_DRAW;
 #ifndef DD_NO_KILLERS
             if (mv->cls[i] & k0)
-                sc += 2000;
+                sc += LEAD_KILLER_1;
             else if (mv->cls[i] & k1)
-                sc += 1000;
+                sc += LEAD_KILLER_2;
 #endif
             score[i] = sc;
         }
@@ -259,19 +300,20 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
             int wins = key > bk;
             int sc;
             if (partner_winning && !wins)
-                sc = partner_safe ? 320 + pts : 150 - pts - st;
+                sc = partner_safe ? FOLLOW_ONTO_PARTNER + FOLLOW_ONTO_PARTNER_PTS * pts
+                                  : FOLLOW_UNDER_PARTNER - pts - st;
             else if (wins)
 #ifndef DD_NO_R2
-                sc = ((c >> 4) == s->trump && !(others & s->tlane & dd_above(c)) ? 190
-                      : later > key ? 200 : 300) + pts - st;
+                sc = ((c >> 4) == s->trump && !(others & s->tlane & dd_above(c)) ? FOLLOW_WIN_BOSS_TRUMP
+                      : later > key ? FOLLOW_WIN_FOR_NOW : FOLLOW_WIN) + FOLLOW_WIN_PTS * pts - st;
 #else
-                sc = (later > key ? 200 : 300) + pts - st;
+                sc = (later > key ? FOLLOW_WIN_FOR_NOW : FOLLOW_WIN) + FOLLOW_WIN_PTS * pts - st;
 #endif
             else
 #ifndef DD_NO_R4
-                sc = 100 - 4 * pts - st;
+                sc = FOLLOW_LOSE - FOLLOW_LOSE_PTS * pts - st;
 #else
-                sc = 100 - pts - st;
+                sc = FOLLOW_LOSE - pts - st;
 #endif
             score[i] = sc;
         }
