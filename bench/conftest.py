@@ -65,9 +65,10 @@ class Ledger:
 
     def record(self, key: str, benchmark: Any, items: int = 1, unit: str = "call") -> Measure | None:
         """Store the median of the benchmark that just ran (None when
-        benchmarking is disabled, e.g. ``--benchmark-disable``)."""
+        benchmarking is disabled, e.g. ``--benchmark-disable``, or when
+        the call handled no items, e.g. a count of deals set to 0)."""
         stats = getattr(getattr(benchmark, "stats", None), "stats", None)
-        if stats is None or not getattr(stats, "rounds", 0):
+        if stats is None or not getattr(stats, "rounds", 0) or items <= 0:
             return None
         m = Measure(key, stats.median, stats.iqr, stats.rounds, items, unit)
         self.measures[key] = m
