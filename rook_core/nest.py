@@ -363,7 +363,7 @@ def nest_decision(hand: Any, *, workers: int = 1, tt_bytes: int = 256 << 20,
     # One solver per thread, reused from trump to trump: a new trump empties
     # its table (a new generation), but the memory is only taken once.
     n = min(workers, len(trumps))
-    free = queue.SimpleQueue()
+    free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
     for _ in range(n):
         free.put(Solver(tt_bytes, node_budget))
 
