@@ -155,11 +155,11 @@ enum {
     LEAD_SURE_TRUMP = 420,           /* the same in trumps (R3) */
     LEAD_UNDER_PARTNER = 475,        /* the partner holds the suit's top card */
     LEAD_UNDER_PARTNER_PTS = 1,
-    LEAD_PARTNER_RUFFS = 200,        /* the partner is void and trumps; no overruff after it */
+    LEAD_PARTNER_RUFFS = 200,        /* the partner is void and trumps; no overruff after it (R6) */
     LEAD_PARTNER_RUFFS_PTS = 6,
     LEAD_CHEAP = -50,
     LEAD_CHEAP_PTS = 4,
-    LEAD_LAST_OF_SUIT = 300,         /* added: a side suit's last card, trumps in hand */
+    LEAD_LAST_OF_SUIT = 300,         /* added: a side suit's last card, trumps in hand (R7) */
     LEAD_NO_DRAW = 350,              /* taken off: trumps when the other team has none */
     LEAD_KILLER_1 = 2000,            /* added: the last lead that cut here (R1) */
     LEAD_KILLER_2 = 100,             /* added: the one before */
