@@ -87,18 +87,18 @@ def test_solve_many_budget_stops_do_not_depend_on_history() -> None:
 
 def test_solve_many_keeps_the_tables_of_a_bigger_call() -> None:
     """A call with fewer workers than the one before keeps the tables that
-    call made, so calls that alternate do not make a
-    fresh table, and pay its page faults, every time."""
+    call left (however many threads it really used), so calls that
+    alternate do not make a fresh table, and pay its page faults, every
+    time."""
     release_solvers()
-    solve_many(POSITIONS[:4], workers=2, what="value")
-    key = next(iter(solver_module._POOL))
-    kept = list(solver_module._POOL[key])
-    assert len(kept) == 2
-    solve_many(POSITIONS[:4], workers=1, what="value")
-    assert len(solver_module._POOL[key]) == 2
-    solve_many(POSITIONS[:4], workers=2, what="value")
-    assert set(map(id, solver_module._POOL[key])) == set(map(id, kept))
+    key = (24 << 20, 0, 0.0)                      # solve_many's defaults
+    a, b = Solver(key[0], key[1], time_budget=key[2]), Solver(key[0], key[1], time_budget=key[2])
+    solver_module._give_back(key, a, 2)           # as a two-worker call leaves them
+    solver_module._give_back(key, b, 2)
+    assert solve_many(POSITIONS[:4], workers=1, what="value") == [Solver().value(p) for p in POSITIONS[:4]]
+    assert {id(a), id(b)} <= set(map(id, solver_module._POOL[key]))
     release_solvers()
+    assert not solver_module._POOL
 
 
 @pytest.mark.parametrize("kwargs", [{"what": "nope"}, {"workers": 0}, {"time_budget": -1.0}])
