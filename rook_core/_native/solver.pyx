@@ -373,11 +373,10 @@ cdef class Solver:
                 self.last_nodes = job.nodes
         finally:
             self._unlisten()
-        mv = {Card(i): values[i] for i in range(64) if values[i] >= 0}
+        mv = _move_values(values)
         if v < 0:
             self._stopped(v, lo, hi, mv)
-        to_move = (p.leader + p.trick_n) % 4
-        return SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, self.last_nodes)
+        return _solve_result(v, mv, &p, self.last_nodes)
 
     def solve_batch(self, positions, *, keep_table=False, guesses=False):
         """Return every card's value of each position, one after another in
@@ -397,7 +396,7 @@ cdef class Solver:
         :raises RookError: for positions of different variants.
         """
         items = list(positions)
-        cdef int n = len(items), i, j, solved
+        cdef int n = len(items), i, solved
         if n == 0:
             return []
         cdef rook_dd_pos *ps = <rook_dd_pos *>malloc(n * sizeof(rook_dd_pos))
@@ -420,16 +419,14 @@ cdef class Solver:
             self.last_nodes = rook_solver_nodes(self.s)
             out = []
             for i in range(n):
-                mv = {Card(j): values[64 * i + j] for j in range(64) if values[64 * i + j] >= 0}
+                mv = _move_values(values + 64 * i)
                 if roots[i] == -2:
                     out.append(PositionError(f"position {i} of the batch is beyond the solver's limits"))
                     continue
                 if roots[i] < 0:
                     out.append(self._budget_error(0, _total(first, &ps[i]), mv))
                     continue
-                v = roots[i]
-                to_move = (ps[i].leader + ps[i].trick_n) % 4
-                out.append(SolveResult(v, mv, [c for c, x in mv.items() if x == v], to_move, 0))
+                out.append(_solve_result(roots[i], mv, &ps[i], 0))
             return out
         finally:
             free(ps)
@@ -522,6 +519,16 @@ cdef class _Job:
 
         self._run(team, work)
         return -1 if failed else root
+
+
+cdef dict _move_values(const int32_t *values):
+    """The cards with a value in ``values`` (by card id; -1: none), and their values."""
+    return {Card(i): values[i] for i in range(64) if values[i] >= 0}
+
+
+cdef _solve_result(int v, dict mv, const rook_dd_pos *p, uint64_t nodes):
+    """A SolveResult of value ``v`` and move values ``mv`` for position ``p``."""
+    return SolveResult(v, mv, [c for c, x in mv.items() if x == v], (p.leader + p.trick_n) % 4, nodes)
 
 
 cdef void _on_step(void *arg, int lo, int hi, uint64_t nodes) noexcept with gil:

@@ -174,6 +174,17 @@ enum {
     FOLLOW_LOSE_PTS = 4              /* non-counters first (R4) */
 };
 
+/* Whether a lead of side lane l lets the partner ruff: the partner has
+ * none of the lane but trumps, and the seat after it cannot overruff (it
+ * follows the lane, or holds no trump above the partner's best). */
+static inline int dd_partner_ruffs(const rook_solver *s, uint64_t partner, uint64_t after, int l)
+{
+    uint64_t pt = partner & s->tlane;
+    if ((partner & DD_LANE(l)) || !pt)
+        return 0;
+    return (after & DD_LANE(l)) || !(after & s->tlane & dd_above(rook_msb(pt)));
+}
+
 /* Whether `hand` holds exactly one card of lane l. */
 static inline int dd_last_of_lane(uint64_t hand, int l)
 {
@@ -250,8 +261,7 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
 #endif
             else if (higher && !ruff && ((partner >> rook_msb(higher)) & 1))
                 sc = LEAD_UNDER_PARTNER + LEAD_UNDER_PARTNER_PTS * pts - st;
-            else if (l != s->trump && !(partner & DD_LANE(l)) && (partner & s->tlane)
-                     && !(!(after & DD_LANE(l)) && (after & s->tlane & dd_above(rook_msb(partner & s->tlane)))))
+            else if (l != s->trump && dd_partner_ruffs(s, partner, after, l))
                 sc = LEAD_PARTNER_RUFFS + LEAD_PARTNER_RUFFS_PTS * pts - st;
             else
                 sc = LEAD_CHEAP - LEAD_CHEAP_PTS * pts - st

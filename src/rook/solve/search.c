@@ -111,7 +111,7 @@ static int last_two(const rook_solver *s, uint8_t *t, int k, int alpha, int beta
  * class lies wholly above or wholly below the kept line of its suit: when a
  * relevant card of the suit lies inside the class's span, keep the whole
  * class (add its lowest card). */
-static uint64_t cover_classes(const dd_moves *mv, const uint64_t *cls, int n, uint64_t rel)
+static uint64_t cover_classes(const uint64_t *cls, int n, uint64_t rel)
 {
     for (int changed = 1; changed;) {
         changed = 0;
@@ -127,7 +127,6 @@ static uint64_t cover_classes(const dd_moves *mv, const uint64_t *cls, int n, ui
             }
         }
     }
-    (void)mv;
     return rel;
 }
 
@@ -450,7 +449,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
             break;
         }
     }
-    R = cover_classes(&mv, cls, done, R);
+    R = cover_classes(cls, done, R);
     if (b.key)
         boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
     *rel = R;
