@@ -1,14 +1,17 @@
 /* driver.c: the calls of solve.h that answer questions about a position.
  *
- * The value of a position is found by null-window searches ("can team 0
- * take at least T?", search.h), closing the interval [lo, hi] on the grain
- * of the points (every value is a multiple of the gcd of the card points
- * and the end points); a fail-soft answer may close more than asked.  The
+ * The value of a position is found by one wide-window search (search.h's
+ * principal variation search), or by two around a caller's guess, when
+ * nobody needs bounds along the way; else by null-window searches ("can
+ * team 0 take at least T?"), closing the interval [lo, hi] on the grain of
+ * the points (every value is a multiple of the gcd of the card points and
+ * the end points); a fail-soft answer may close more than asked.  The
  * targets come from the middle of what is open, from a caller's guess
  * (then stepping from the bounds it proves), or from a quarter in from
  * each end under a growing node allowance (anytime: the bounds narrow from
- * the start).  The table is shared between the steps, and between the
- * cards when every card's value is asked for.
+ * the start).  A card's value after the position's is found by probes from
+ * the position's value.  The table is shared between the steps, and
+ * between the cards when every card's value is asked for.
  */
 #include "rook/solve/driver.h"
 #include "rook/solve/context.h"
@@ -104,6 +107,46 @@ static int middle(const rook_solver *s, int total)
     return s->grain * ((total / s->grain + 1) / 2);
 }
 
+/* Whether the value may come from wide-window searches (wide_value) rather
+ * than null-window probes: when nobody needs bounds along the way -- no
+ * progress function, no node or time budget (a wide search stopped early has
+ * proven nothing at the root; probes keep what each proved), not anytime. */
+static int wide_ok(const rook_solver *s, int anytime)
+{
+    return !anytime && !s->progress && !s->budget && !s->deadline_ns;
+}
+
+/* The value within [wlo, whi] by wide-window searches (search.c's principal
+ * variation search): one over the window; with a guess, first one over the
+ * guess alone (an aspiration window: a guess a grain off still costs less
+ * than no guess), then one over the side the answer fell on.  [*lo, *hi]
+ * get the bounds proven. */
+static void wide_value(rook_solver *s, int guess, int wlo, int whi, int *lo, int *hi)
+{
+    int a = wlo - 1, b = whi + 1;
+    if (guess > wlo && guess < whi) {
+        a = guess - 1;
+        b = guess + 1;
+    }
+    for (;;) {
+        uint64_t rel;
+        int v = dd_search(s, a, b, &rel);
+        if (s->aborted)
+            return;
+        if (v <= a)
+            *hi = v;
+        else if (v >= b)
+            *lo = v;
+        else
+            *lo = *hi = v;
+        int L = *lo > wlo ? *lo : wlo, H = *hi < whi ? *hi : whi;
+        if (L >= H)
+            return;
+        a = L - 1;
+        b = H + 1;
+    }
+}
+
 /* The value of the set-up position within [wlo, whi] (see rook_dd_value_in);
  * *out_lo and *out_hi (when not NULL) get the bounds proven. */
 static int root_value(rook_solver *s, int guess, int anytime, int wlo, int whi, int *out_lo, int *out_hi)
@@ -113,7 +156,13 @@ static int root_value(rook_solver *s, int guess, int anytime, int wlo, int whi, 
     int step = guess >= 0;
     if (guess < 0 && !anytime)
         guess = middle(s, total);
-    int r = dd_narrow(s, DD_NONE, guess, step, anytime ? PICK_EDGES : PICK_HALVE, wlo, whi, &lo, &hi);
+    int r;
+    if (wide_ok(s, anytime)) {
+        wide_value(s, step ? guess : -1, wlo, whi, &lo, &hi);
+        r = s->aborted ? -1 : 0;
+    } else {
+        r = dd_narrow(s, DD_NONE, guess, step, anytime ? PICK_EDGES : PICK_HALVE, wlo, whi, &lo, &hi);
+    }
     if (out_lo)
         *out_lo = lo;
     if (out_hi)

@@ -11,7 +11,9 @@
  * nor when its points differ and the searched bound moved by the
  * difference still misses the window (the swap only moves points).
  * Every result carries the cards whose rank it relied on, so that a table
- * entry stands for all the positions that agree on them (table.h).
+ * entry stands for all the positions that agree on them (table.h).  With a
+ * window wider than one point, the moves after the first are searched as a
+ * principal variation search does (pv_child).
  */
 #define _POSIX_C_SOURCE 200809L      /* clock_gettime */
 #include <time.h>
@@ -228,6 +230,20 @@ int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
     return v;
 }
 
+/* A later move of a node searched with a wide window (principal variation
+ * search): first a null-window test against the bound the earlier moves
+ * proved; only a move that passes it is searched again, from the bound it
+ * proved to the far end of the window.  Most later moves fail the cheap
+ * test, so a wide window costs little more than a null window, and one
+ * wide search finds a value that null-window probes need several for. */
+static inline int pv_child(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel)
+{
+    int v = maximize ? dd_child(s, card, alpha, alpha + 1, rel) : dd_child(s, card, beta - 1, beta, rel);
+    if (s->aborted || v <= alpha || v >= beta)
+        return v;
+    return maximize ? dd_child(s, card, v - 1, beta, rel) : dd_child(s, card, alpha, v + 1, rel);
+}
+
 /* Whether the search must stop now: the node budget, the time budget
  * (looked at every 1,024 nodes), another thread's abort, or (in a team,
  * every 256 nodes) a team mate having settled this search's question. */
@@ -426,7 +442,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         if (sc)
             continue;
         uint64_t crel;
-        v = dd_child(s, mv.card[i], alpha, beta, &crel);
+        v = i && beta - alpha > 1 ? pv_child(s, mv.card[i], maximize, alpha, beta, &crel)
+                                  : dd_child(s, mv.card[i], alpha, beta, &crel);
         if (s->aborted) {
             if (b.key)
                 b.key->live = 0;
