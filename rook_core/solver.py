@@ -14,11 +14,10 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from ._native.solver import BestCards, BudgetExceeded, SolveResult, Solver, solver_kernels
+from ._native.solver import BestCards, BudgetExceeded, SolveResult, Solver
 from .errors import RookError
 
-__all__ = ["BestCards", "BudgetExceeded", "SolveResult", "Solver", "solve_many", "release_solvers",
-           "solver_kernels"]
+__all__ = ["BestCards", "BudgetExceeded", "SolveResult", "Solver", "solve_many", "release_solvers"]
 
 # Solvers kept between solve_many calls, by (tt_bytes, node_budget,
 # time_budget): a fresh table costs its page faults on every call (about

@@ -79,7 +79,7 @@ from rook_core._reference.tricks import RefPlay, card_points, deck_cards, is_tru
 from rook_core.actions import Phase
 from rook_core.cards import BIRD, Card, card_name, color_name, parse_card, parse_color
 from rook_core.errors import PositionError, RookError
-from rook_core.solver import BudgetExceeded, Solver, solver_kernels
+from rook_core.solver import BudgetExceeded, Solver
 from rook_core.variant import PRESETS, Variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -675,37 +675,3 @@ def test_solve_vectors_are_generated_not_hand_edited() -> None:
     assert DATA.read_text() == text, (
         "tests/data/solve.jsonl differs from what tools/gen_solver_vectors.py generates; "
         "do not edit it by hand, run: python tools/gen_solver_vectors.py")
-
-
-# ---------------------------------------------------------------- kernels
-
-def test_every_kernel_searches_the_same_tree() -> None:
-    """The search built for x86-64-v3 (kernel 2, src/rook/solve/search_v3.c)
-    and the baseline build (kernel 1) give the same values, move values and
-    node counts: on every reference vector position (every preset) and on
-    full ``tournament`` deals, for a value (one wide search), every card and
-    a yes/no at the value."""
-    kernels = list(range(1, solver_kernels() + 1))
-    assert Solver().kernel == kernels[-1]
-    positions = [{k: v for k, v in r.items() if k not in _ANSWER} for r in RECORDS]
-    positions += [_nine_tricks(seed) for seed in range(6)]
-    for position in positions:
-        seen = []
-        for k in kernels:
-            s = Solver(kernel=k)
-            value = s.value(position)
-            nodes = s.last_nodes
-            s.clear()
-            solved = s.solve(position)
-            s.clear()
-            yes = s.at_least(position, value)
-            seen.append((value, nodes, solved.move_values, solved.nodes, yes, s.last_nodes))
-        assert all(x == seen[0] for x in seen), (position, seen)
-
-
-@pytest.mark.parametrize("bad", [-1, 3, 99])
-def test_a_kernel_this_cpu_cannot_run_is_refused(bad: int) -> None:
-    if bad == 3 and solver_kernels() < 2:
-        bad = 2
-    with pytest.raises(RookError, match="kernel must be"):
-        Solver(kernel=bad)

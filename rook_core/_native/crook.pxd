@@ -167,8 +167,6 @@ cdef extern from "rook/solve.h" nogil:
         int32_t nest_points
         uint8_t tricks[2]
     rook_solver *rook_solver_new(size_t tt_bytes)
-    int rook_solver_kernels()
-    int rook_solver_set_kernel(rook_solver *s, int kernel)
     void rook_solver_set_generalize(rook_solver *s, int on)
     void rook_solver_free(rook_solver *s)
     void rook_solver_clear(rook_solver *s)

@@ -12,8 +12,7 @@ T-13); ``taken`` is not counted.  See ``src/rook/solve.h`` for the algorithm.
 from libc.stdint cimport int32_t, uint64_t
 from rook_core._native.crook cimport (
     rook_solver, rook_dd_pos, rook_solver_new, rook_solver_free, rook_solver_set_budget,
-    rook_solver_nodes, rook_solver_stat, rook_solver_kernels, rook_solver_set_kernel,
-    rook_dd_at_least, rook_dd_value_in, rook_dd_best_cards,
+    rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value_in, rook_dd_best_cards,
     rook_dd_move_values_guess, rook_solver_set_generalize, rook_solver_set_time_budget,
     rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
     rook_solver_share, rook_dd_prepare, rook_dd_move_values_shared,
@@ -94,10 +93,6 @@ cdef class Solver:
         (the default); ``False`` keys entries by the exact position and
         searches every class of equivalent cards, a slower mode kept as the
         baseline the tests compare against.
-    :param kernel: the build of the search to run: 1 for the baseline
-        instruction set, 2 for x86-64-v3 (about 1.1x faster), 0 (the
-        default) for the highest this CPU runs (:func:`solver_kernels`).
-        Both give the same answers and node counts.
 
     >>> from rook_core.solver import Solver
     >>> pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
@@ -113,16 +108,12 @@ cdef class Solver:
     cdef object _progress          # the progress function of the call under way
     cdef object _progress_error    # what it raised (the search was stopped)
     cdef bint _generalize
-    cdef readonly int kernel
     cdef list _helpers             # solvers sharing this one's table (workers > 1)
 
     def __cinit__(self, size_t tt_bytes=24 << 20, uint64_t node_budget=0, bint generalize=True,
-                  double time_budget=0.0, int kernel=0):
+                  double time_budget=0.0):
         if not 0.0 <= time_budget < 1e9:
             raise RookError(f"time_budget must be a number of seconds >= 0, not {time_budget!r}")
-        if not 0 <= kernel <= rook_solver_kernels():
-            raise RookError(f"kernel must be 0 (the best this CPU runs) or 1..{rook_solver_kernels()} "
-                            f"on this CPU, not {kernel}")
         self.s = rook_solver_new(tt_bytes)
         if self.s == NULL:
             raise MemoryError(f"cannot allocate a {tt_bytes}-byte solver table")
@@ -132,8 +123,6 @@ cdef class Solver:
         rook_solver_set_time_budget(self.s, <uint64_t>(time_budget * 1e9))
         rook_solver_set_generalize(self.s, generalize)
         self._generalize = generalize
-        self.kernel = kernel or rook_solver_kernels()
-        rook_solver_set_kernel(self.s, self.kernel)
         self._helpers = []
 
     def __dealloc__(self):
@@ -240,7 +229,7 @@ cdef class Solver:
             raise RookError(f"workers must be a positive int, not {workers!r}")
         cdef Solver h
         while len(self._helpers) < workers - 1:
-            h = Solver(1024, self.node_budget, self._generalize, self.time_budget, self.kernel)
+            h = Solver(1024, self.node_budget, self._generalize, self.time_budget)
             rook_solver_share(h.s, self.s)
             self._helpers.append(h)
         return [self] + self._helpers[:workers - 1]
@@ -532,12 +521,6 @@ cdef class _Job:
 
         self._run(team, work)
         return -1 if failed else root
-
-
-def solver_kernels():
-    """Return the highest kernel of the search this CPU runs (1: the
-    baseline instruction set; 2: x86-64-v3): see :class:`Solver`."""
-    return rook_solver_kernels()
 
 
 cdef dict _move_values(const int32_t *values):

@@ -22,13 +22,10 @@
  *   moves.h   one move per class of equivalent cards, point-aware dominance
  *             inside a run of cards of equal rank, move ordering;
  *   bounds.h  points a team is sure of (top trumps, the last trick);
- *   search.c  the search itself (principal variation search with a wide
- *             window), the last two tricks searched directly; search_v3.c
- *             builds it again for x86-64-v3;
- *   context.c a solver's table (alone or shared), budgets, kernel, and its
- *             setting up for a position;
- *   driver.c  the questions: a wide-window search for a value nobody
- *             watches; else null-window searches ("can team 0 take at
+ *   search.c  the search itself, the last two tricks searched directly;
+ *   context.c a solver's table (alone or shared), budgets, and its setting
+ *             up for a position;
+ *   driver.c  the questions: null-window searches ("can team 0 take at
  *             least T?") closing the interval on the grain of the points,
  *             from the middle, from a caller's guess, or from the ends
  *             first (anytime); best cards, every card, batches;
@@ -61,14 +58,6 @@ typedef struct rook_dd_pos {
  * entries of 64 bytes), or NULL when out of memory. */
 rook_solver *rook_solver_new(size_t tt_bytes);
 void rook_solver_free(rook_solver *s);
-
-/* The search is built for two instruction sets: kernel 1 for the baseline
- * target, kernel 2 for x86-64-v3 (where the compiler can build it).  Both
- * give the same answers and node counts.  rook_solver_kernels() returns the
- * highest kernel this CPU runs, which a new solver uses; set_kernel returns
- * 0, or -1 (kernel unchanged) for a kernel this CPU cannot run. */
-int rook_solver_kernels(void);
-int rook_solver_set_kernel(rook_solver *s, int kernel);
 
 /* Let s use the table of `owner` (its own is freed when no solver uses it
  * any more).  Solvers sharing a table may search at the same time from

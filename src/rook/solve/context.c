@@ -73,26 +73,7 @@ rook_solver *rook_solver_new(size_t tt_bytes)
         free(s);
         return NULL;
     }
-    s->kernel = rook_solver_kernels();
     return s;
-}
-
-int rook_solver_kernels(void)
-{
-#if DD_HAVE_V3
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"))
-        return 2;
-#endif
-    return 1;
-}
-
-int rook_solver_set_kernel(rook_solver *s, int kernel)
-{
-    if (kernel < 1 || kernel > rook_solver_kernels())
-        return -1;
-    s->kernel = kernel;
-    return 0;
 }
 
 void rook_solver_free(rook_solver *s)

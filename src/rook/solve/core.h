@@ -20,14 +20,6 @@
 #include "rook/rules.h"
 #include "rook/solve.h"
 
-/* A second copy of the search built for x86-64-v3 (search_v3.c): GCC on
- * x86-64 only. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(DD_NO_V3)
-#define DD_HAVE_V3 1
-#else
-#define DD_HAVE_V3 0
-#endif
-
 #define DD_NONE 255                  /* no card / no lane */
 #define DD_LANE(s) (0xFFFFULL << (16 * (s)))
 #define DD_MAX_TRICKS 16             /* 4 * 16 cards: every deck fits */
@@ -80,7 +72,6 @@ struct rook_solver {
     uint64_t nodes_by_cards[65];
     uint64_t tt_hits;
     int exact_only;                  /* rook_solver_set_generalize(s, 0) */
-    int kernel;                      /* the copy of the search: 1 baseline, 2 x86-64-v3 */
     /* progress reports (rook_solver_set_progress) */
     rook_dd_progress_fn progress;
     void *progress_arg;

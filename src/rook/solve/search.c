@@ -15,28 +15,12 @@
  * window wider than one point, the moves after the first are searched as a
  * principal variation search does (pv_child).
  */
-#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L      /* clock_gettime */
-#endif
 #include <time.h>
 #include "rook/solve/search.h"
 #include "rook/solve/table.h"
 #include "rook/solve/moves.h"
 #include "rook/solve/bounds.h"
-
-/* This file is compiled twice: here for the baseline target, and by
- * search_v3.c for x86-64-v3 (DD_SEARCH_V3); each copy's search functions
- * carry its suffix, and the entry points at the end choose one by the
- * solver's kernel (rook_solver_set_kernel). */
-#ifdef DD_SEARCH_V3
-#define DD_COPY(name) name##_v3
-#else
-#define DD_COPY(name) name##_base
-#endif
-#define dd_search DD_COPY(dd_search)
-#define dd_child DD_COPY(dd_child)
-int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel);
-int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel);
 
 static uint64_t now_ns(void)
 {
@@ -45,6 +29,13 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+void dd_search_reset(rook_solver *s)
+{
+    for (int i = 0; i <= DD_MAX_TRICKS; i++) {
+        s->keys[i].live = 0;
+        s->killer[i][0] = s->killer[i][1] = DD_NONE;
+    }
+}
 
 /* The winning card of a full trick if its rank decided the trick (it beat a
  * card of its own suit), else 0. */
@@ -481,39 +472,3 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     *rel = R;
     return best;
 }
-
-#ifndef DD_SEARCH_V3
-#undef dd_search
-#undef dd_child
-
-void dd_search_reset(rook_solver *s)
-{
-    for (int i = 0; i <= DD_MAX_TRICKS; i++) {
-        s->keys[i].live = 0;
-        s->killer[i][0] = s->killer[i][1] = DD_NONE;
-    }
-}
-
-#if DD_HAVE_V3
-int dd_search_v3(rook_solver *s, int alpha, int beta, uint64_t *rel);
-int dd_child_v3(rook_solver *s, int card, int alpha, int beta, uint64_t *rel);
-#endif
-
-int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
-{
-#if DD_HAVE_V3
-    if (s->kernel == 2)
-        return dd_search_v3(s, alpha, beta, rel);
-#endif
-    return dd_search_base(s, alpha, beta, rel);
-}
-
-int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
-{
-#if DD_HAVE_V3
-    if (s->kernel == 2)
-        return dd_child_v3(s, card, alpha, beta, rel);
-#endif
-    return dd_child_base(s, card, alpha, beta, rel);
-}
-#endif
