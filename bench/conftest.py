@@ -149,11 +149,18 @@ def ledger() -> Ledger:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Print the ratio table (also under ``-q``)."""
+    """Print the ratio table and the targets (also under ``-q``)."""
     led = _LEDGER
-    if not led.measures:
-        return
     tr = terminalreporter
+    if led.measures:
+        _ratio_table(tr, led)
+    if led.lines:
+        tr.write_sep("-", "throughput and targets (printed, never asserted)")
+        for line in led.lines:
+            tr.write_line(line)
+
+
+def _ratio_table(tr: Any, led: Ledger) -> None:
     tr.write_sep("=", "rook_core native vs baseline (medians, same run; ratio = baseline/native)")
     width = max((len(p[0]) for p in led.pairs), default=10)
     for name, native, baseline in led.pairs:
@@ -167,7 +174,3 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             med, q1, q3, k = led.interleaved[name]
             line += f"  [interleaved {med:,.1f}x, IQR {q1:,.1f}-{q3:,.1f}, {k} pairs]"
         tr.write_line(line)
-    if led.lines:
-        tr.write_sep("-", "throughput and targets (printed, never asserted)")
-        for line in led.lines:
-            tr.write_line(line)

@@ -14,8 +14,10 @@ How it stays far below 2,002 x 4 exact solves (``tournament``):
   them and the same points play the same part (they are equivalent cards of
   the solver), so a discard is only a number of cards taken from each such
   class;
-* the best-looking discards of a trump (low cards of short side suits, no
-  trumps, no counters) are tried first, and each discard after the first is
+* the best-looking discards of a trump are tried first, in turns: the
+  cheapest (low cards of short side suits, no trumps, no counters) and the
+  best-banking (the most counters buried, no trumps: the nest's points go
+  to the last trick's team); each discard after the first is
   asked the yes/no question "can the declarer's team take more than the best
   so far?" (:meth:`Solver.at_least`), which usually costs much less than an
   exact value; only a "yes" is solved exactly; once the best takes every
@@ -49,7 +51,8 @@ from .solver import BudgetExceeded, Solver
 
 __all__ = ["NestDecision", "TrumpChoice", "nest_decision"]
 
-FIRST_LOOKS = 10   # discards tried first, best-looking first (see _best_for_trump)
+FIRST_LOOKS = 10   # discards tried first, cheapest-looking first (see _best_for_trump)
+FIRST_BANKS = 20   # and, in turns with them, the best-banking (_looks_banked)
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,24 @@ def _looks_cheap(hand: Any, trump: int, discard: tuple[int, ...]) -> tuple[Any, 
             sum(rules.strength(c) for c in discard), discard)
 
 
+def _looks_banked(hand: Any, trump: int, discard: tuple[int, ...]) -> tuple[Any, ...]:
+    """Sort key, most points buried first (no trumps buried first, then the
+    most side suits emptied, then the weakest cards): the nest goes to the
+    team of the last trick (T-13) or to the declarer, so counters buried are
+    often banked -- the best discard of a hand that holds the last trick."""
+    trumps, points, voids, strength, cards = _looks_cheap(hand, trump, discard)
+    return (trumps, -points, voids, strength, cards)
+
+
+def _interleave(a: list[int], b: list[int]) -> Iterator[int]:
+    """Yield a[0], b[0], a[1], b[1], ... then what is left of the longer."""
+    for i in range(max(len(a), len(b))):
+        if i < len(a):
+            yield a[i]
+        if i < len(b):
+            yield b[i]
+
+
 # ------------------------------------------------------------------ search
 
 def _check(hand: Any) -> tuple[int, int, list[int]]:
@@ -255,14 +276,19 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
     options = list(_discards(classes, k))
     if not options:
         raise PositionError(f"the declarer cannot bury {k} cards")
-    # The FIRST_LOOKS best-looking first (a high bar early makes the others
-    # cheap to refute), then the rest in the order _discards makes them:
-    # neighbours differ in few cards, so their searches meet the same
-    # positions in the table.
+    # The FIRST_LOOKS cheapest-looking and the FIRST_BANKS best-banking
+    # discards first, in turns (a high bar early makes the others cheap to
+    # refute: with the best discard first, 2.8x fewer nodes on seed 6006),
+    # then the rest in the order _discards makes them: neighbours differ in
+    # few cards, so their searches meet the same positions in the table.
     looks = sorted(range(len(options)), key=lambda i: _looks_cheap(hand, trump, options[i]))
-    first = set(looks[:FIRST_LOOKS])
-    options = [options[i] for i in looks[:FIRST_LOOKS]] + [o for i, o in enumerate(options)
-                                                             if i not in first]
+    banks = sorted(range(len(options)), key=lambda i: _looks_banked(hand, trump, options[i]))
+    first: list[int] = []
+    for i in _interleave(looks[:FIRST_LOOKS], banks[:FIRST_BANKS]):
+        if i not in first:
+            first.append(i)
+    chosen = set(first)
+    options = [options[i] for i in first] + [o for i, o in enumerate(options) if i not in chosen]
     ceiling = hand.variant.total_points   # no discard gives the declarer's team more
     team = declarer % 2
     best: tuple[int, int, tuple[int, ...], bool] | None = None  # (points, value, discard, exact)
