@@ -296,7 +296,10 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
 
     def consider(discard: tuple[int, ...]) -> bool:
         """Compare one discard with the best so far (solving it exactly when
-        it beats it); return False when the node budget left it undecided."""
+        it beats it); return False when the node budget left it undecided:
+        not compared, or not solved exactly (then it may be the best with
+        what its declarer's team is sure of, and its other end may still beat
+        the final best)."""
         nonlocal best, solved, nodes
         state = _play_state(hand, discard, trump)
         total = _total(state)
@@ -331,7 +334,7 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
         points = _declarer_points(state, value, total, declarer)
         if best is None or points > best[0]:
             best = (points, value, discard, exact)
-        return True
+        return exact
 
     undecided: list[tuple[tuple[int, ...], int]] = []   # (discard, the bar it was asked about)
     for discard in options:
@@ -341,10 +344,10 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
         tick()
     # A budget may have left discards undecided against an earlier, lower
     # bar: ask again against the final one, which is often easier to refute.
+    # (The choice itself may be among them: its inexactness is `exact`.)
     assert best is not None
-    unsettled = sum(1 for discard, bar in undecided
-                    if not (best[0] > bar and consider(discard)))
-    assert best is not None
+    still = [discard for discard, bar in undecided if not (best[0] > bar and consider(discard))]
+    unsettled = sum(1 for discard in still if discard != best[2])
     mask = 0
     for c in best[2]:
         mask |= 1 << c

@@ -587,13 +587,10 @@ def test_budget_bounds_narrow_and_hold_at_every_budget(seed: int) -> None:
     and ``solve`` hold the true value, the stop says it was the node budget,
     and once ``solve`` has proven the position's value it reports lo == hi."""
     position = _nine_tricks(seed)
-    # Under a budget the value is proven by null-window probes, each keeping
-    # what it proved (without one, by a wide-window search): count the nodes
-    # under a budget too large to stop anything.
-    fresh = Solver(node_budget=1 << 60)
+    fresh = Solver()
     value = fresh.value(position)
     full = fresh.last_nodes                  # solve() proves the value first, the same way
-    fresh = Solver(node_budget=1 << 60)
+    fresh = Solver()
     exact = fresh.solve(position).move_values
     every = fresh.last_nodes
     kept = 0

@@ -83,7 +83,11 @@ cdef class Solver:
         solver, and threads touching fresh pages at once slow each other
         down: reuse a solver, one per thread.
     :param node_budget: stop a search after this many nodes (0: no limit);
-        the call then raises :class:`BudgetExceeded` with proven bounds.
+        the call then raises :class:`BudgetExceeded` with proven bounds (a
+        budget does not change the search, so a call that ends within it
+        costs what it costs without one; the bounds of a value stopped
+        early are those of the moves searched so far, on one side only,
+        unless the call asks for ``anytime`` bounds).
     :param time_budget: stop a call after this many seconds (0: no limit),
         the same way.  A node budget gives the same answer on every
         machine; a time budget does not (checked every 1,024 nodes).
@@ -239,8 +243,9 @@ cdef class Solver:
 
         :param guess: an estimate of the value (for instance the previous
             position's): the first search is over the guess alone, the
-            second over the side the answer fell on (under a budget:
-            null-window searches step from the bounds it proves).  An exact
+            second over the side the answer fell on (with ``anytime`` or a
+            ``progress`` function: null-window searches step from the
+            bounds it proves, each one reported).  An exact
             guess saves about a fifth of the work; one three grains off
             costs up to an eighth more than none.
         :param window: ``(lo, hi)``: return the value clipped to that window

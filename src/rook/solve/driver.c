@@ -2,7 +2,7 @@
  *
  * The value of a position is found by one wide-window search (search.h's
  * principal variation search), or by two around a caller's guess, when
- * nobody needs bounds along the way; else by null-window searches ("can
+ * nobody watches the bounds narrow; else by null-window searches ("can
  * team 0 take at least T?"), closing the interval [lo, hi] on the grain of
  * the points (every value is a multiple of the gcd of the card points and
  * the end points); a fail-soft answer may close more than asked.  The
@@ -108,31 +108,42 @@ static int middle(const rook_solver *s, int total)
 }
 
 /* Whether the value may come from wide-window searches (wide_value) rather
- * than null-window probes: when nobody needs bounds along the way -- no
- * progress function, no node or time budget (a wide search stopped early has
- * proven nothing at the root; probes keep what each proved), not anytime. */
+ * than null-window probes: when nobody watches the bounds narrow (no
+ * progress function, not anytime). */
 static int wide_ok(const rook_solver *s, int anytime)
 {
-    return !anytime && !s->progress && !s->budget && !s->deadline_ns;
+    return !anytime && !s->progress;
 }
 
 /* The value within [wlo, whi] by wide-window searches (search.c's principal
  * variation search): one over the window; with a guess, first one over the
  * guess alone (an aspiration window: a guess a grain off still costs less
  * than no guess), then one over the side the answer fell on.  [*lo, *hi]
- * get the bounds proven. */
+ * get the bounds proven; a search stopped by a budget has proven the best
+ * of the root's moves searched so far (a bound on the side of the team to
+ * move). */
 static void wide_value(rook_solver *s, int guess, int wlo, int whi, int *lo, int *hi)
 {
     int a = wlo - 1, b = whi + 1;
+    int maximize = !(((s->leader + s->trick_n) & 3) & 1);
     if (guess > wlo && guess < whi) {
         a = guess - 1;
         b = guess + 1;
     }
     for (;;) {
         uint64_t rel;
+        s->record_root = 1;
+        s->root_best = maximize ? -1 : dd_total(s) + 1;
         int v = dd_search(s, a, b, &rel);
-        if (s->aborted)
+        s->record_root = 0;
+        if (s->aborted) {
+            /* a move's value past the window's near end is proven */
+            if (maximize && s->root_best > a && s->root_best > *lo)
+                *lo = s->root_best < *hi ? s->root_best : *hi;
+            if (!maximize && s->root_best < b && s->root_best < *hi)
+                *hi = s->root_best > *lo ? s->root_best : *lo;
             return;
+        }
         if (v <= a)
             *hi = v;
         else if (v >= b)

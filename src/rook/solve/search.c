@@ -386,6 +386,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     *rel = 0;
     if (must_stop(s))
         return 0;
+    int root = s->record_root;
+    s->record_root = 0;
     int n_cards = rook_popcount(dd_in_hands(s));
     s->nodes_by_cards[n_cards]++;
     if (s->trick_n == 0 && n_cards > 8 && !s->exact_keys)
@@ -453,7 +455,10 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         vals[i] = v;
         searched[i] = 1;
         R |= crel;
-        if (ab_step(maximize, v, &best, &alpha, &beta)) {
+        int cut = ab_step(maximize, v, &best, &alpha, &beta);
+        if (root)
+            s->root_best = best;
+        if (cut) {
 #ifndef DD_NO_KILLERS
             if (s->trick_n == 0) {
                 int m = n_cards >> 2;
