@@ -613,6 +613,37 @@ def test_budget_bounds_narrow_and_hold_at_every_budget(seed: int) -> None:
     assert kept > 0   # some budget stopped solve() after some cards were proven
 
 
+def _cards_in_hands(hand: HandState) -> int:
+    return sum(bin(hand.hand_mask(seat)).count("1") for seat in range(4))
+
+
+def test_budget_stops_the_same_search_with_bounds_that_hold() -> None:
+    """A node budget only stops the search: a call that ends within it gives
+    the unbudgeted answer with the unbudgeted node count, and one that does
+    not keeps bounds holding the value (the best of the root's moves
+    searched so far) -- on full deals and on positions of 4 to 6 tricks,
+    some in the middle of a trick, at five budgets."""
+    for seed in range(40):
+        position = _nine_tricks(seed)
+        fresh = Solver()
+        if seed % 4:
+            hand = HandState.deal("tournament", seed=seed)
+            rng = random.Random(seed)
+            while hand.phase != Phase.PLAY or _cards_in_hands(hand) > 4 * (seed % 4 + 1) + 8 - seed % 3:
+                hand.apply(rng.choice(hand.legal_actions()))
+            position = hand
+        value = fresh.value(position)
+        nodes = fresh.last_nodes
+        for budget in (1, 50, 300, 2_000, 20_000):
+            solver = Solver(node_budget=budget)
+            try:
+                assert solver.value(position) == value
+                assert solver.last_nodes == nodes <= budget
+            except BudgetExceeded as e:
+                assert nodes > budget
+                assert e.lo <= value <= e.hi, (seed, budget, e.lo, value, e.hi)
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_time_budget_stops_with_bounds_and_says_so(seed: int) -> None:
     """A time budget stops a search the same way (checked every 1,024

@@ -73,7 +73,7 @@ struct rook_solver {
     uint64_t tt_hits;
     int exact_only;                  /* rook_solver_set_generalize(s, 0) */
     int record_root;                 /* the next dd_search call is a root: keep root_best */
-    int root_best;                   /* the root's best value so far (-1: none yet) */
+    int root_best;                   /* the root's best value so far (wide_value starts it past the far end) */
     /* progress reports (rook_solver_set_progress) */
     rook_dd_progress_fn progress;
     void *progress_arg;
