@@ -17,7 +17,7 @@
 * ``solver-batch``: ``solve_many`` on 2 threads against 1, interleaved.
 * ``solver-nest``: the nest decision of ``N_NEST`` ``tournament`` hands
   (every discard and trump), one core.  Hands differ widely (from 0.3 s to
-  13 s on seeds 6000-6031), and so do small samples: the eight hands from
+  10 s on seeds 6000-6031), and so do small samples: the eight hands from
   seed 6000 have a median of about 5 s, the 32 from it about 1.5 s.  The
   default single hand (seed 6000) shows a change in speed but is no
   median; ``ROOK_BENCH_NEST_HANDS=32`` gives one (about 1.5 minutes) with

@@ -386,8 +386,9 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     *rel = 0;
     if (must_stop(s))
         return 0;
-    int root = s->record_root;
-    s->record_root = 0;
+    int root = s->record_root;       /* (a load per node; the store only at the root) */
+    if (root)
+        s->record_root = 0;
     int n_cards = rook_popcount(dd_in_hands(s));
     s->nodes_by_cards[n_cards]++;
     if (s->trick_n == 0 && n_cards > 8 && !s->exact_keys)
