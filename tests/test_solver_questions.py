@@ -132,16 +132,71 @@ def test_bad_questions_are_refused_and_the_solver_works_on(kwargs: dict[str, Any
 
 @pytest.mark.parametrize("record", FULL[::6], ids=_ids(FULL[::6]))
 def test_T14_two_threads_give_the_same_answers(record: dict[str, Any]) -> None:
-    """``workers=2``: two solvers on one table (value narrowed together,
-    then the cards taken in turn) answer exactly as one does."""
+    """``workers=2``: two solvers on one table (one search whose nodes the
+    two share, then the cards taken in turn) answer exactly as one does;
+    with a window, a guess, three threads, and the table kept between calls."""
     pos, v = _position(record), record["value"]
     s = Solver()
     assert s.value(pos, workers=2) == v
     s.clear()
     assert s.value(pos, workers=2, window=(v - 5, v + 5)) == v
     s.clear()
+    assert s.value(pos, workers=2, guess=max(0, v - 10)) == v
+    s.clear()
+    assert s.value(pos, workers=3) == v
+    assert s.value(pos, workers=2) == v          # the table kept
+    s.clear()
     got = s.solve(pos, workers=2)
     assert (got.value, {str(c): x for c, x in got.move_values.items()}) == (v, record["move_values"])
+    s.clear()
+    got = s.solve(pos, workers=3)
+    assert (got.value, {str(c): x for c, x in got.move_values.items()}) == (v, record["move_values"])
+
+
+def _played(preset: str, seed: int, cards_left: int) -> Any:
+    from rook_core import HandState
+    h = HandState.deal(preset, seed=seed)
+    rng = random.Random(seed)
+    while h.phase.label != "play" or sum(len(h.hand(i)) for i in range(4)) > cards_left:
+        h.apply(rng.choice(h.legal_actions()))
+    return h
+
+
+@pytest.mark.parametrize("preset,cards_left", [("partnership-57", 40), ("crowsnest-100", 36),
+                                               ("tournament", 29), ("tournament", 18)])
+def test_T14_shared_nodes_answer_as_one_thread_mid_trick_and_in_other_presets(preset: str,
+                                                                              cards_left: int) -> None:
+    """Positions the vectors do not hold (other presets, in the middle of a
+    trick, a few tricks in): two and three threads give one thread's value
+    and cards' values."""
+    for seed in range(3):
+        h = _played(preset, 500 + seed, cards_left)
+        one = Solver().solve(h)
+        for workers in (2, 3):
+            s = Solver()
+            assert s.value(h, workers=workers) == one.value
+            s.clear()
+            assert s.solve(h, workers=workers).move_values == one.move_values
+
+
+@pytest.mark.parametrize("record", FULL[3::40], ids=_ids(FULL[3::40]))
+def test_two_threads_budgets_stop_with_bounds_that_hold(record: dict[str, Any]) -> None:
+    """Under node budgets of every size, ``workers=2`` gives the value or
+    stops with bounds that hold it (and the cards proven so far), and the
+    solver answers exactly afterwards."""
+    pos, v = _position(record), record["value"]
+    for budget in (300, 5_000, 60_000, 400_000):
+        s = Solver(node_budget=budget)
+        for call in ("value", "solve"):
+            try:
+                got = s.value(pos, workers=2) if call == "value" else s.solve(pos, workers=2).value
+                assert got == v
+            except BudgetExceeded as err:
+                assert err.lo <= v <= err.hi, (budget, call, err.lo, err.hi)
+                assert all(record["move_values"][str(c)] == x for c, x in err.move_values.items())
+            s.clear()
+    s = Solver()
+    assert s.value(pos, workers=2) == v
 
 
 def test_two_threads_under_a_budget_and_a_progress_function() -> None:

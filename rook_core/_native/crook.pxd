@@ -189,13 +189,16 @@ cdef extern from "rook/solve.h" nogil:
     ctypedef struct rook_dd_team:
         int lo
         int hi
+        int active
         rook_dd_progress_fn progress
         void *progress_arg
     void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi)
     int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
                            int me)
+    int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
+                            int me, int guess, int *lo, int *hi)
     int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
-                                   int *next, int32_t *values)
+                                   int *next, int32_t *values, rook_dd_team *team)
     int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
                          int guess, int anytime, int *lo, int *hi)
     int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,

@@ -16,7 +16,7 @@ from rook_core._native.crook cimport (
     rook_dd_move_values_guess, rook_solver_set_generalize, rook_solver_set_time_budget,
     rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
     rook_solver_share, rook_dd_prepare, rook_dd_move_values_shared,
-    rook_dd_team, rook_dd_team_init, rook_dd_value_team, rook_dd_solve_batch,
+    rook_dd_team, rook_dd_team_init, rook_dd_value_team, rook_dd_value_split, rook_dd_solve_batch,
 )
 from libc.stdlib cimport malloc, free
 from rook_core._native.rules cimport Rules
@@ -258,10 +258,13 @@ cdef class Solver:
         :param progress: called as ``progress(lo, hi, nodes)`` after each step
             with the bounds proven on the value so far; an exception it raises
             stops the search and comes out of this call.
-        :param workers: threads narrowing the value together on one table,
-            each searching a target away from the others' (src/rook/solve/
-            team.c).  A budget bounds each thread's search, and one running
-            out stops them all; node counts then depend on timing.
+        :param workers: threads on one table: they share the nodes of the
+            one search (a node whose first move is searched hands its other
+            moves to threads waiting for work: src/rook/solve/split.c); with
+            ``anytime`` or ``progress`` each narrows the value with targets
+            of its own (team.c).  A budget bounds each thread's search, and
+            one running out stops them all; node counts then depend on
+            timing, the answer does not.
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out (with the bounds proven).
         :raises RookError: for a bad ``guess``, ``window``, ``progress`` or ``workers``.
@@ -347,7 +350,8 @@ cdef class Solver:
         legal card of the seat to move, and the best cards.  The position's
         value is found first; ``guess``, ``anytime`` and ``progress`` act on
         that part as for :meth:`value`.  With ``workers`` > 1 threads on one
-        table find the value together, then take the cards one by one.
+        table find the value together, then take the cards one by one; one
+        with no card left shares the nodes of those still searching.
 
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out.
@@ -488,11 +492,16 @@ cdef class _Job:
             t.progress = _on_step
             t.progress_arg = <void *>lead
         results = [None] * len(team)
+        cdef bint split = lead._progress is None and not self.anytime
+        cdef int lo = 0, hi = 0
 
         def work(Solver solver, int i):
             cdef int v
             with nogil:
-                v = rook_dd_value_team(solver.s, &self.rules.r, &self.p, &t, i)
+                if split:
+                    v = rook_dd_value_split(solver.s, &self.rules.r, &self.p, &t, i, self.guess, &lo, &hi)
+                else:
+                    v = rook_dd_value_team(solver.s, &self.rules.r, &self.p, &t, i)
             results[i] = v
             if v < 0:   # a budget: the whole team stops
                 for other in team:
@@ -501,7 +510,7 @@ cdef class _Job:
 
         self._run(team, work)
         self.nodes = sum(rook_solver_nodes((<Solver>x).s) for x in team)
-        self.lo, self.hi = t.lo, t.hi
+        self.lo, self.hi = (lo, hi) if split else (t.lo, t.hi)
         if any(v is None or v < 0 for v in results):
             return -1
         return results[0]
@@ -511,12 +520,15 @@ cdef class _Job:
         return the root value, or -1."""
         self.next = 0
         failed = []
+        cdef rook_dd_team t
+        rook_dd_team_init(&t, _total(self.rules, &self.p), 0, _total(self.rules, &self.p))
+        t.active = len(team)
 
         def work(Solver solver, int i):
             cdef int r
             with nogil:
                 r = rook_dd_move_values_shared(solver.s, &self.rules.r, &self.p, root, &self.next,
-                                               self.values)
+                                               self.values, &t)
             if r < 0:
                 failed.append(i)
                 for other in team:

@@ -22,6 +22,8 @@
  *   moves.h   one move per class of equivalent cards, point-aware dominance
  *             inside a run of cards of equal rank, move ordering;
  *   bounds.h  points a team is sure of (top trumps, the last trick);
+ *   node.h    the bookkeeping of a node's moves (results into the window,
+ *             moves a searched sibling decides);
  *   search.c  the search itself, the last two tricks searched directly;
  *   context.c a solver's table (alone or shared), budgets, and its setting
  *             up for a position;
@@ -29,7 +31,10 @@
  *             least T?") closing the interval on the grain of the points,
  *             from the middle, from a caller's guess, or from the ends
  *             first (anytime); best cards, every card, batches;
- *   team.c    several threads on one position and one table.
+ *   split.c   several threads sharing the nodes of one search (split
+ *             points, young brothers wait);
+ *   team.c    several threads on one position's cards, or narrowing its
+ *             value with targets of their own.
  * No allocation per node; a solver context is used by one thread at a time,
  * and several contexts may share one table.  A node or time budget stops
  * the search; the caller is told which, and the bounds proven so far.
@@ -92,7 +97,8 @@ void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg)
 
 /* Why the last call stopped early: */
 enum { ROOK_STOP_NONE = 0, ROOK_STOP_NODES = 1, ROOK_STOP_TIME = 2, ROOK_STOP_CALLER = 3,
-       ROOK_STOP_MOOT = 4 /* (internal: a team mate settled the question) */ };
+       ROOK_STOP_MOOT = 4 /* (internal: a team mate settled the question) */,
+       ROOK_STOP_CUT = 5 /* (internal: a shared node's window closed) */ };
 
 /* Stop the search under way as soon as it looks (from the progress function,
  * or from another thread): the call returns -1 with stop reason
@@ -157,14 +163,6 @@ int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_
  * threads.  Return 0, or -2 when the position is beyond the solver. */
 int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p);
 
-/* Every card's value from several threads: given `root`, the position's
- * value, take the next class of the legal cards from *next (atomically)
- * until none is left, writing values[card] for each card of the class.
- * Each thread calls it with its own solver, all sharing one table and one
- * *next (starting at 0).  Return 0, or -1 when a budget ran out. */
-int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
-                               int *next, int32_t values[64]);
-
 /* A team of solvers (one thread each, sharing one table) narrowing one
  * position's value together: each takes a target that splits what is
  * still open away from the targets the others are searching, and a search
@@ -177,6 +175,13 @@ typedef struct rook_dd_team {
     int probing[ROOK_DD_TEAM_MAX];   /* each member's target (0: none) */
     rook_dd_progress_fn progress;    /* told of every step, from any member's thread */
     void *progress_arg;
+    /* a team sharing nodes (rook_dd_value_split): */
+    struct dd_split *open[64];       /* split points with moves left to take */
+    int n_open;
+    int idle;                        /* members waiting for work */
+    int quit;                        /* the work is done: members return */
+    int active;                      /* members still searching work of their own (cards) */
+    int failed, fail_stop;           /* a member stopped (budget, caller): why; all stop */
 } rook_dd_team;
 
 /* Start a team on a position whose value lies in [0, total]: the window
@@ -190,6 +195,29 @@ void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi);
  * (the team's bounds hold what was proven). */
 int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
                        int me);
+
+/* One value by a team sharing nodes: member 0 searches the value as
+ * rook_dd_value_in does (the team's window, `guess`; no anytime order),
+ * and a node of the search with moves left shares them with the members
+ * waiting for work (young brothers wait: after its first move); members 1
+ * and up only help, until member 0 is done.  Call rook_dd_prepare on one
+ * member first and rook_dd_team_init once.  Member 0 returns the value
+ * clipped to the window, with *lo, *hi the bounds proven, or -1 when a
+ * member's budget ran out (or it was aborted); the others return 0 or -1. */
+int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
+                        int me, int guess, int *lo, int *hi);
+
+/* Every card's value from several threads: given `root`, the position's
+ * value, take the next class of the legal cards from *next (atomically)
+ * until none is left, writing values[card] for each card of the class.
+ * Each thread calls it with its own solver, all sharing one table and one
+ * *next (starting at 0).  With a team (rook_dd_team_init'ed, its `active`
+ * set to the number of threads; NULL: none), a thread with no class left
+ * shares the nodes of those still searching theirs (as in
+ * rook_dd_value_split) until all are done.  Return 0, or -1 when a budget
+ * ran out (or the caller stopped the thread). */
+int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
+                               int *next, int32_t values[64], rook_dd_team *team);
 
 /* Every card's value of n positions (worlds of one deal, say), one after
  * another on one solver, in one call (no other locking or allocation):

@@ -40,6 +40,7 @@ typedef struct dd_key {
 } dd_key;
 
 typedef struct dd_entry dd_entry;
+typedef struct dd_split dd_split;
 typedef struct dd_qentry dd_qentry;
 
 /* The memory of the tables, which several solvers (threads) may share: they
@@ -81,6 +82,8 @@ struct rook_solver {
     int probe;                       /* the target of the null-window search under way */
     int rotate_from;                 /* a team member helping with a mate's target tries the
                                         first move of nodes of this many cards or more last (0: never) */
+    struct rook_dd_team *split_team; /* a team sharing the later moves of big nodes (split.h) */
+    dd_split *split;                 /* the innermost split point this thread searches under */
     /* per (rules, trump): the layout */
     const rook_rules *r;
     uint8_t sbit[64];                /* card id -> solver bit (DD_NONE: not in the deck) */

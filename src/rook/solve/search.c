@@ -21,6 +21,8 @@
 #include "rook/solve/table.h"
 #include "rook/solve/moves.h"
 #include "rook/solve/bounds.h"
+#include "rook/solve/node.h"
+#include "rook/solve/split.h"
 
 static uint64_t now_ns(void)
 {
@@ -46,24 +48,6 @@ static inline uint64_t trick_rel(const uint8_t *t, int wi)
         if (i != wi && (t[i] >> 4) == wl)
             return 1ULL << t[wi];
     return 0;
-}
-
-/* Fail-soft alpha-beta bookkeeping after a child's value v: update the best
- * value and the window; return whether the window closed (a cut). */
-static inline int ab_step(int maximize, int v, int *best, int *alpha, int *beta)
-{
-    if (maximize) {
-        if (v > *best) {
-            *best = v;
-            if (v > *alpha)
-                *alpha = v;
-        }
-    } else if (v < *best) {
-        *best = v;
-        if (v < *beta)
-            *beta = v;
-    }
-    return *alpha >= *beta;
 }
 
 /* The last two tricks from a trick boundary (two cards in each hand): t[]
@@ -132,57 +116,6 @@ static uint64_t cover_classes(const uint64_t *cls, int n, uint64_t rel)
     return rel;
 }
 
-/* Whether move i needs no search: an earlier searched move j of the same
- * lane, whose result rested on no rank of the lane at or below the stronger
- * of the two, gives move i the same bound when the two carry the same tag
- * (swapping the two cards changes nothing the search compared: every rank
- * it compared in the suit is above both); return 1, and move i's class
- * joins move j's (see cover_classes).  When both are plain cards of other
- * points, the swap only moves points, so the values differ by at most the
- * difference d: when move j's bound, moved by d towards the window, still
- * misses it, move i is decided too; return 2 with that bound in *v. */
-static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint64_t *cls,
-                                 const uint64_t *rels, const uint8_t *searched, const int *vals, int i,
-                                 int maximize, int alpha, int beta, int *v)
-{
-    int c = mv->card[i];
-    if (s->exact_only || ((s->anytime >> c) & 1))
-        return 0;
-    for (int j = 0; j < i; j++) {
-        int a = mv->card[j];
-        if (!searched[j] || (a >> 4) != (c >> 4))
-            continue;
-        int hi = a > c ? a : c;
-        if (rels[j] & (dd_below(hi) | (1ULL << hi)))
-            continue;
-        if (s->tag[a] == s->tag[c] && s->pts[a] == s->pts[c]) {
-            cls[j] |= cls[i];
-            cls[i] = 0;
-            return 1;
-        }
-#ifndef DD_NO_SIBLING_POINTS
-        if (((s->marked >> a) | (s->marked >> c)) & 1)
-            continue;
-        int d = s->pts[a] - s->pts[c];
-        d = d < 0 ? -d : d;
-        int w = maximize ? vals[j] + d : vals[j] - d;
-        if (maximize ? w <= alpha : w >= beta) {
-            cls[j] |= cls[i];
-            cls[i] = 0;
-            *v = w;
-            return 2;
-        }
-#else
-        (void)vals;
-        (void)maximize;
-        (void)alpha;
-        (void)beta;
-        (void)v;
-#endif
-    }
-    return 0;
-}
-
 int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
 {
     int seat = (s->leader + s->trick_n) & 3;
@@ -244,6 +177,11 @@ static inline int pv_child(rook_solver *s, int card, int maximize, int alpha, in
     return maximize ? dd_child(s, card, v - 1, beta, rel) : dd_child(s, card, alpha, v + 1, rel);
 }
 
+int dd_later_child(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel)
+{
+    return beta - alpha > 1 ? pv_child(s, card, maximize, alpha, beta, rel) : dd_child(s, card, alpha, beta, rel);
+}
+
 /* Whether the search must stop now: the node budget, the time budget
  * (looked at every 1,024 nodes), another thread's abort, or (in a team,
  * every 256 nodes) a team mate having settled this search's question. */
@@ -261,6 +199,8 @@ static inline int must_stop(rook_solver *s)
         s->stop = ROOK_STOP_TIME;
         return 1;
     }
+    if (s->split && !(s->nodes & 15) && dd_split_stopped(s))
+        return 1;
     if (s->team && !(s->nodes & 255)) {
         int lo = __atomic_load_n(&s->team->lo, __ATOMIC_RELAXED);
         int hi = __atomic_load_n(&s->team->hi, __ATOMIC_RELAXED);
@@ -381,6 +321,72 @@ static inline void helper_order(const rook_solver *s, dd_moves *mv, int n_cards)
             swap_moves(mv, i, i + 1);
 }
 
+/* A move that cut: at a trick boundary, a killer lead of its depth. */
+static inline void remember_cut(rook_solver *s, int n_cards, int card)
+{
+#ifndef DD_NO_KILLERS
+    if (s->trick_n == 0) {
+        int m = n_cards >> 2;
+        if (s->killer[m][0] != card) {
+            s->killer[m][1] = s->killer[m][0];
+            s->killer[m][0] = (uint8_t)card;
+        }
+    }
+#else
+    (void)s;
+    (void)n_cards;
+    (void)card;
+#endif
+}
+
+/* What a shared node's moves gave (share_rest). */
+typedef struct shared {
+    int best, done;
+    uint64_t R;
+} shared;
+
+/* Search the moves `next` .. of the node with the team (split.h): open a
+ * split point with the node's state (its position, its moves, what the
+ * moves before `next` gave) and share it.  cls[] gets the classes as the
+ * moves' skips merged them.  (Out of line: the split point's frame is only
+ * on the stack of the nodes that share.) */
+static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_moves *mv, uint64_t *cls,
+                                                    const uint64_t *rels, const int *vals,
+                                                    const uint8_t *searched, int next, int maximize,
+                                                    int best, int alpha, int beta, uint64_t R, int n_cards)
+{
+    dd_split split, *sp = &split;
+    dd_position_save(s, &sp->at);
+    sp->n_cards = n_cards;
+    for (int m = 0; m <= n_cards >> 2; m++)
+        for (int k = 0; k < DD_KILLERS; k++)
+            sp->killer[m][k] = s->killer[m][k];
+    sp->mv = *mv;
+    for (int k = 0; k < mv->n; k++) {
+        sp->cls[k] = cls[k];
+        sp->rels[k] = k < next ? rels[k] : 0;
+        sp->vals[k] = k < next ? vals[k] : 0;
+        sp->searched[k] = k < next ? searched[k] : 0;
+    }
+    sp->next = sp->done = next;
+    sp->maximize = maximize;
+    sp->best = best;
+    sp->alpha = alpha;
+    sp->beta = beta;
+    sp->R = R;
+    sp->cut_card = DD_NONE;
+    sp->workers = 1;
+    sp->cut = 0;
+    sp->parent = s->split;
+    dd_split_rest(s, sp);
+    for (int k = 0; k < sp->done; k++)
+        cls[k] = sp->cls[k];
+    if (!s->aborted && sp->cut_card != DD_NONE)
+        remember_cut(s, n_cards, sp->cut_card);
+    shared out = {sp->best, sp->done, sp->R};
+    return out;
+}
+
 int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
 {
     *rel = 0;
@@ -459,16 +465,24 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         int cut = ab_step(maximize, v, &best, &alpha, &beta);
         if (root)
             s->root_best = best;
-        if (cut) {
-#ifndef DD_NO_KILLERS
-            if (s->trick_n == 0) {
-                int m = n_cards >> 2;
-                if (s->killer[m][0] != mv.card[i]) {
-                    s->killer[m][1] = s->killer[m][0];
-                    s->killer[m][0] = mv.card[i];
-                }
+        if (!cut && s->split_team && n_cards >= DD_SPLIT_MIN && i + 1 < n && dd_split_wanted(s)) {
+            /* a team mate waits: share the moves left */
+            shared sh = share_rest(s, &mv, cls, rels, vals, searched, i + 1, maximize, best, alpha, beta, R,
+                                   n_cards);
+            if (root)
+                s->root_best = sh.best;
+            if (s->aborted) {
+                if (b.key)
+                    b.key->live = 0;
+                return 0;
             }
-#endif
+            best = sh.best;
+            R = sh.R;
+            done = sh.done;
+            break;
+        }
+        if (cut) {
+            remember_cut(s, n_cards, mv.card[i]);
             break;
         }
     }

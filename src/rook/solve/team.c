@@ -1,8 +1,10 @@
 /* team.c: several threads on one position, one solver each, one table.
  *
  * Every card's value: after the position's value, each thread takes the
- * next class of the root's cards (an atomic counter) until none is left.
- * One value: a team narrows it together; each member takes the target
+ * next class of the root's cards (an atomic counter) until none is left,
+ * then shares the nodes of those still searching (split.c).
+ * One value watched as it narrows (anytime, a progress function; else
+ * split.c shares the nodes of one search): each member takes the target
  * that splits what is still open farthest from the targets the others are
  * searching (when every target is taken it helps with another's, trying
  * the first move of the top nodes last so that the two searches part
@@ -14,6 +16,7 @@
 #include "rook/solve/context.h"
 #include "rook/solve/driver.h"
 #include "rook/solve/search.h"
+#include "rook/solve/split.h"
 
 int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
 {
@@ -21,23 +24,37 @@ int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
 }
 
 int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
-                               int *next, int32_t values[64])
+                               int *next, int32_t values[64], rook_dd_team *team)
 {
     if (dd_setup(s, r, p) < 0)
         return -2;
-    int total = dd_total(s);
+    int total = dd_total(s), res = 0;
     dd_moves mv;
     int maximize = dd_root_moves(s, &mv);
+    s->split_team = team;
     for (;;) {
         int i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
         if (i >= mv.n)
-            return 0;
+            break;
         int clo = maximize ? 0 : root, chi = maximize ? root : total;
-        if (dd_narrow(s, mv.card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total, &clo, &chi) < 0)
-            return -1;
+        if (dd_narrow(s, mv.card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total, &clo, &chi) < 0) {
+            res = -1;
+            break;
+        }
         for (uint64_t m = mv.cls[i]; m; m &= m - 1)
             values[s->card[rook_lsb(m)]] = clo;
     }
+    if (team) {
+        /* no class left: help the members still searching theirs */
+        if (res < 0)
+            dd_split_fail(team, s->stop);
+        if (__atomic_sub_fetch(&team->active, 1, __ATOMIC_ACQ_REL) == 0)
+            __atomic_store_n(&team->quit, 1, __ATOMIC_RELEASE);
+        else if (res == 0)
+            res = dd_split_help(s);
+    }
+    s->split_team = NULL;
+    return res;
 }
 
 /* ---- teams: several threads on one value (rook_dd_value_team) ---- */

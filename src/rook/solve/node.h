@@ -1,0 +1,85 @@
+/* node.h: the bookkeeping of a node's moves, for the search's own loop
+ * (search.c) and for a node several threads share (split.c).
+ *
+ * Contract.  ab_step() folds a move's fail-soft result into the node's best
+ * value and window; sibling_covers() says whether a move needs no search
+ * because the result of a searched move of the same suit decides it too.
+ * Both hold for any order of the results: each result is taken with the
+ * window it was searched with.
+ */
+#ifndef ROOK_SOLVE_NODE_H
+#define ROOK_SOLVE_NODE_H
+
+#include "rook/solve/core.h"
+#include "rook/solve/moves.h"
+
+/* Fail-soft alpha-beta bookkeeping after a child's value v: update the best
+ * value and the window; return whether the window closed (a cut). */
+static inline int ab_step(int maximize, int v, int *best, int *alpha, int *beta)
+{
+    if (maximize) {
+        if (v > *best) {
+            *best = v;
+            if (v > *alpha)
+                *alpha = v;
+        }
+    } else if (v < *best) {
+        *best = v;
+        if (v < *beta)
+            *beta = v;
+    }
+    return *alpha >= *beta;
+}
+
+/* Whether move i needs no search: an earlier searched move j of the same
+ * lane, whose result rested on no rank of the lane at or below the stronger
+ * of the two, gives move i the same bound when the two carry the same tag
+ * (swapping the two cards changes nothing the search compared: every rank
+ * it compared in the suit is above both); return 1, and move i's class
+ * joins move j's (see cover_classes).  When both are plain cards of other
+ * points, the swap only moves points, so the values differ by at most the
+ * difference d: when move j's bound, moved by d towards the window, still
+ * misses it, move i is decided too; return 2 with that bound in *v. */
+static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint64_t *cls,
+                                 const uint64_t *rels, const uint8_t *searched, const int *vals, int i,
+                                 int maximize, int alpha, int beta, int *v)
+{
+    int c = mv->card[i];
+    if (s->exact_only || ((s->anytime >> c) & 1))
+        return 0;
+    for (int j = 0; j < i; j++) {
+        int a = mv->card[j];
+        if (!searched[j] || (a >> 4) != (c >> 4))
+            continue;
+        int hi = a > c ? a : c;
+        if (rels[j] & (dd_below(hi) | (1ULL << hi)))
+            continue;
+        if (s->tag[a] == s->tag[c] && s->pts[a] == s->pts[c]) {
+            cls[j] |= cls[i];
+            cls[i] = 0;
+            return 1;
+        }
+#ifndef DD_NO_SIBLING_POINTS
+        if (((s->marked >> a) | (s->marked >> c)) & 1)
+            continue;
+        int d = s->pts[a] - s->pts[c];
+        d = d < 0 ? -d : d;
+        int w = maximize ? vals[j] + d : vals[j] - d;
+        if (maximize ? w <= alpha : w >= beta) {
+            cls[j] |= cls[i];
+            cls[i] = 0;
+            *v = w;
+            return 2;
+        }
+#else
+        (void)vals;
+        (void)maximize;
+        (void)alpha;
+        (void)beta;
+        (void)v;
+#endif
+    }
+    return 0;
+}
+
+#endif

@@ -1,0 +1,275 @@
+/* split.c: one value by several threads sharing the nodes of one search.
+ *
+ * Member 0 runs the search of one thread (the wide-window value of
+ * driver.c); the other members wait for work.  When a node of the search
+ * has searched its first move (which sets the window: "young brothers
+ * wait"), has moves left and sees a member waiting, it opens a split point
+ * (split.h) and the members search its moves left together, each taking
+ * the next one and testing it against the window as it stands then.  A
+ * thread may open split points of its own inside the move it searches;
+ * one with no move left at its own split point joins those below it while
+ * the others finish.  A result that closes the window stops every search
+ * under the split point (search.c's must_stop looks every 16 nodes).  All
+ * share one table, whose entries are written and read without locks; the
+ * split points' own state is under the team's spin lock.
+ */
+#include "rook/solve/split.h"
+#include "rook/solve/context.h"
+#include "rook/solve/driver.h"
+#include "rook/solve/node.h"
+#include "rook/solve/search.h"
+
+static void lock(rook_dd_team *t)
+{
+    while (__atomic_exchange_n(&t->lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&t->lock, __ATOMIC_RELAXED))
+            ;
+}
+
+static void unlock(rook_dd_team *t) { __atomic_store_n(&t->lock, 0, __ATOMIC_RELEASE); }
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* (under the lock) Take sp off the open list. */
+static void close_split(rook_dd_team *t, dd_split *sp)
+{
+    for (int i = 0; i < t->n_open; i++)
+        if (t->open[i] == sp) {
+            t->open[i] = t->open[t->n_open - 1];
+            __atomic_store_n(&t->n_open, t->n_open - 1, __ATOMIC_RELAXED);
+            return;
+        }
+}
+
+/* (under the lock) The open split point with the most cards in hands that
+ * lies under `within` (NULL: any); its workers count the caller in. */
+static dd_split *take_split(rook_dd_team *t, const dd_split *within)
+{
+    dd_split *best = NULL;
+    for (int i = 0; i < t->n_open; i++) {
+        dd_split *sp = t->open[i];
+        if (sp->cut || sp->next >= sp->mv.n || (best && best->n_cards >= sp->n_cards))
+            continue;
+        const dd_split *up = sp;
+        while (within && up && up != within)
+            up = up->parent;
+        if (!within || up)
+            best = sp;
+    }
+    if (best)
+        __atomic_add_fetch(&best->workers, 1, __ATOMIC_RELAXED);
+    return best;
+}
+
+/* (under the lock) A member stopped: the whole team stops, for its reason. */
+static void fail(rook_dd_team *t, int stop)
+{
+    if (!t->failed) {
+        __atomic_store_n(&t->fail_stop, stop, __ATOMIC_RELAXED);
+        __atomic_store_n(&t->failed, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* Take and search sp's moves until none is left or the window closed.  On
+ * return s->aborted is set only when the search must stop above sp. */
+static void work(rook_solver *s, dd_split *sp)
+{
+    rook_dd_team *t = s->split_team;
+    dd_split *outer = s->split;
+    s->split = sp;
+    for (;;) {
+        lock(t);
+        if (sp->cut || sp->next >= sp->mv.n) {
+            unlock(t);
+            break;
+        }
+        int i = sp->next++;
+        sp->done = sp->next;
+        if (sp->next >= sp->mv.n)
+            close_split(t, sp);
+        int v, sc = sibling_covers(s, &sp->mv, sp->cls, sp->rels, sp->searched, sp->vals, i, sp->maximize,
+                                   sp->alpha, sp->beta, &v);
+        if (sc) {
+            if (sc == 2 && ab_step(sp->maximize, v, &sp->best, &sp->alpha, &sp->beta)) {
+                __atomic_store_n(&sp->cut, 1, __ATOMIC_RELAXED);
+                close_split(t, sp);
+            }
+            unlock(t);
+            continue;
+        }
+        int a = sp->alpha, b = sp->beta, card = sp->mv.card[i];
+        unlock(t);
+        uint64_t crel;
+        v = dd_later_child(s, card, sp->maximize, a, b, &crel);
+        lock(t);
+        if (s->aborted) {
+            if (s->stop == ROOK_STOP_CUT && sp->cut) {
+                /* this split point's own cut: the result is not needed */
+                s->aborted = 0;
+                s->stop = ROOK_STOP_NONE;
+            } else if (s->stop != ROOK_STOP_CUT) {
+                fail(t, s->stop);
+            }
+            unlock(t);
+            break;
+        }
+        sp->rels[i] = crel;
+        sp->vals[i] = v;
+        sp->searched[i] = 1;
+        sp->R |= crel;
+        if (!sp->cut && ab_step(sp->maximize, v, &sp->best, &sp->alpha, &sp->beta)) {
+            __atomic_store_n(&sp->cut, 1, __ATOMIC_RELAXED);
+            sp->cut_card = card;
+            close_split(t, sp);
+        }
+        unlock(t);
+    }
+    s->split = outer;
+}
+
+/* Work at a split point another thread opened (its workers count s in):
+ * at its position, then back at s's own.  The keys on s's own path stay
+ * good: sp lies under the node s waits at (or s waits nowhere), so the
+ * boundaries below sp are on neither path yet, and a boundary above sp in
+ * its trick is the same position on both. */
+static void join(rook_solver *s, dd_split *sp)
+{
+    rook_dd_team *t = s->split_team;
+    dd_position own;
+    dd_position_save(s, &own);
+    dd_position_load(s, &sp->at);
+    for (int m = 0; m <= sp->n_cards >> 2; m++)
+        for (int k = 0; k < DD_KILLERS; k++)
+            s->killer[m][k] = sp->killer[m][k];
+    work(s, sp);
+    dd_position_load(s, &own);
+    lock(t);
+    __atomic_sub_fetch(&sp->workers, 1, __ATOMIC_RELAXED);
+    unlock(t);
+    if (s->aborted && s->stop == ROOK_STOP_CUT) {
+        /* a cut above sp: its owner stops on its own */
+        s->aborted = 0;
+        s->stop = ROOK_STOP_NONE;
+    }
+}
+
+void dd_split_fail(rook_dd_team *t, int stop)
+{
+    lock(t);
+    fail(t, stop);
+    unlock(t);
+}
+
+void dd_split_rest(rook_solver *s, dd_split *sp)
+{
+    rook_dd_team *t = s->split_team;
+    lock(t);
+    if (t->n_open < (int)(sizeof t->open / sizeof t->open[0])) {
+        t->open[t->n_open] = sp;
+        __atomic_store_n(&t->n_open, t->n_open + 1, __ATOMIC_RELAXED);
+    }
+    unlock(t);
+    work(s, sp);
+    int aborted = s->aborted, stop = s->stop;
+    s->aborted = 0;
+    lock(t);
+    close_split(t, sp);
+    if (aborted && stop != ROOK_STOP_CUT)
+        fail(t, stop);
+    unlock(t);
+    /* wait for the others, helping below */
+    __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
+    while (__atomic_load_n(&sp->workers, __ATOMIC_RELAXED) > 1) {
+        if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED) && !aborted) {
+            /* the caller stopped this solver while it waits */
+            aborted = 1;
+            stop = s->stop;
+            dd_split_fail(t, stop);
+        }
+        if (__atomic_load_n(&t->n_open, __ATOMIC_RELAXED)) {
+            lock(t);
+            dd_split *under = take_split(t, sp);
+            if (under)
+                __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
+            unlock(t);
+            if (under) {
+                join(s, under);
+                __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
+                continue;
+            }
+        }
+        relax();
+    }
+    __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
+    lock(t);                         /* (the last worker's results are seen) */
+    int failed = t->failed;
+    unlock(t);
+    if (aborted) {
+        s->aborted = 1;
+        s->stop = stop;
+    } else if (failed || s->aborted) {
+        s->aborted = 1;
+        s->stop = failed ? t->fail_stop : s->stop;
+    }
+}
+
+int dd_split_help(rook_solver *s)
+{
+    rook_dd_team *t = s->split_team;
+    int r = 0;
+    __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
+    for (;;) {
+        if (__atomic_load_n(&t->quit, __ATOMIC_ACQUIRE) || __atomic_load_n(&t->failed, __ATOMIC_RELAXED))
+            break;
+        if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED)) {
+            r = -1;                  /* the caller stopped this member */
+            break;
+        }
+        if (!__atomic_load_n(&t->n_open, __ATOMIC_RELAXED)) {
+            relax();
+            continue;
+        }
+        lock(t);
+        dd_split *sp = take_split(t, NULL);
+        if (sp)
+            __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
+        unlock(t);
+        if (!sp)
+            continue;
+        join(s, sp);
+        if (s->aborted) {
+            r = -1;
+            break;
+        }
+        __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
+    }
+    __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
+    return r;
+}
+
+int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
+                        int me, int guess, int *lo, int *hi)
+{
+    if (me < 0 || me >= ROOK_DD_TEAM_MAX)
+        return -2;
+    if (me) {
+        if (dd_setup(s, r, p) < 0)
+            return -2;
+        s->split_team = team;
+        int v = dd_split_help(s);
+        s->split_team = NULL;
+        return v;
+    }
+    s->split_team = team;
+    int v = rook_dd_value_in(s, r, p, team->wlo, team->whi, guess, 0, lo, hi);
+    s->split_team = NULL;
+    if (v == -1 && s->stop == ROOK_STOP_NONE)
+        s->stop = team->fail_stop;
+    __atomic_store_n(&team->quit, 1, __ATOMIC_RELEASE);
+    return v;
+}

@@ -1,0 +1,124 @@
+/* split.h: split points -- several threads on the later moves of one node.
+ *
+ * Contract.  In a search with a split team (s->split_team, set by
+ * rook_dd_value_split in split.c), a node of at least DD_SPLIT_MIN cards
+ * whose first move is searched, that has moves left and sees a team mate
+ * waiting for work, opens a split point: its position, its moves and what
+ * is known of them, its window.  dd_split_rest() then searches the moves
+ * left together with whoever joins: each thread takes the next move, tests
+ * it against the window as it stands then, and records the result; a cut
+ * stops every search under the split point.  It returns when every thread
+ * has left, with the node's best value, window and relevant cards in the
+ * split point, as the node's own loop would have left them (the order of
+ * the moves' results may differ, so node counts depend on timing, not the
+ * answer).  A thread that has no move left to take at its own split point
+ * joins split points opened below it while it waits ("young brothers
+ * wait": a node is shared only once its eldest move has set the window).
+ */
+#ifndef ROOK_SOLVE_SPLIT_H
+#define ROOK_SOLVE_SPLIT_H
+
+#include "rook/solve/core.h"
+#include "rook/solve/moves.h"
+
+#ifndef DD_SPLIT_MIN
+#define DD_SPLIT_MIN 16              /* cards in hands from which a node may be shared */
+#endif
+
+/* The fields of a solver that say where the search is. */
+typedef struct dd_position {
+    uint64_t hands[4];
+    uint8_t trick[4];
+    int trick_n, leader, won[2], pts_out;
+    uint64_t zsum;
+} dd_position;
+
+static inline void dd_position_save(const rook_solver *s, dd_position *p)
+{
+    for (int k = 0; k < 4; k++) {
+        p->hands[k] = s->hands[k];
+        p->trick[k] = s->trick[k];
+    }
+    p->trick_n = s->trick_n;
+    p->leader = s->leader;
+    p->won[0] = s->won[0];
+    p->won[1] = s->won[1];
+    p->pts_out = s->pts_out;
+    p->zsum = s->zsum;
+}
+
+static inline void dd_position_load(rook_solver *s, const dd_position *p)
+{
+    for (int k = 0; k < 4; k++) {
+        s->hands[k] = p->hands[k];
+        s->trick[k] = p->trick[k];
+    }
+    s->trick_n = p->trick_n;
+    s->leader = p->leader;
+    s->won[0] = p->won[0];
+    s->won[1] = p->won[1];
+    s->pts_out = p->pts_out;
+    s->zsum = p->zsum;
+}
+
+struct dd_split {
+    struct dd_split *parent;         /* the split point its owner searched under (NULL: none) */
+    dd_position at;                  /* the node's position */
+    int n_cards;                     /* cards in hands there */
+    uint8_t killer[DD_MAX_TRICKS + 1][DD_KILLERS]; /* the owner's killer leads when it opened */
+    /* its moves and what is known of them (under the team's lock) */
+    dd_moves mv;
+    uint64_t cls[DD_MAX_MOVES], rels[DD_MAX_MOVES];
+    int vals[DD_MAX_MOVES];
+    uint8_t searched[DD_MAX_MOVES];
+    int next;                        /* the next move to take */
+    int done;                        /* moves taken: 0 .. done-1 */
+    int maximize, best, alpha, beta;
+    uint64_t R;                      /* the cards the results so far rest on */
+    int cut_card;                    /* the move that closed the window (DD_NONE: none) */
+    int workers;                     /* threads in it, its owner included */
+    int cut;                         /* the window closed: every search under it stops */
+};
+
+/* Whether a team mate waits for work. */
+static inline int dd_split_wanted(const rook_solver *s)
+{
+    return __atomic_load_n(&s->split_team->idle, __ATOMIC_RELAXED) > 0;
+}
+
+/* Whether a split point the search runs under was cut, or the team failed:
+ * then the search stops (s->aborted, with ROOK_STOP_CUT or the failure's
+ * reason).  Looked at every 16 nodes. */
+static inline int dd_split_stopped(rook_solver *s)
+{
+    rook_dd_team *t = s->split_team;
+    if (__atomic_load_n(&t->failed, __ATOMIC_RELAXED)) {
+        s->aborted = 1;
+        s->stop = __atomic_load_n(&t->fail_stop, __ATOMIC_RELAXED);
+        return 1;
+    }
+    for (const dd_split *sp = s->split; sp; sp = sp->parent)
+        if (__atomic_load_n(&sp->cut, __ATOMIC_RELAXED)) {
+            s->aborted = 1;
+            s->stop = ROOK_STOP_CUT;
+            return 1;
+        }
+    return 0;
+}
+
+/* Search the moves sp->next .. of the node whose state sp holds (filled by
+ * the node's owner, s, at the node's position), with whoever joins; return
+ * when all have left.  s->aborted is set when the search must stop above
+ * this node (a cut above it, a budget, a failure in the team). */
+void dd_split_rest(rook_solver *s, dd_split *sp);
+
+/* A member with nothing of its own to search: join the split points the
+ * others open until the team's work is done (team->quit), the team fails,
+ * or the caller stops this member.  Return 0, or -1 when it stopped on a
+ * failure. */
+int dd_split_help(rook_solver *s);
+
+/* A member stopped on a budget or by its caller: the whole team stops. */
+void dd_split_fail(rook_dd_team *t, int stop);
+
+#endif
