@@ -149,30 +149,43 @@ static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint
 }
 
 /* The ordering weights: a class's score is its kind's weight, plus or
- * minus its points times a point weight, minus its rank in the suit. */
-enum {
-    LEAD_SURE = 650,                 /* no higher card out, no opponent can ruff */
-    LEAD_SURE_TRUMP = 420,           /* the same in trumps (R3) */
-    LEAD_UNDER_PARTNER = 475,        /* the partner holds the suit's top card */
-    LEAD_UNDER_PARTNER_PTS = 1,
-    LEAD_PARTNER_RUFFS = 200,        /* the partner is void and trumps; no overruff after it (R6) */
-    LEAD_PARTNER_RUFFS_PTS = 6,
-    LEAD_CHEAP = -50,
-    LEAD_CHEAP_PTS = 4,
-    LEAD_LAST_OF_SUIT = 300,         /* added: a side suit's last card, trumps in hand (R7) */
-    LEAD_NO_DRAW = 350,              /* taken off: trumps when the other team has none */
-    LEAD_KILLER_1 = 2000,            /* added: the last lead that cut here (R1) */
-    LEAD_KILLER_2 = 100,             /* added: the one before */
-    FOLLOW_ONTO_PARTNER = 320,       /* the partner wins the trick for sure */
-    FOLLOW_ONTO_PARTNER_PTS = 2,
-    FOLLOW_UNDER_PARTNER = 255,      /* the partner wins for now: cheap cards */
-    FOLLOW_WIN = 300,                /* takes the trick for sure */
-    FOLLOW_WIN_FOR_NOW = 200,        /* a later opponent can still beat it */
-    FOLLOW_WIN_BOSS_TRUMP = 115,     /* the top trump still out: it keeps (R2) */
-    FOLLOW_WIN_PTS = 3,
-    FOLLOW_LOSE = 100,
-    FOLLOW_LOSE_PTS = 4              /* non-counters first (R4) */
-};
+ * minus its points times a point weight, minus its rank in the suit.
+ * DD_W(name) is a weight's value: a constant, or with DD_ORDER_TUNABLE a
+ * variable of dd_order_w[] (for tools/fit_order.py, which tries weights
+ * without a build each). */
+#define DD_ORDER_WEIGHTS(X) \
+    X(LEAD_SURE, 650)               /* no higher card out, no opponent can ruff */                   \
+    X(LEAD_SURE_TRUMP, 420)         /* the same in trumps (R3) */                                    \
+    X(LEAD_UNDER_PARTNER, 475)      /* the partner holds the suit's top card */                      \
+    X(LEAD_UNDER_PARTNER_PTS, 1)                                                                     \
+    X(LEAD_PARTNER_RUFFS, 200)      /* the partner is void and trumps; no overruff after it (R6) */  \
+    X(LEAD_PARTNER_RUFFS_PTS, 6)                                                                     \
+    X(LEAD_CHEAP, -50)                                                                               \
+    X(LEAD_CHEAP_PTS, 4)                                                                             \
+    X(LEAD_LAST_OF_SUIT, 300)       /* added: a side suit's last card, trumps in hand (R7) */        \
+    X(LEAD_NO_DRAW, 350)            /* taken off: trumps when the other team has none */             \
+    X(LEAD_KILLER_1, 2000)          /* added: the last lead that cut here (R1) */                    \
+    X(LEAD_KILLER_2, 100)           /* added: the one before */                                      \
+    X(FOLLOW_ONTO_PARTNER, 320)     /* the partner wins the trick for sure */                        \
+    X(FOLLOW_ONTO_PARTNER_PTS, 2)                                                                    \
+    X(FOLLOW_UNDER_PARTNER, 255)    /* the partner wins for now: cheap cards */                      \
+    X(FOLLOW_WIN, 300)              /* takes the trick for sure */                                   \
+    X(FOLLOW_WIN_FOR_NOW, 200)      /* a later opponent can still beat it */                         \
+    X(FOLLOW_WIN_BOSS_TRUMP, 115)   /* the top trump still out: it keeps (R2) */                     \
+    X(FOLLOW_WIN_PTS, 3)                                                                             \
+    X(FOLLOW_LOSE, 100)                                                                              \
+    X(FOLLOW_LOSE_PTS, 4)           /* non-counters first (R4) */
+
+#define DD_W_CONST(k, v) k = v,
+#define DD_W_INDEX(k, v) k##_I,
+enum { DD_ORDER_WEIGHTS(DD_W_CONST) };
+enum { DD_ORDER_WEIGHTS(DD_W_INDEX) DD_ORDER_N };
+#ifdef DD_ORDER_TUNABLE
+extern int dd_order_w[DD_ORDER_N];
+#define DD_W(k) dd_order_w[k##_I]
+#else
+#define DD_W(k) (k)
+#endif
 
 /* Whether a lead of side lane l lets the partner ruff: the partner has
  * none of the lane but trumps, and the seat after it cannot overruff (it
@@ -255,24 +268,24 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
             int sc;
             if (!higher && !ruff)
 #ifndef DD_NO_R3
-                sc = (l == s->trump ? LEAD_SURE_TRUMP : LEAD_SURE) - st;
+                sc = (l == s->trump ? DD_W(LEAD_SURE_TRUMP) : DD_W(LEAD_SURE)) - st;
 #else
-                sc = LEAD_SURE - st;
+                sc = DD_W(LEAD_SURE) - st;
 #endif
             else if (higher && !ruff && ((partner >> rook_msb(higher)) & 1))
-                sc = LEAD_UNDER_PARTNER + LEAD_UNDER_PARTNER_PTS * pts - st;
+                sc = DD_W(LEAD_UNDER_PARTNER) + DD_W(LEAD_UNDER_PARTNER_PTS) * pts - st;
             else if (l != s->trump && dd_partner_ruffs(s, partner, after, l))
-                sc = LEAD_PARTNER_RUFFS + LEAD_PARTNER_RUFFS_PTS * pts - st;
+                sc = DD_W(LEAD_PARTNER_RUFFS) + DD_W(LEAD_PARTNER_RUFFS_PTS) * pts - st;
             else
-                sc = LEAD_CHEAP - LEAD_CHEAP_PTS * pts - st
-                     + (l != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, l) ? LEAD_LAST_OF_SUIT : 0);
+                sc = DD_W(LEAD_CHEAP) - DD_W(LEAD_CHEAP_PTS) * pts - st
+                     + (l != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, l) ? DD_W(LEAD_LAST_OF_SUIT) : 0);
             if (l == s->trump && !(opp_hands & s->tlane))
-                sc -= LEAD_NO_DRAW;
+                sc -= DD_W(LEAD_NO_DRAW);
 #ifndef DD_NO_KILLERS
             if (mv->cls[i] & k0)
-                sc += LEAD_KILLER_1;
+                sc += DD_W(LEAD_KILLER_1);
             else if (mv->cls[i] & k1)
-                sc += LEAD_KILLER_2;
+                sc += DD_W(LEAD_KILLER_2);
 #endif
             score[i] = sc;
         }
@@ -310,20 +323,20 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
             int wins = key > bk;
             int sc;
             if (partner_winning && !wins)
-                sc = partner_safe ? FOLLOW_ONTO_PARTNER + FOLLOW_ONTO_PARTNER_PTS * pts
-                                  : FOLLOW_UNDER_PARTNER - pts - st;
+                sc = partner_safe ? DD_W(FOLLOW_ONTO_PARTNER) + DD_W(FOLLOW_ONTO_PARTNER_PTS) * pts
+                                  : DD_W(FOLLOW_UNDER_PARTNER) - pts - st;
             else if (wins)
 #ifndef DD_NO_R2
-                sc = ((c >> 4) == s->trump && !(others & s->tlane & dd_above(c)) ? FOLLOW_WIN_BOSS_TRUMP
-                      : later > key ? FOLLOW_WIN_FOR_NOW : FOLLOW_WIN) + FOLLOW_WIN_PTS * pts - st;
+                sc = ((c >> 4) == s->trump && !(others & s->tlane & dd_above(c)) ? DD_W(FOLLOW_WIN_BOSS_TRUMP)
+                      : later > key ? DD_W(FOLLOW_WIN_FOR_NOW) : DD_W(FOLLOW_WIN)) + DD_W(FOLLOW_WIN_PTS) * pts - st;
 #else
-                sc = (later > key ? FOLLOW_WIN_FOR_NOW : FOLLOW_WIN) + FOLLOW_WIN_PTS * pts - st;
+                sc = (later > key ? DD_W(FOLLOW_WIN_FOR_NOW) : DD_W(FOLLOW_WIN)) + DD_W(FOLLOW_WIN_PTS) * pts - st;
 #endif
             else
 #ifndef DD_NO_R4
-                sc = FOLLOW_LOSE - FOLLOW_LOSE_PTS * pts - st;
+                sc = DD_W(FOLLOW_LOSE) - DD_W(FOLLOW_LOSE_PTS) * pts - st;
 #else
-                sc = FOLLOW_LOSE - pts - st;
+                sc = DD_W(FOLLOW_LOSE) - pts - st;
 #endif
             score[i] = sc;
         }

@@ -24,6 +24,16 @@
 #include "rook/solve/node.h"
 #include "rook/solve/split.h"
 
+#ifdef DD_ORDER_TUNABLE
+/* The ordering weights as variables (moves.h), for tools/fit_order.py. */
+#define DD_W_VALUE(k, v) v,
+#define DD_W_NAME(k, v) #k,
+__attribute__((visibility("default"))) const int dd_order_n = DD_ORDER_N;
+__attribute__((visibility("default"))) int dd_order_w[DD_ORDER_N] = {DD_ORDER_WEIGHTS(DD_W_VALUE)};
+__attribute__((visibility("default"))) const char *const dd_order_names[DD_ORDER_N] = {
+    DD_ORDER_WEIGHTS(DD_W_NAME)};
+#endif
+
 static uint64_t now_ns(void)
 {
     struct timespec ts;
@@ -358,9 +368,6 @@ static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_move
     dd_split split, *sp = &split;
     dd_position_save(s, &sp->at);
     sp->n_cards = n_cards;
-    for (int m = 0; m <= n_cards >> 2; m++)
-        for (int k = 0; k < DD_KILLERS; k++)
-            sp->killer[m][k] = s->killer[m][k];
     sp->mv = *mv;
     for (int k = 0; k < mv->n; k++) {
         sp->cls[k] = cls[k];

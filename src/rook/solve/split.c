@@ -143,9 +143,6 @@ static void join(rook_solver *s, dd_split *sp)
     dd_position own;
     dd_position_save(s, &own);
     dd_position_load(s, &sp->at);
-    for (int m = 0; m <= sp->n_cards >> 2; m++)
-        for (int k = 0; k < DD_KILLERS; k++)
-            s->killer[m][k] = sp->killer[m][k];
     work(s, sp);
     dd_position_load(s, &own);
     lock(t);

@@ -65,7 +65,6 @@ struct dd_split {
     struct dd_split *parent;         /* the split point its owner searched under (NULL: none) */
     dd_position at;                  /* the node's position */
     int n_cards;                     /* cards in hands there */
-    uint8_t killer[DD_MAX_TRICKS + 1][DD_KILLERS]; /* the owner's killer leads when it opened */
     /* its moves and what is known of them (under the team's lock) */
     dd_moves mv;
     uint64_t cls[DD_MAX_MOVES], rels[DD_MAX_MOVES];
