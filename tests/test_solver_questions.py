@@ -209,7 +209,7 @@ def test_two_threads_under_a_budget_and_a_progress_function() -> None:
     assert seen and all(lo <= v <= hi for lo, hi in seen) and seen[-1] == (v, v)
 
 
-@pytest.mark.parametrize("workers", [0, -1, 1.5, "2", True])
+@pytest.mark.parametrize("workers", [0, -1, 1.5, "2", True, 9])
 def test_bad_workers_are_refused(workers: Any) -> None:
     with pytest.raises(RookError, match="workers"):
         Solver().value(_position(SHORT[0]), workers=workers)

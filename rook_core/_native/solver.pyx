@@ -16,7 +16,8 @@ from rook_core._native.crook cimport (
     rook_dd_move_values_guess, rook_solver_set_generalize, rook_solver_set_time_budget,
     rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
     rook_solver_share, rook_dd_prepare, rook_dd_move_values_shared,
-    rook_dd_team, rook_dd_team_init, rook_dd_value_team, rook_dd_value_split, rook_dd_solve_batch,
+    rook_dd_team, rook_dd_team_init, rook_dd_value_team, rook_dd_value_shared, rook_dd_move_values_team,
+    rook_dd_solve_batch,
 )
 from libc.stdlib cimport malloc, free
 from rook_core._native.rules cimport Rules
@@ -27,6 +28,9 @@ from dataclasses import dataclass, field
 from rook_core._native.rules import rules_for
 from rook_core.cards import Card, CardSet
 from rook_core.errors import PositionError, RookError
+
+
+DEF TEAM_MAX = 8                   # ROOK_DD_TEAM_MAX (src/rook/solve.h)
 
 
 class BudgetExceeded(RookError):
@@ -229,14 +233,17 @@ cdef class Solver:
 
     cdef list _team(self, object workers):
         """Return this solver and workers - 1 helpers sharing its table."""
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise RookError(f"workers must be a positive int, not {workers!r}")
+        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= TEAM_MAX:
+            raise RookError(f"workers must be an int from 1 to {TEAM_MAX}, not {workers!r}")
         cdef Solver h
         while len(self._helpers) < workers - 1:
             h = Solver(1024, self.node_budget, self._generalize, self.time_budget)
             rook_solver_share(h.s, self.s)
             self._helpers.append(h)
         return [self] + self._helpers[:workers - 1]
+
+    cdef uint64_t _team_nodes(self, list team):
+        return sum(rook_solver_nodes((<Solver>x).s) for x in team)
 
     def value(self, position, *, guess=None, window=None, anytime=False, progress=None, workers=1):
         """Return the exact double-dummy value of ``position`` (FORMATS.md ``value``).
@@ -288,6 +295,9 @@ cdef class Solver:
                 with nogil:
                     v = rook_dd_value_in(self.s, &rules.r, &p, wlo, whi, g, edges, &lo, &hi)
                 self.last_nodes = rook_solver_nodes(self.s)
+            elif not edges and progress is None:
+                v = _shared_value(team, rules, &p, wlo, whi, g, &lo, &hi)
+                self.last_nodes = self._team_nodes(team)
             else:
                 job = _Job.make(rules, &p)
                 job.wlo, job.whi, job.guess, job.anytime = wlo, whi, g, edges
@@ -373,15 +383,17 @@ cdef class Solver:
                     v = rook_dd_move_values_guess(self.s, &rules.r, &p, g, edges, values, &lo, &hi)
                 self.last_nodes = rook_solver_nodes(self.s)
             else:
-                job = _Job.make(rules, &p)
-                job.wlo, job.whi, job.guess, job.anytime = 0, total, g, edges
-                v = job.value(team)
-                lo, hi = job.lo, job.hi
+                if not edges and progress is None:
+                    v = _shared_value(team, rules, &p, 0, total, g, &lo, &hi)
+                else:
+                    job = _Job.make(rules, &p)
+                    job.wlo, job.whi, job.guess, job.anytime = 0, total, g, edges
+                    v = job.value(team)
+                    lo, hi = job.lo, job.hi
+                nodes = self._team_nodes(team)
                 if v >= 0:
-                    v = job.cards(team, v)
-                for i in range(64):
-                    values[i] = job.values[i]
-                self.last_nodes = job.nodes
+                    v = _shared_cards(team, rules, &p, v, values)
+                self.last_nodes = nodes + self._team_nodes(team)
         finally:
             self._unlisten()
         mv = _move_values(values)
@@ -453,16 +465,12 @@ cdef class _Job:
     cdef Rules rules
     cdef public int wlo, whi, guess, anytime, lo, hi
     cdef public uint64_t nodes
-    cdef int next                  # the next class of root cards to take
-    cdef int32_t values[64]
 
     @staticmethod
     cdef _Job make(Rules rules, rook_dd_pos *p):
         cdef _Job job = _Job()
         job.p = p[0]
         job.rules = rules
-        for i in range(64):
-            job.values[i] = -1
         return job
 
     cdef _run(self, list team, object work):
@@ -492,16 +500,11 @@ cdef class _Job:
             t.progress = _on_step
             t.progress_arg = <void *>lead
         results = [None] * len(team)
-        cdef bint split = lead._progress is None and not self.anytime
-        cdef int lo = 0, hi = 0
 
         def work(Solver solver, int i):
             cdef int v
             with nogil:
-                if split:
-                    v = rook_dd_value_split(solver.s, &self.rules.r, &self.p, &t, i, self.guess, &lo, &hi)
-                else:
-                    v = rook_dd_value_team(solver.s, &self.rules.r, &self.p, &t, i)
+                v = rook_dd_value_team(solver.s, &self.rules.r, &self.p, &t, i)
             results[i] = v
             if v < 0:   # a budget: the whole team stops
                 for other in team:
@@ -510,34 +513,38 @@ cdef class _Job:
 
         self._run(team, work)
         self.nodes = sum(rook_solver_nodes((<Solver>x).s) for x in team)
-        self.lo, self.hi = (lo, hi) if split else (t.lo, t.hi)
+        self.lo, self.hi = t.lo, t.hi
         if any(v is None or v < 0 for v in results):
             return -1
         return results[0]
 
-    def cards(self, list team, int root):
-        """Fill the root cards' values, the team taking the classes in turn;
-        return the root value, or -1."""
-        self.next = 0
-        failed = []
-        cdef rook_dd_team t
-        rook_dd_team_init(&t, _total(self.rules, &self.p), 0, _total(self.rules, &self.p))
-        t.active = len(team)
 
-        def work(Solver solver, int i):
-            cdef int r
-            with nogil:
-                r = rook_dd_move_values_shared(solver.s, &self.rules.r, &self.p, root, &self.next,
-                                               self.values, &t)
-            if r < 0:
-                failed.append(i)
-                for other in team:
-                    if other is not solver:
-                        rook_solver_abort((<Solver>other).s)
-            self.nodes += rook_solver_nodes(solver.s)
+cdef int _team_pointers(list team, rook_solver **ss):
+    cdef int i
+    for i in range(len(team)):
+        ss[i] = (<Solver>team[i]).s
+    return len(team)
 
-        self._run(team, work)
-        return -1 if failed else root
+
+cdef int _shared_value(list team, Rules rules, rook_dd_pos *p, int wlo, int whi, int guess, int *lo,
+                       int *hi):
+    """The value by the team sharing the nodes of one search (threads
+    started natively: src/rook/solve/split.c)."""
+    cdef rook_solver *ss[TEAM_MAX]
+    cdef int n = _team_pointers(team, ss), v
+    with nogil:
+        v = rook_dd_value_shared(ss, n, &rules.r, p, wlo, whi, guess, lo, hi)
+    return v
+
+
+cdef int _shared_cards(list team, Rules rules, rook_dd_pos *p, int root, int32_t *values):
+    """Every card's value from the position's value, the team taking the
+    classes in turn and then sharing nodes; return root or -1."""
+    cdef rook_solver *ss[TEAM_MAX]
+    cdef int n = _team_pointers(team, ss), v
+    with nogil:
+        v = rook_dd_move_values_team(ss, n, &rules.r, p, root, values)
+    return v
 
 
 cdef dict _move_values(const int32_t *values):

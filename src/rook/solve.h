@@ -219,6 +219,18 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
 int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
                                int *next, int32_t values[64], rook_dd_team *team);
 
+/* The same two with the threads started here: n solvers (up to
+ * ROOK_DD_TEAM_MAX) sharing one table, ss[0] searching in the calling
+ * thread.  The value: as rook_dd_value_split, within [wlo, whi].  Every
+ * card's value: as rook_dd_move_values_shared from `root`, the position's
+ * value; returns root.  Both return -1 when a member's budget ran out (or
+ * it was aborted; ss[0]'s stop reason says why), -2 for a position beyond
+ * the solver. */
+int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
+                         int guess, int *lo, int *hi);
+int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int root,
+                             int32_t values[64]);
+
 /* Every card's value of n positions (worlds of one deal, say), one after
  * another on one solver, in one call (no other locking or allocation):
  * values[64 * i + card id] (-1: not a legal card) and roots[i] (the value;

@@ -209,7 +209,7 @@ static inline int must_stop(rook_solver *s)
         s->stop = ROOK_STOP_TIME;
         return 1;
     }
-    if (s->split && !(s->nodes & 15) && dd_split_stopped(s))
+    if (s->split_team && !(s->nodes & 15) && dd_split_stopped(s))
         return 1;
     if (s->team && !(s->nodes & 255)) {
         int lo = __atomic_load_n(&s->team->lo, __ATOMIC_RELAXED);

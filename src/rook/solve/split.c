@@ -13,6 +13,7 @@
  * share one table, whose entries are written and read without locks; the
  * split points' own state is under the team's spin lock.
  */
+#include <pthread.h>
 #include "rook/solve/split.h"
 #include "rook/solve/context.h"
 #include "rook/solve/driver.h"
@@ -269,4 +270,109 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
         s->stop = team->fail_stop;
     __atomic_store_n(&team->quit, 1, __ATOMIC_RELEASE);
     return v;
+}
+
+/* ---- the team's threads, started here ---- */
+
+typedef struct member {
+    rook_solver *s;
+    const rook_rules *r;
+    const rook_dd_pos *p;
+    rook_dd_team *team;
+    int me, guess, root;             /* value: the guess; cards: the position's value */
+    int *lo, *hi;                    /* value: the bounds proven (member 0) */
+    int *next;                       /* cards: the next class to take */
+    int32_t *values;                 /* cards: by card id */
+    int result;
+} member;
+
+static void *value_member(void *arg)
+{
+    member *m = arg;
+    m->result = rook_dd_value_split(m->s, m->r, m->p, m->team, m->me, m->guess, m->lo, m->hi);
+    return NULL;
+}
+
+static void *cards_member(void *arg)
+{
+    member *m = arg;
+    m->result = rook_dd_move_values_shared(m->s, m->r, m->p, m->root, m->next, m->values, m->team);
+    return NULL;
+}
+
+/* Run fn for members 1 .. n-1 in threads of their own and member 0 here;
+ * wait for all.  A thread that cannot be started counts as done (its
+ * member's share of `active` is taken off first).  Return the first
+ * negative result, else member 0's. */
+static int run_team(member *ms, int n, void *(*fn)(void *))
+{
+    pthread_t th[ROOK_DD_TEAM_MAX];
+    int started[ROOK_DD_TEAM_MAX] = {0};
+    for (int i = 1; i < n; i++) {
+        started[i] = pthread_create(&th[i], NULL, fn, &ms[i]) == 0;
+        if (!started[i]) {
+            ms[i].result = 0;
+            if (__atomic_sub_fetch(&ms[i].team->active, 1, __ATOMIC_ACQ_REL) == 0)
+                __atomic_store_n(&ms[i].team->quit, 1, __ATOMIC_RELEASE);
+        }
+    }
+    fn(&ms[0]);
+    int r = ms[0].result;
+    for (int i = 1; i < n; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        if (ms[i].result < 0 && r >= 0)
+            r = ms[i].result;
+    }
+    return r;
+}
+
+/* The threads worth starting for the set-up position s: none beside the
+ * caller when no node of it can be shared (fewer than DD_SPLIT_MIN cards
+ * below its first move). */
+static int team_size(const rook_solver *s, int n)
+{
+    if (rook_popcount(dd_in_hands(s)) <= DD_SPLIT_MIN)
+        return 1;
+    return n < 1 ? 1 : n > ROOK_DD_TEAM_MAX ? ROOK_DD_TEAM_MAX : n;
+}
+
+int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
+                         int guess, int *lo, int *hi)
+{
+    if (rook_dd_prepare(ss[0], r, p) < 0)
+        return -2;
+    n = team_size(ss[0], n);
+    rook_dd_team team;
+    rook_dd_team_init(&team, dd_total(ss[0]), wlo, whi);
+    team.active = n;
+    member ms[ROOK_DD_TEAM_MAX];
+    for (int i = 0; i < n; i++)
+        ms[i] = (member){ss[i], r, p, &team, i, guess, 0, lo, hi, NULL, NULL, 0};
+    int v = run_team(ms, n, value_member);
+    if (v < 0 && ms[0].result >= 0) {
+        /* a helper stopped (a budget): the value is not known */
+        ss[0]->stop = team.fail_stop;
+        v = -1;
+    }
+    return v;
+}
+
+int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int root,
+                             int32_t values[64])
+{
+    if (rook_dd_prepare(ss[0], r, p) < 0)
+        return -2;
+    n = team_size(ss[0], n);
+    rook_dd_team team;
+    rook_dd_team_init(&team, dd_total(ss[0]), 0, dd_total(ss[0]));
+    team.active = n;
+    int next = 0;
+    member ms[ROOK_DD_TEAM_MAX];
+    for (int i = 0; i < n; i++)
+        ms[i] = (member){ss[i], r, p, &team, i, 0, root, NULL, NULL, &next, values, 0};
+    int v = run_team(ms, n, cards_member);
+    if (v < 0 && ms[0].result >= 0)
+        ss[0]->stop = team.fail_stop;
+    return v < 0 ? v : root;
 }

@@ -85,7 +85,7 @@ static inline int dd_split_wanted(const rook_solver *s)
     return __atomic_load_n(&s->split_team->idle, __ATOMIC_RELAXED) > 0;
 }
 
-/* Whether a split point the search runs under was cut, or the team failed:
+/* Whether the team failed, or a split point the search runs under was cut:
  * then the search stops (s->aborted, with ROOK_STOP_CUT or the failure's
  * reason).  Looked at every 16 nodes. */
 static inline int dd_split_stopped(rook_solver *s)
