@@ -33,8 +33,9 @@
  *             first (anytime); best cards, every card, batches;
  *   split.c   several threads sharing the nodes of one search (split
  *             points, young brothers wait);
- *   team.c    several threads on one position's cards, or narrowing its
- *             value with targets of their own.
+ *   team.c    several threads on one position: its value (sharing nodes,
+ *             the threads started here, or narrowing it with targets of
+ *             their own), its cards' values.
  * No allocation per node; a solver context is used by one thread at a time,
  * and several contexts may share one table.  A node or time budget stops
  * the search; the caller is told which, and the bounds proven so far.

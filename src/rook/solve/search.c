@@ -187,7 +187,9 @@ static inline int pv_child(rook_solver *s, int card, int maximize, int alpha, in
     return maximize ? dd_child(s, card, v - 1, beta, rel) : dd_child(s, card, alpha, v + 1, rel);
 }
 
-int dd_later_child(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel)
+/* A later move of a node: pv_child with a wide window, else dd_child (the
+ * move search of a split point). */
+static int later_child(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel)
 {
     return beta - alpha > 1 ? pv_child(s, card, maximize, alpha, beta, rel) : dd_child(s, card, alpha, beta, rel);
 }
@@ -385,6 +387,7 @@ static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_move
     sp->workers = 1;
     sp->cut = 0;
     sp->parent = s->split;
+    sp->search_move = later_child;
     dd_split_rest(s, sp);
     for (int k = 0; k < sp->done; k++)
         cls[k] = sp->cls[k];

@@ -20,11 +20,6 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel);
  * team 0's points from before the card. */
 int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel);
 
-/* A later move of a node: dd_child with a null window, or, with a wider
- * one, a null-window test against the near end and a search from the bound
- * it proved when it passes (a principal variation search's later move). */
-int dd_later_child(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel);
-
 /* Forget the search's own memory (killer moves, keys on the path). */
 void dd_search_reset(rook_solver *s);
 

@@ -1,7 +1,7 @@
-/* split.c: one value by several threads sharing the nodes of one search.
+/* split.c: split points -- several threads sharing the nodes of one search.
  *
- * Member 0 runs the search of one thread (the wide-window value of
- * driver.c); the other members wait for work.  When a node of the search
+ * One thread runs the search (search.c); the other members of its team
+ * wait for work (team.c starts them).  When a node of the search
  * has searched its first move (which sets the window: "young brothers
  * wait"), has moves left and sees a member waiting, it opens a split point
  * (split.h) and the members search its moves left together, each taking
@@ -13,21 +13,8 @@
  * share one table, whose entries are written and read without locks; the
  * split points' own state is under the team's spin lock.
  */
-#include <pthread.h>
 #include "rook/solve/split.h"
-#include "rook/solve/context.h"
-#include "rook/solve/driver.h"
 #include "rook/solve/node.h"
-#include "rook/solve/search.h"
-
-static void lock(rook_dd_team *t)
-{
-    while (__atomic_exchange_n(&t->lock, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(&t->lock, __ATOMIC_RELAXED))
-            ;
-}
-
-static void unlock(rook_dd_team *t) { __atomic_store_n(&t->lock, 0, __ATOMIC_RELEASE); }
 
 static inline void relax(void)
 {
@@ -84,9 +71,9 @@ static void work(rook_solver *s, dd_split *sp)
     dd_split *outer = s->split;
     s->split = sp;
     for (;;) {
-        lock(t);
+        dd_team_lock(t);
         if (sp->cut || sp->next >= sp->mv.n) {
-            unlock(t);
+            dd_team_unlock(t);
             break;
         }
         int i = sp->next++;
@@ -100,14 +87,14 @@ static void work(rook_solver *s, dd_split *sp)
                 __atomic_store_n(&sp->cut, 1, __ATOMIC_RELAXED);
                 close_split(t, sp);
             }
-            unlock(t);
+            dd_team_unlock(t);
             continue;
         }
         int a = sp->alpha, b = sp->beta, card = sp->mv.card[i];
-        unlock(t);
+        dd_team_unlock(t);
         uint64_t crel;
-        v = dd_later_child(s, card, sp->maximize, a, b, &crel);
-        lock(t);
+        v = sp->search_move(s, card, sp->maximize, a, b, &crel);
+        dd_team_lock(t);
         if (s->aborted) {
             if (s->stop == ROOK_STOP_CUT && sp->cut) {
                 /* this split point's own cut: the result is not needed */
@@ -116,7 +103,7 @@ static void work(rook_solver *s, dd_split *sp)
             } else if (s->stop != ROOK_STOP_CUT) {
                 fail(t, s->stop);
             }
-            unlock(t);
+            dd_team_unlock(t);
             break;
         }
         sp->rels[i] = crel;
@@ -128,7 +115,7 @@ static void work(rook_solver *s, dd_split *sp)
             sp->cut_card = card;
             close_split(t, sp);
         }
-        unlock(t);
+        dd_team_unlock(t);
     }
     s->split = outer;
 }
@@ -146,9 +133,9 @@ static void join(rook_solver *s, dd_split *sp)
     dd_position_load(s, &sp->at);
     work(s, sp);
     dd_position_load(s, &own);
-    lock(t);
+    dd_team_lock(t);
     __atomic_sub_fetch(&sp->workers, 1, __ATOMIC_RELAXED);
-    unlock(t);
+    dd_team_unlock(t);
     if (s->aborted && s->stop == ROOK_STOP_CUT) {
         /* a cut above sp: its owner stops on its own */
         s->aborted = 0;
@@ -158,28 +145,28 @@ static void join(rook_solver *s, dd_split *sp)
 
 void dd_split_fail(rook_dd_team *t, int stop)
 {
-    lock(t);
+    dd_team_lock(t);
     fail(t, stop);
-    unlock(t);
+    dd_team_unlock(t);
 }
 
 void dd_split_rest(rook_solver *s, dd_split *sp)
 {
     rook_dd_team *t = s->split_team;
-    lock(t);
+    dd_team_lock(t);
     if (t->n_open < (int)(sizeof t->open / sizeof t->open[0])) {
         t->open[t->n_open] = sp;
         __atomic_store_n(&t->n_open, t->n_open + 1, __ATOMIC_RELAXED);
     }
-    unlock(t);
+    dd_team_unlock(t);
     work(s, sp);
     int aborted = s->aborted, stop = s->stop;
     s->aborted = 0;
-    lock(t);
+    dd_team_lock(t);
     close_split(t, sp);
     if (aborted && stop != ROOK_STOP_CUT)
         fail(t, stop);
-    unlock(t);
+    dd_team_unlock(t);
     /* wait for the others, helping below */
     __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
     while (__atomic_load_n(&sp->workers, __ATOMIC_RELAXED) > 1) {
@@ -190,11 +177,11 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
             dd_split_fail(t, stop);
         }
         if (__atomic_load_n(&t->n_open, __ATOMIC_RELAXED)) {
-            lock(t);
+            dd_team_lock(t);
             dd_split *under = take_split(t, sp);
             if (under)
                 __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
-            unlock(t);
+            dd_team_unlock(t);
             if (under) {
                 join(s, under);
                 __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
@@ -204,9 +191,9 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
         relax();
     }
     __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
-    lock(t);                         /* (the last worker's results are seen) */
+    dd_team_lock(t);                         /* (the last worker's results are seen) */
     int failed = t->failed;
-    unlock(t);
+    dd_team_unlock(t);
     if (aborted) {
         s->aborted = 1;
         s->stop = stop;
@@ -232,11 +219,11 @@ int dd_split_help(rook_solver *s)
             relax();
             continue;
         }
-        lock(t);
+        dd_team_lock(t);
         dd_split *sp = take_split(t, NULL);
         if (sp)
             __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
-        unlock(t);
+        dd_team_unlock(t);
         if (!sp)
             continue;
         join(s, sp);
@@ -248,131 +235,4 @@ int dd_split_help(rook_solver *s)
     }
     __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
     return r;
-}
-
-int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
-                        int me, int guess, int *lo, int *hi)
-{
-    if (me < 0 || me >= ROOK_DD_TEAM_MAX)
-        return -2;
-    if (me) {
-        if (dd_setup(s, r, p) < 0)
-            return -2;
-        s->split_team = team;
-        int v = dd_split_help(s);
-        s->split_team = NULL;
-        return v;
-    }
-    s->split_team = team;
-    int v = rook_dd_value_in(s, r, p, team->wlo, team->whi, guess, 0, lo, hi);
-    s->split_team = NULL;
-    if (v == -1 && s->stop == ROOK_STOP_NONE)
-        s->stop = team->fail_stop;
-    __atomic_store_n(&team->quit, 1, __ATOMIC_RELEASE);
-    return v;
-}
-
-/* ---- the team's threads, started here ---- */
-
-typedef struct member {
-    rook_solver *s;
-    const rook_rules *r;
-    const rook_dd_pos *p;
-    rook_dd_team *team;
-    int me, guess, root;             /* value: the guess; cards: the position's value */
-    int *lo, *hi;                    /* value: the bounds proven (member 0) */
-    int *next;                       /* cards: the next class to take */
-    int32_t *values;                 /* cards: by card id */
-    int result;
-} member;
-
-static void *value_member(void *arg)
-{
-    member *m = arg;
-    m->result = rook_dd_value_split(m->s, m->r, m->p, m->team, m->me, m->guess, m->lo, m->hi);
-    return NULL;
-}
-
-static void *cards_member(void *arg)
-{
-    member *m = arg;
-    m->result = rook_dd_move_values_shared(m->s, m->r, m->p, m->root, m->next, m->values, m->team);
-    return NULL;
-}
-
-/* Run fn for members 1 .. n-1 in threads of their own and member 0 here;
- * wait for all.  A thread that cannot be started counts as done (its
- * member's share of `active` is taken off first).  Return the first
- * negative result, else member 0's. */
-static int run_team(member *ms, int n, void *(*fn)(void *))
-{
-    pthread_t th[ROOK_DD_TEAM_MAX];
-    int started[ROOK_DD_TEAM_MAX] = {0};
-    for (int i = 1; i < n; i++) {
-        started[i] = pthread_create(&th[i], NULL, fn, &ms[i]) == 0;
-        if (!started[i]) {
-            ms[i].result = 0;
-            if (__atomic_sub_fetch(&ms[i].team->active, 1, __ATOMIC_ACQ_REL) == 0)
-                __atomic_store_n(&ms[i].team->quit, 1, __ATOMIC_RELEASE);
-        }
-    }
-    fn(&ms[0]);
-    int r = ms[0].result;
-    for (int i = 1; i < n; i++) {
-        if (started[i])
-            pthread_join(th[i], NULL);
-        if (ms[i].result < 0 && r >= 0)
-            r = ms[i].result;
-    }
-    return r;
-}
-
-/* The threads worth starting for the set-up position s: none beside the
- * caller when no node of it can be shared (fewer than DD_SPLIT_MIN cards
- * below its first move). */
-static int team_size(const rook_solver *s, int n)
-{
-    if (rook_popcount(dd_in_hands(s)) <= DD_SPLIT_MIN)
-        return 1;
-    return n < 1 ? 1 : n > ROOK_DD_TEAM_MAX ? ROOK_DD_TEAM_MAX : n;
-}
-
-int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
-                         int guess, int *lo, int *hi)
-{
-    if (rook_dd_prepare(ss[0], r, p) < 0)
-        return -2;
-    n = team_size(ss[0], n);
-    rook_dd_team team;
-    rook_dd_team_init(&team, dd_total(ss[0]), wlo, whi);
-    team.active = n;
-    member ms[ROOK_DD_TEAM_MAX];
-    for (int i = 0; i < n; i++)
-        ms[i] = (member){ss[i], r, p, &team, i, guess, 0, lo, hi, NULL, NULL, 0};
-    int v = run_team(ms, n, value_member);
-    if (v < 0 && ms[0].result >= 0) {
-        /* a helper stopped (a budget): the value is not known */
-        ss[0]->stop = team.fail_stop;
-        v = -1;
-    }
-    return v;
-}
-
-int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int root,
-                             int32_t values[64])
-{
-    if (rook_dd_prepare(ss[0], r, p) < 0)
-        return -2;
-    n = team_size(ss[0], n);
-    rook_dd_team team;
-    rook_dd_team_init(&team, dd_total(ss[0]), 0, dd_total(ss[0]));
-    team.active = n;
-    int next = 0;
-    member ms[ROOK_DD_TEAM_MAX];
-    for (int i = 0; i < n; i++)
-        ms[i] = (member){ss[i], r, p, &team, i, 0, root, NULL, NULL, &next, values, 0};
-    int v = run_team(ms, n, cards_member);
-    if (v < 0 && ms[0].result >= 0)
-        ss[0]->stop = team.fail_stop;
-    return v < 0 ? v : root;
 }

@@ -77,7 +77,20 @@ struct dd_split {
     int cut_card;                    /* the move that closed the window (DD_NONE: none) */
     int workers;                     /* threads in it, its owner included */
     int cut;                         /* the window closed: every search under it stops */
+    /* how to search one of its moves: the node's own later-move search
+     * (search.c gives it, so that this file knows nothing of the search) */
+    int (*search_move)(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel);
 };
+
+/* The team's spin lock (over the split points and the team's fields). */
+static inline void dd_team_lock(rook_dd_team *t)
+{
+    while (__atomic_exchange_n(&t->lock, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&t->lock, __ATOMIC_RELAXED))
+            ;
+}
+
+static inline void dd_team_unlock(rook_dd_team *t) { __atomic_store_n(&t->lock, 0, __ATOMIC_RELEASE); }
 
 /* Whether a team mate waits for work. */
 static inline int dd_split_wanted(const rook_solver *s)

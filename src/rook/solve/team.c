@@ -1,17 +1,20 @@
 /* team.c: several threads on one position, one solver each, one table.
  *
+ * One value: member 0 searches it as one thread would (driver.c's wide
+ * window), and the others join the nodes it shares (split.c); the threads
+ * are started here (rook_dd_value_shared) or by the caller.
  * Every card's value: after the position's value, each thread takes the
  * next class of the root's cards (an atomic counter) until none is left,
  * then shares the nodes of those still searching (split.c).
- * One value watched as it narrows (anytime, a progress function; else
- * split.c shares the nodes of one search): each member takes the target
- * that splits what is still open farthest from the targets the others are
- * searching (when every target is taken it helps with another's, trying
- * the first move of the top nodes last so that the two searches part
- * ways), and a search whose question a team mate has settled stops at
- * once (search.c looks every 256 nodes).  The table's entries are written
- * and read without locks (table.h).
+ * One value watched as it narrows (anytime, a progress function): each
+ * member takes the target that splits what is still open farthest from
+ * the targets the others are searching (when every target is taken it
+ * helps with another's, trying the first move of the top nodes last so
+ * that the two searches part ways), and a search whose question a team
+ * mate has settled stops at once (search.c looks every 256 nodes).  The
+ * table's entries are written and read without locks (table.h).
  */
+#include <pthread.h>
 #include <string.h>
 #include "rook/solve/context.h"
 #include "rook/solve/driver.h"
@@ -63,15 +66,6 @@ int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_d
 #define DD_HELP_FROM 32              /* cards in hands from which a helper rotates the moves */
 #endif
 
-static void team_lock(rook_dd_team *t)
-{
-    while (__atomic_exchange_n(&t->lock, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(&t->lock, __ATOMIC_RELAXED))
-            ;
-}
-
-static void team_unlock(rook_dd_team *t) { __atomic_store_n(&t->lock, 0, __ATOMIC_RELEASE); }
-
 void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi)
 {
     memset(team, 0, sizeof *team);
@@ -119,11 +113,11 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
     int gr = s->grain, result = 0;
     s->team = team;
     for (;;) {
-        team_lock(team);
+        dd_team_lock(team);
         int L = team->lo > team->wlo ? team->lo : team->wlo;
         int H = team->hi < team->whi ? team->hi : team->whi;
         if (L >= H) {
-            team_unlock(team);
+            dd_team_unlock(team);
             break;
         }
         int g = team_pick(team, me, L, H, gr), helping = 0;
@@ -140,20 +134,20 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
             g = H;
         s->rotate_from = helping ? DD_HELP_FROM : 0;
         team->probing[me] = g;
-        team_unlock(team);
+        dd_team_unlock(team);
         s->probe = g;
         uint64_t rel;
         int v = dd_search(s, g - 1, g, &rel);
-        team_lock(team);
+        dd_team_lock(team);
         team->probing[me] = 0;
         if (s->aborted) {
             if (s->stop == ROOK_STOP_MOOT) {
                 s->aborted = 0;
                 s->stop = ROOK_STOP_NONE;
-                team_unlock(team);
+                dd_team_unlock(team);
                 continue;
             }
-            team_unlock(team);
+            dd_team_unlock(team);
             result = -1;
             break;
         }
@@ -167,7 +161,7 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
                 __atomic_store_n(&team->hi, hi, __ATOMIC_RELAXED);
         }
         int lo = team->lo, hi = team->hi;
-        team_unlock(team);
+        dd_team_unlock(team);
         if (team->progress)
             team->progress(team->progress_arg, lo, hi, s->nodes);
     }
@@ -177,4 +171,133 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
         return -1;
     int v = team->lo > team->wlo ? team->lo : team->wlo;
     return v < team->whi ? v : team->whi;
+}
+
+/* ---- teams sharing the nodes of one search (split.c) ---- */
+
+int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
+                        int me, int guess, int *lo, int *hi)
+{
+    if (me < 0 || me >= ROOK_DD_TEAM_MAX)
+        return -2;
+    if (me) {
+        if (dd_setup(s, r, p) < 0)
+            return -2;
+        s->split_team = team;
+        int v = dd_split_help(s);
+        s->split_team = NULL;
+        return v;
+    }
+    s->split_team = team;
+    int v = rook_dd_value_in(s, r, p, team->wlo, team->whi, guess, 0, lo, hi);
+    s->split_team = NULL;
+    if (v == -1 && s->stop == ROOK_STOP_NONE)
+        s->stop = team->fail_stop;
+    __atomic_store_n(&team->quit, 1, __ATOMIC_RELEASE);
+    return v;
+}
+
+/* ---- the team's threads, started here ---- */
+
+typedef struct member {
+    rook_solver *s;
+    const rook_rules *r;
+    const rook_dd_pos *p;
+    rook_dd_team *team;
+    int me, guess, root;             /* value: the guess; cards: the position's value */
+    int *lo, *hi;                    /* value: the bounds proven (member 0) */
+    int *next;                       /* cards: the next class to take */
+    int32_t *values;                 /* cards: by card id */
+    int result;
+} member;
+
+static void *value_member(void *arg)
+{
+    member *m = arg;
+    m->result = rook_dd_value_split(m->s, m->r, m->p, m->team, m->me, m->guess, m->lo, m->hi);
+    return NULL;
+}
+
+static void *cards_member(void *arg)
+{
+    member *m = arg;
+    m->result = rook_dd_move_values_shared(m->s, m->r, m->p, m->root, m->next, m->values, m->team);
+    return NULL;
+}
+
+/* Run fn for members 1 .. n-1 in threads of their own and member 0 here;
+ * wait for all.  A thread that cannot be started counts as done (its
+ * member's share of `active` is taken off first).  Return the first
+ * negative result, else member 0's. */
+static int run_team(member *ms, int n, void *(*fn)(void *))
+{
+    pthread_t th[ROOK_DD_TEAM_MAX];
+    int started[ROOK_DD_TEAM_MAX] = {0};
+    for (int i = 1; i < n; i++) {
+        started[i] = pthread_create(&th[i], NULL, fn, &ms[i]) == 0;
+        if (!started[i]) {
+            ms[i].result = 0;
+            if (__atomic_sub_fetch(&ms[i].team->active, 1, __ATOMIC_ACQ_REL) == 0)
+                __atomic_store_n(&ms[i].team->quit, 1, __ATOMIC_RELEASE);
+        }
+    }
+    fn(&ms[0]);
+    int r = ms[0].result;
+    for (int i = 1; i < n; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        if (ms[i].result < 0 && r >= 0)
+            r = ms[i].result;
+    }
+    return r;
+}
+
+/* The threads worth starting for the set-up position s: none beside the
+ * caller when no node of it can be shared (fewer than DD_SPLIT_MIN cards
+ * below its first move). */
+static int team_size(const rook_solver *s, int n)
+{
+    if (rook_popcount(dd_in_hands(s)) <= DD_SPLIT_MIN)
+        return 1;
+    return n < 1 ? 1 : n > ROOK_DD_TEAM_MAX ? ROOK_DD_TEAM_MAX : n;
+}
+
+int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
+                         int guess, int *lo, int *hi)
+{
+    if (rook_dd_prepare(ss[0], r, p) < 0)
+        return -2;
+    n = team_size(ss[0], n);
+    rook_dd_team team;
+    rook_dd_team_init(&team, dd_total(ss[0]), wlo, whi);
+    team.active = n;
+    member ms[ROOK_DD_TEAM_MAX];
+    for (int i = 0; i < n; i++)
+        ms[i] = (member){ss[i], r, p, &team, i, guess, 0, lo, hi, NULL, NULL, 0};
+    int v = run_team(ms, n, value_member);
+    if (v < 0 && ms[0].result >= 0) {
+        /* a helper stopped (a budget): the value is not known */
+        ss[0]->stop = team.fail_stop;
+        v = -1;
+    }
+    return v;
+}
+
+int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int root,
+                             int32_t values[64])
+{
+    if (rook_dd_prepare(ss[0], r, p) < 0)
+        return -2;
+    n = team_size(ss[0], n);
+    rook_dd_team team;
+    rook_dd_team_init(&team, dd_total(ss[0]), 0, dd_total(ss[0]));
+    team.active = n;
+    int next = 0;
+    member ms[ROOK_DD_TEAM_MAX];
+    for (int i = 0; i < n; i++)
+        ms[i] = (member){ss[i], r, p, &team, i, 0, root, NULL, NULL, &next, values, 0};
+    int v = run_team(ms, n, cards_member);
+    if (v < 0 && ms[0].result >= 0)
+        ss[0]->stop = team.fail_stop;
+    return v < 0 ? v : root;
 }
