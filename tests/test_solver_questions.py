@@ -199,6 +199,23 @@ def test_two_threads_budgets_stop_with_bounds_that_hold(record: dict[str, Any]) 
     assert s.value(pos, workers=2) == v
 
 
+@pytest.mark.parametrize("record", FULL[5::60], ids=_ids(FULL[5::60]))
+def test_two_threads_time_budget_says_time_and_keeps_bounds(record: dict[str, Any]) -> None:
+    """A time budget that runs out in either thread stops both, and the
+    error says it was the time, with bounds (and cards) that hold."""
+    pos, v = _position(record), record["value"]
+    s = Solver(time_budget=0.0005)
+    for call in ("value", "solve"):
+        s.clear()
+        try:
+            got = s.value(pos, workers=2) if call == "value" else s.solve(pos, workers=2).value
+            assert got == v
+        except BudgetExceeded as err:
+            assert err.kind == "time"
+            assert err.lo <= v <= err.hi
+            assert all(record["move_values"][str(c)] == x for c, x in err.move_values.items())
+
+
 def test_two_threads_under_a_budget_and_a_progress_function() -> None:
     pos, v = _position(FULL[1]), FULL[1]["value"]
     with pytest.raises(BudgetExceeded) as err:
