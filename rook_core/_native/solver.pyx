@@ -360,8 +360,11 @@ cdef class Solver:
         legal card of the seat to move, and the best cards.  The position's
         value is found first; ``guess``, ``anytime`` and ``progress`` act on
         that part as for :meth:`value`.  With ``workers`` > 1 threads on one
-        table find the value together, then take the cards one by one; one
-        with no card left shares the nodes of those still searching.
+        table take the cards one by one at once, each card's value narrowed
+        from the best one found so far (the best is the value), and one with
+        no card left shares the nodes of those still searching; with a
+        ``guess``, ``anytime`` or ``progress`` they find the value together
+        first, then take the cards.
 
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out.
@@ -370,7 +373,7 @@ cdef class Solver:
         cdef Rules rules = self._prepare(position, &p)
         cdef int32_t values[64]
         cdef int total = _total(rules, &p)
-        cdef int v, i, lo = 0, hi = 0, g = self._guess(guess, total)
+        cdef int v, i, lo = 0, hi = 0, g = self._guess(guess, total), known_lo = 0, known_hi = 0
         cdef bint edges = anytime
         cdef _Job job
         for i in range(64):
@@ -382,6 +385,10 @@ cdef class Solver:
                 with nogil:
                     v = rook_dd_move_values_guess(self.s, &rules.r, &p, g, edges, values, &lo, &hi)
                 self.last_nodes = rook_solver_nodes(self.s)
+            elif g < 0 and not edges and progress is None:
+                # the threads start on the cards at once (no value first)
+                v = _shared_cards(team, rules, &p, -1, values, &lo, &hi)
+                self.last_nodes = self._team_nodes(team)
             else:
                 if not edges and progress is None:
                     v = _shared_value(team, rules, &p, 0, total, g, &lo, &hi)
@@ -392,7 +399,7 @@ cdef class Solver:
                     lo, hi = job.lo, job.hi
                 nodes = self._team_nodes(team)
                 if v >= 0:
-                    v = _shared_cards(team, rules, &p, v, values)
+                    v = _shared_cards(team, rules, &p, v, values, &known_lo, &known_hi)
                 self.last_nodes = nodes + self._team_nodes(team)
         finally:
             self._unlisten()
@@ -537,13 +544,14 @@ cdef int _shared_value(list team, Rules rules, rook_dd_pos *p, int wlo, int whi,
     return v
 
 
-cdef int _shared_cards(list team, Rules rules, rook_dd_pos *p, int root, int32_t *values):
-    """Every card's value from the position's value, the team taking the
-    classes in turn and then sharing nodes; return root or -1."""
+cdef int _shared_cards(list team, Rules rules, rook_dd_pos *p, int root, int32_t *values, int *lo, int *hi):
+    """Every card's value, the team taking the classes in turn and then
+    sharing nodes: from the position's value ``root``, or (root < 0)
+    without it; return the value or -1 (lo, hi: the bounds proven)."""
     cdef rook_solver *ss[TEAM_MAX]
     cdef int n = _team_pointers(team, ss), v
     with nogil:
-        v = rook_dd_move_values_team(ss, n, &rules.r, p, root, values)
+        v = rook_dd_move_values_team(ss, n, &rules.r, p, root, values, lo, hi)
     return v
 
 

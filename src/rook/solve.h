@@ -215,7 +215,10 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
  * *next (starting at 0).  With a team (rook_dd_team_init'ed, its `active`
  * set to the number of threads; NULL: none), a thread with no class left
  * shares the nodes of those still searching theirs (as in
- * rook_dd_value_split) until all are done.  Return 0, or -1 when a budget
+ * rook_dd_value_split) until all are done.  root < 0 (the team's bounds
+ * start at [0, total]): the value is not known; each class is found on its
+ * own, and the team's bound on the side of the seat to move (lo for team
+ * 0, hi for team 1) follows the best class.  Return 0, or -1 when a budget
  * ran out (or the caller stopped the thread). */
 int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
                                int *next, int32_t values[64], rook_dd_team *team);
@@ -224,13 +227,17 @@ int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_d
  * ROOK_DD_TEAM_MAX) sharing one table, ss[0] searching in the calling
  * thread.  The value: as rook_dd_value_split, within [wlo, whi].  Every
  * card's value: as rook_dd_move_values_shared from `root`, the position's
- * value; returns root.  Both return -1 when a member's budget ran out (or
- * it was aborted; ss[0]'s stop reason says why), -2 for a position beyond
- * the solver. */
+ * value; or, with root < 0, without it: the threads start on the classes
+ * at once, the first ones (while no class has a value) by a wide search,
+ * the later ones narrowed from the best value found so far, which is the
+ * position's value in the end.  Both return the value, with [*lo, *hi]
+ * the bounds proven on it, or -1 when a member's budget ran out (or it was
+ * aborted; ss[0]'s stop reason says why), -2 for a position beyond the
+ * solver. */
 int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
                          int guess, int *lo, int *hi);
 int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int root,
-                             int32_t values[64]);
+                             int32_t values[64], int *lo, int *hi);
 
 /* Every card's value of n positions (worlds of one deal, say), one after
  * another on one solver, in one call (no other locking or allocation):
