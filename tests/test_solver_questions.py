@@ -133,8 +133,9 @@ def test_bad_questions_are_refused_and_the_solver_works_on(kwargs: dict[str, Any
 @pytest.mark.parametrize("record", FULL[::6], ids=_ids(FULL[::6]))
 def test_T14_two_threads_give_the_same_answers(record: dict[str, Any]) -> None:
     """``workers=2``: two solvers on one table (one search whose nodes the
-    two share, then the cards taken in turn) answer exactly as one does;
-    with a window, a guess, three threads, and the table kept between calls."""
+    two share; the cards taken in turn, at once or after the value when a
+    guess is given) answer exactly as one does; with a window, a guess,
+    three threads, and the table kept between calls."""
     pos, v = _position(record), record["value"]
     s = Solver()
     assert s.value(pos, workers=2) == v
@@ -150,6 +151,9 @@ def test_T14_two_threads_give_the_same_answers(record: dict[str, Any]) -> None:
     assert (got.value, {str(c): x for c, x in got.move_values.items()}) == (v, record["move_values"])
     s.clear()
     got = s.solve(pos, workers=3)
+    assert (got.value, {str(c): x for c, x in got.move_values.items()}) == (v, record["move_values"])
+    s.clear()
+    got = s.solve(pos, workers=2, guess=v)       # the value first, then the cards
     assert (got.value, {str(c): x for c, x in got.move_values.items()}) == (v, record["move_values"])
 
 
