@@ -195,8 +195,6 @@ cdef extern from "rook/solve.h" nogil:
     void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi)
     int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
                            int me)
-    int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
-                            int me, int guess, int *lo, int *hi)
     int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int wlo,
                              int whi, int guess, int *lo, int *hi)
     int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p,

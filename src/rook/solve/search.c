@@ -188,15 +188,17 @@ static inline int pv_child(rook_solver *s, int card, int maximize, int alpha, in
 }
 
 /* A later move of a node: pv_child with a wide window, else dd_child (the
- * move search of a split point). */
-static int later_child(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel)
+ * node's own loop, and the move search of a split point). */
+static inline int later_child(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel)
 {
     return beta - alpha > 1 ? pv_child(s, card, maximize, alpha, beta, rel) : dd_child(s, card, alpha, beta, rel);
 }
 
 /* Whether the search must stop now: the node budget, the time budget
- * (looked at every 1,024 nodes), another thread's abort, or (in a team,
- * every 256 nodes) a team mate having settled this search's question. */
+ * (looked at every 1,024 nodes), another thread's abort, a team sharing
+ * nodes having failed or cut a split point above (every 16 nodes), or (in
+ * a probing team, every 256 nodes) a team mate having settled this
+ * search's question. */
 static inline int must_stop(rook_solver *s)
 {
     if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED))
@@ -461,8 +463,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         if (sc)
             continue;
         uint64_t crel;
-        v = i && beta - alpha > 1 ? pv_child(s, mv.card[i], maximize, alpha, beta, &crel)
-                                  : dd_child(s, mv.card[i], alpha, beta, &crel);
+        v = i ? later_child(s, mv.card[i], maximize, alpha, beta, &crel) : dd_child(s, mv.card[i], alpha, beta, &crel);
         if (s->aborted) {
             if (b.key)
                 b.key->live = 0;
