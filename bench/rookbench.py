@@ -121,7 +121,7 @@ def handstate_random_hand(variant: Variant, trump: int, leader: int,
                           rng: random.Random) -> tuple[int, int]:
     """The same hand as :func:`reference_random_hand` (same ``rng`` draws),
     played through the Python API of the native ``HandState``."""
-    from rook_core._native.hand import HandState
+    from rook_core.hand import HandState
     hands, nest = deal_random(variant, rng)
     pos = Position(variant, trump, leader, (), tuple(mask_of(h) for h in hands),  # type: ignore[arg-type]
                    card_points(variant, nest))

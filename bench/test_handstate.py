@@ -36,7 +36,7 @@ from __future__ import annotations
 import pytest
 
 import rookbench as B
-from rook_core._native.hand import HandState
+from rook_core.hand import HandState
 from rook_core.actions import PENALTY
 from rook_core._reference.tricks import RefPlay, card_points, play_card
 from rook_core.position import Position

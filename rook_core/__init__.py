@@ -11,11 +11,11 @@ from .cards import BIRD, Card, CardSet, card_name, parse_card, parse_cards
 from .errors import (IllegalActionError, NotationError, PositionError, RookError,
                      VariantError)
 from .variant import PRESETS, SEED_PRESETS, Variant, get_preset
-from ._native.hand import HandState
-from ._native.rules import Rules, rules_for
+from .hand import HandState
+from ._native import Rules, rules_for
 from .game import Game
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "BIRD", "Card", "CardSet", "Game", "HandState", "IllegalActionError", "NotationError", "PRESETS",

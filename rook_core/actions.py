@@ -12,7 +12,7 @@ action                 meaning
 ``BID + n`` (72 + n)   bid ``n`` points (T-3), e.g. 142 bids 70
 =====================  ==============================================================
 
-The same numbers are used by the C core (``src/rook/hand.h``), bots, the
+The same numbers are used by the C core (``src/rook/layout.h``, generated), bots, the
 simulator and the JSON forms.  Text forms: a card (``R14``), ``pass``,
 ``bid 70`` (or just ``70``), ``trump R`` (or ``trump Red``), ``penalty 0``.
 
@@ -24,22 +24,24 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from . import _layout as L
 from .cards import card_name, color_name, parse_card, parse_color
 from .errors import NotationError
 
 __all__ = ["PASS", "TRUMP", "PENALTY", "BID", "MAX_BID_LIMIT", "N_ACTIONS", "Phase",
            "action_name", "parse_action", "bid_action", "trump_action"]
 
-PASS = 64
-TRUMP = 65
-PENALTY = 69
-BID = 72
-MAX_BID_LIMIT = 1000
-N_ACTIONS = BID + MAX_BID_LIMIT + 1
+# the encoding is generated from one table (tools/gen_layout.py) for C, Cython and Python
+PASS = L.ACTION_PASS
+TRUMP = L.ACTION_TRUMP
+PENALTY = L.ACTION_PENALTY
+BID = L.ACTION_BID
+MAX_BID_LIMIT = L.MAX_BID_LIMIT
+N_ACTIONS = L.N_ACTIONS
 
 
 class Phase(IntEnum):
-    """The phases of a hand (T-1 .. T-14), in the C core's numbering."""
+    """The phases of a hand (T-1 .. T-14), numbered as ``_layout.PHASES`` (tests/test_layout.py)."""
 
     BID = 0
     NEST = 1

@@ -24,7 +24,7 @@ Answer = Callable[[dict[str, Any]], dict[str, Any]]
 
 def legal_answer(obj: dict[str, Any]) -> dict[str, Any]:
     """The legal cards of the seat to move of a FORMATS.md position (T-9, T-10)."""
-    from ._native.hand import HandState
+    from .hand import HandState
     h = HandState.from_position(obj)
     return {"to_move": h.to_move, "legal": h.legal_cards().names()}
 
@@ -32,7 +32,7 @@ def legal_answer(obj: dict[str, Any]) -> dict[str, Any]:
 def perft_answer(depth: int) -> Answer:
     """The perft counts of a position to ``depth`` cards."""
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
-        from ._native.hand import HandState
+        from .hand import HandState
         return {"perft": HandState.from_position(obj).perft(depth)}
     return answer
 

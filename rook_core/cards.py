@@ -76,10 +76,10 @@ class Card(int):
         return f"Card({_NAMES[int(self)]!r})"
 
 
-_NAMES: dict[int, str] = {BIRD: "Rook"}
+_NAMES: dict[int, str] = {BIRD: L.card_name(BIRD)}
 for _c in COLORS:
     for _r in range(L.MIN_RANK, L.MAX_RANK + 1):
-        _NAMES[L.card_id(_c, _r)] = f"{L.COLOR_LETTERS[_c]}{_r}"
+        _NAMES[L.card_id(_c, _r)] = L.card_name(L.card_id(_c, _r))
 _CARDS: dict[int, Card] = {i: int.__new__(Card, i) for i in _NAMES}
 _BY_TEXT: dict[str, Card] = {n.lower(): _CARDS[i] for i, n in _NAMES.items()}
 _BY_TEXT["crow"] = _CARDS[BIRD]

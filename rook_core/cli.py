@@ -75,7 +75,7 @@ def _bounds_line(lo: int, hi: int, nodes: int) -> None:
 def _hand_at_nest(preset: str, seed: int) -> Any:
     """Deal hand ``seed`` of ``preset`` and bid with the heuristic bots until the
     declarer has taken the nest (T-3 .. T-7, T-20)."""
-    from ._native.hand import HandState
+    from .hand import HandState
     from .actions import Phase
     from .agents import make_agent
     from .variant import get_preset
@@ -105,7 +105,7 @@ def _progress_line(done: int, total: int) -> None:
 
 def _nest_answer(workers: int, budget: int) -> Callable[[Any], dict[str, Any]]:
     def answer(hand: Any) -> dict[str, Any]:
-        from ._native.hand import HandState
+        from .hand import HandState
         from .nest import nest_decision
         if isinstance(hand, dict):
             hand = HandState.from_json({k: v for k, v in hand.items() if k != "id"})
@@ -224,7 +224,7 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
 # ------------------------------------------------------------------ main
 def build_parser() -> argparse.ArgumentParser:
     from .variant import PRESETS
-    from . import __version__
+    from ._version import __version__
     p = argparse.ArgumentParser(prog="rook", description="rook_core: the Rook card-game engine.")
     p.add_argument("--version", action="version", version=f"rook_core {__version__}")
     sub = p.add_subparsers(dest="command", required=True)

@@ -25,7 +25,7 @@ __all__ = ["run_demo"]
 
 def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000_000) -> None:
     """Write the demo to ``out`` (see the module docstring)."""
-    from ._native.hand import HandState
+    from .hand import HandState
     from .actions import Phase
     from .text import fmt_hand, show_solution
     from .playout import random_playouts

@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from . import __version__
+from ._version import __version__
 from .errors import RookError
 from .jsonio import read_object, run_jsonl
 from .service.adapters import BOT_KINDS, GAMES, HostedGame

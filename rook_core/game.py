@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._native.hand import HandState
+from .hand import HandState
 from .actions import PENALTY, Phase, action_name, parse_action
 from .errors import IllegalActionError, RookError
 from .jsonio import read_object, replay

@@ -33,7 +33,7 @@ from .cards import iter_bits
 from .errors import RookError
 from .knowledge import Knowledge
 from .variant import Variant
-from ._native.rules import rules_for
+from ._native import rules_for
 
 __all__ = ["HeuristicAgent", "hand_estimate", "estimate_units"]
 

@@ -30,7 +30,7 @@ from . import _layout as L
 from .cards import parse_card, parse_color
 from .errors import RookError
 from .variant import Variant, get_preset
-from ._native.rules import Rules, rules_for
+from ._native import Rules, rules_for
 
 __all__ = ["Knowledge"]
 

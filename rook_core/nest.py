@@ -42,7 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._native.rules import rules_for
+from ._native import rules_for
 from .actions import TRUMP, Phase
 from ._layout import BB_COLORS
 from .cards import CardSet, color_name

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from .cards import parse_color
 from .errors import RookError
 from .variant import Variant, get_preset
-from ._native.rules import rules_for
+from ._native import rules_for
 
 __all__ = ["random_playouts"]
 

@@ -45,11 +45,11 @@ from typing import Any
 from .errors import RookError
 from .rng import M64, NativeStream
 from .variant import Variant
-from ._native import sim as _sim
+from ._native import VIEW_SLOTS, view_of
 
 __all__ = ["VIEW", "NativePolicy", "example_policy"]
 
-VIEW: Any = namedtuple("View", _sim.VIEW_SLOTS)(*range(len(_sim.VIEW_SLOTS)))
+VIEW: Any = namedtuple("View", VIEW_SLOTS)(*range(len(VIEW_SLOTS)))
 """Slot numbers of the view: ``VIEW.hand``, ``VIEW.legal_cards``, ..."""
 
 _PROTO = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.POINTER(ctypes.c_int64), ctypes.c_int64)
@@ -96,7 +96,7 @@ class NativePolicyAgent:
 
     def act_with_state(self, state: Any) -> int:
         seat = state.to_move
-        view = _sim.view_of(state, seat, self.stream.next())
+        view = view_of(state, seat, self.stream.next())
         ptr = view.ctypes.data_as(ctypes.POINTER(ctypes.c_int64))
         return int(self.policy._call(ptr, len(view)))
 

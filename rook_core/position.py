@@ -161,7 +161,7 @@ def parse_position(data: Any) -> Position:
                 f"hands[{s}] holds {hands[s].bit_count()} cards but should hold {want}: the seat "
                 f"to move holds {m} and seats that played to the trick one fewer")
     if trick:
-        from ._native.rules import rules_for
+        from ._native import rules_for
         rules = rules_for(variant)
         for i, c in enumerate(trick):
             seat = (leader + i) % 4

@@ -54,7 +54,7 @@ from .errors import IllegalActionError, RookError
 from .policy import NativePolicy
 from .game import Game, hand_seed
 from .variant import Variant, get_preset
-from ._native.hand import HandState
+from .hand import HandState
 
 __all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path"]
 
@@ -529,17 +529,17 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
                      ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Play a run in the native loop (src/rook/sim.c) on ``workers`` threads,
     or in chunks on ``executor``; return the hand and game columns."""
-    from ._native import sim as S
+    from ._native import POLICY_CALLBACK, POLICY_HEURISTIC, POLICY_RANDOM, ROW_COLUMNS, ROW_LEN
     from .heuristic import HeuristicAgent
     policies: list[tuple[int, Any]] = []
     for a in agents:
         if a == "random":
-            policies.append((S.POLICY_RANDOM, 0))
+            policies.append((POLICY_RANDOM, 0))
         elif a == "heuristic":
             params = HeuristicAgent(variant, 0, **opts.get("heuristic", {})).native_params()
-            policies.append((S.POLICY_HEURISTIC, params))
+            policies.append((POLICY_HEURISTIC, params))
         else:
-            policies.append((S.POLICY_CALLBACK, a.address))
+            policies.append((POLICY_CALLBACK, a.address))
     per = 2 if duplicate else 1
     if chunk is None:
         lanes = workers if executor is None else 8
@@ -561,8 +561,8 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
     finally:
         if own:
             pool.shutdown(cancel_futures=True)
-    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, S.ROW_LEN), np.int64)
-    col = {name: rows[:, i] for i, name in enumerate(S.ROW_COLUMNS)}
+    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, ROW_LEN), np.int64)
+    col = {name: rows[:, i] for i, name in enumerate(ROW_COLUMNS)}
     if mode == "hands":
         units = np.repeat(np.arange(n, dtype=np.int64), per)
         copies = np.tile(np.arange(per), n)
@@ -615,12 +615,11 @@ def _native_chunk(variant: Variant, policies: list[tuple[int, Any]], seed: int, 
                   count: int, mode: str, duplicate: bool, max_hands: int
                   ) -> tuple[np.ndarray, np.ndarray | None]:
     """Play units first .. first+count-1 natively; return (hand rows, game rows or None)."""
-    from ._native import sim as S
-    from ._native.rules import rules_for
+    from ._native import rules_for, sim_games, sim_hands
     rules = rules_for(variant)
     if mode == "hands":
-        return S.sim_hands(rules, policies, seed, first, count, duplicate), None
-    rows, games = S.sim_games(rules, policies, seed, first, count, duplicate, max_hands,
+        return sim_hands(rules, policies, seed, first, count, duplicate), None
+    rows, games = sim_games(rules, policies, seed, first, count, duplicate, max_hands,
                               variant.target)
     keep = np.concatenate([np.arange(j * max_hands, j * max_hands + games[j, 0])
                            for j in range(len(games))]) if len(games) else np.zeros(0, np.int64)

@@ -1,6 +1,8 @@
-"""Double-dummy solving (see :mod:`rook_core._native.solver` and ``src/rook/solve.h``).
+"""Double-dummy solving (the search: ``src/rook/solve/``, behind :class:`rook_core._native.SolverCore`).
 
-:class:`Solver` solves one position at a time and owns its table;
+:class:`Solver` solves one position at a time and owns its table; its
+answers are :class:`SolveResult` and :class:`BestCards`, and a budget that
+runs out raises :class:`BudgetExceeded` with the bounds proven;
 :func:`solve_many` spreads many positions over threads, one solver per
 thread (the native search releases the GIL, so the threads use every core).
 The answers do not depend on the number of workers.
@@ -12,12 +14,133 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from ._native.solver import BestCards, BudgetExceeded, SolveResult, Solver
-from .errors import RookError
+from ._native import SolverCore
+from .cards import Card
+from .errors import PositionError, RookError
 
 __all__ = ["BestCards", "BudgetExceeded", "SolveResult", "Solver", "solve_many", "release_solvers"]
+
+class BudgetExceeded(RookError):
+    """A budget ran out before the answer was proven: ``kind`` says which
+    (``"nodes"`` or ``"time"``), ``lo``/``hi`` bound team 0's value of the
+    position as far as it was proven, ``nodes`` were searched."""
+
+    def __init__(self, message: str, lo: int, hi: int, nodes: int, kind: str = "nodes",
+                 move_values: dict[Card, int] | None = None) -> None:
+        super().__init__(message)
+        self.lo = lo
+        self.hi = hi
+        self.nodes = nodes
+        self.kind = kind
+        self.move_values = move_values or {}   # solve(): the cards' values proven before the stop
+
+
+@dataclass(frozen=True)
+class BestCards:
+    """The answer of :meth:`Solver.best_cards`: the value and the legal cards
+    that achieve it (found without every card's exact value)."""
+
+    value: int
+    best: list[Card] = field(default_factory=list)    # cards that achieve value
+    to_move: int = 0
+    nodes: int = 0
+
+    def to_json(self, ident: Any = None) -> dict[str, Any]:
+        return {"id": ident, "value": self.value, "best": [str(c) for c in self.best]}
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The answer of :meth:`Solver.solve` (the ``rook solve`` answer of docs/formats)."""
+
+    value: int
+    move_values: dict[Card, int] = field(default_factory=dict)  # the value after each card
+    best: list[Card] = field(default_factory=list)    # cards that achieve value
+    to_move: int = 0
+    nodes: int = 0
+
+    def to_json(self, ident: Any = None) -> dict[str, Any]:
+        return {"id": ident, "value": self.value,
+                "move_values": {str(c): v for c, v in self.move_values.items()},
+                "best": [str(c) for c in self.best]}
+
+
+class Solver(SolverCore):
+    """A double-dummy solver context with its own table.
+
+    :param tt_bytes: size of the transposition table (default 24 MiB,
+        about 350,000 entries).  A larger table saves nodes on long searches
+        (128 MiB: about 9% fewer on full ``tournament`` deals, every card
+        scored) but costs the first touch of its memory pages in every new
+        solver, and threads touching fresh pages at once slow each other
+        down: reuse a solver, one per thread.
+    :param node_budget: stop a search after this many nodes (0: no limit);
+        the call then raises :class:`BudgetExceeded` with proven bounds (a
+        budget does not change the search, so a call that ends within it
+        costs what it costs without one; the bounds of a value stopped
+        early are those of the moves searched so far, on one side only,
+        unless the call asks for ``anytime`` bounds).
+    :param time_budget: stop a call after this many seconds (0: no limit),
+        the same way.  A node budget gives the same answer on every
+        machine; a time budget does not (checked every 1,024 nodes).
+    :param generalize: let one table entry stand for every position that
+        differs only in cards whose rank the search did not rely on, and
+        skip a card whose sibling's search showed it gives the same bound
+        (the default); ``False`` keys entries by the exact position and
+        searches every class of equivalent cards, a slower mode kept as the
+        baseline the tests compare against.
+
+    Positions are a :class:`~rook_core.hand.HandState` in the play phase,
+    a :class:`~rook_core.position.Position`, or its dict or JSON text.
+
+    >>> pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+    ...        "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
+    >>> Solver().solve(pos).value
+    15
+    """
+
+    if TYPE_CHECKING:   # the answers the hooks below build, for type checkers
+        def best_cards(self, position: Any, *, guess: int | None = None) -> BestCards: ...
+        def solve_batch(self, positions: Any, *, keep_table: bool = False,
+                        guesses: bool = False) -> list[SolveResult | RookError]: ...
+        def solve(self, position: Any, *, guess: int | None = None, anytime: bool = False,
+                  progress: Callable[[int, int, int], object] | None = None,
+                  workers: int = 1) -> SolveResult: ...
+
+    def _raw_position(self, position: Any) -> tuple[Any, ...]:
+        from .hand import HandState
+        from .position import parse_position
+        if isinstance(position, HandState):
+            h = position
+            if h.phase.label != "play":
+                raise PositionError(f"the solver needs a hand in the play phase, not {h.phase.label}")
+            variant = h.variant
+            # T-13: the nest goes with the last trick; nest_to = "declarer"
+            # (section 4) has already given it away: not part of the play.
+            nest = h.nest_points if variant.nest_to == "last_trick" else 0
+            return (variant, [h.hand_mask(i) for i in range(4)], h.trick_ids, h.leader, h.trump, nest,
+                    h.tricks_won)
+        pos = parse_position(position)
+        return (pos.variant, list(pos.hands), list(pos.trick), pos.leader, pos.trump, pos.nest_points,
+                pos.known_tricks_won())
+
+    def _card(self, card: int) -> Card:
+        return Card(card)
+
+    def _result(self, value: int, move_values: dict[Card, int], best: list[Card], to_move: int,
+                nodes: int) -> SolveResult:
+        return SolveResult(value, move_values, best, to_move, nodes)
+
+    def _best_cards(self, value: int, best: list[Card], to_move: int, nodes: int) -> BestCards:
+        return BestCards(value, best, to_move, nodes)
+
+    def _budget_exceeded(self, message: str, lo: int, hi: int, nodes: int, kind: str,
+                         move_values: dict[Card, int]) -> BudgetExceeded:
+        return BudgetExceeded(message, lo, hi, nodes, kind, move_values)
+
 
 # Solvers kept between solve_many calls, by (tt_bytes, node_budget,
 # time_budget): a fresh table costs its page faults on every call (about

@@ -48,3 +48,30 @@ def test_C1_C2_every_card_has_one_bit() -> None:
     assert BIRD not in bits and len(bits) == 56
     assert parse_card("Rook") == BIRD == parse_card("crow")
     assert len(CardSet(L.BB_ALL_COLORED | L.BB_BIRD)) == 57
+
+
+def test_the_action_space_phases_and_refusals_come_from_the_one_table() -> None:
+    """T-3 .. T-35: the C header, the Python constants and the enums agree."""
+    from rook_core import actions
+    from rook_core.actions import Phase
+    text = (ROOT / "src" / "rook" / "layout.h").read_text()
+    defines = dict(re.findall(r"#define (ROOK_\w+) (\d+)\n", text))
+    assert int(defines["ROOK_A_PASS"]) == actions.PASS == L.ACTION_PASS
+    assert int(defines["ROOK_A_TRUMP"]) == actions.TRUMP
+    assert int(defines["ROOK_A_PENALTY"]) == actions.PENALTY
+    assert int(defines["ROOK_A_BID"]) == actions.BID
+    assert actions.N_ACTIONS == L.ACTION_BID + L.MAX_BID_LIMIT + 1
+    assert [p.label for p in Phase] == list(L.PHASES)
+    phases = dict(re.findall(r"ROOK_PH_(\w+) = (\d+),", text))
+    assert {k.lower(): int(v) for k, v in phases.items()} == {p: i for i, p in enumerate(L.PHASES)}
+    codes = re.findall(r"ROOK_E_(\w+), /\*", text)
+    assert codes == [name for name, _, _ in L.REFUSALS]
+
+
+def test_every_refusal_cites_a_rule_of_the_rules_and_formats_its_message() -> None:
+    """Each code's message takes only the fields the hand gives it (tools/gen_layout.py)."""
+    fields = dict(name="R14", action=46, seat=1, phase="play", led="R5", trump="Red", min_bid=70,
+                  max_bid=120, step=5, high=80, next=85)
+    for name, rule, message in L.REFUSALS:
+        assert rule is None or rule == "by phase" or re.fullmatch(r"T-\d+", rule), name
+        assert message.format(**fields)

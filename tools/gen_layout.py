@@ -1,6 +1,8 @@
-"""Generate the card bit layout twins from one table.
+"""Generate the cross-language encodings from one table.
 
-The layout is defined here and nowhere else.  Running this script writes
+The card bit layout, the action space, the phases of a hand and the codes
+of a refused action (with the rule each cites and its message) are defined
+here and nowhere else.  Running this script writes
 
 * ``src/rook/layout.h``            (C11)
 * ``rook_core/_native/layout.pxd`` (Cython declarations of the C header)
@@ -10,8 +12,9 @@ A card is a small int that is also its bit position in a ``uint64`` mask:
 color ``c`` (0=B, 1=G, 2=R, 3=Y, rule C-1) owns bits ``16c .. 16c+15`` and
 rank ``r`` (1..14) of that color is bit ``16c + r``.  Bits ``16c`` and
 ``16c+15`` hold no colored card; the bird (C-2) takes bit 15, the spare slot
-of the first lane.  ``tests/test_layout.py`` checks that the three twins
-agree with this table.
+of the first lane.  Actions are ints: card ids 0..63, then the pass, the
+trumps, the penalties and the bids (T-3 .. T-35).  ``tests/test_layout.py``
+checks that the three twins agree with this table.
 
 Usage: ``python tools/gen_layout.py [--check]``
 """
@@ -46,6 +49,46 @@ def color_mask(color: int) -> int:
 def rank_mask(rank: int) -> int:
     return sum(1 << card_id(c, rank) for c in range(N_COLORS))
 
+
+# The action space (T-3, T-4, T-7, T-35): card ids 0..63, then these offsets.
+ACTION_PASS = 64
+ACTION_TRUMP = 65            # + color
+ACTION_PENALTY = 69          # + team
+ACTION_BID = 72              # + points
+MAX_BID_LIMIT = 1000
+N_ACTIONS = ACTION_BID + MAX_BID_LIMIT + 1
+NO_SEAT = 255
+
+# The phases of a hand (T-1 .. T-14), in order.
+PHASES = ("bid", "nest", "trump", "pass", "play", "done", "thrown_in")
+
+# Why an action was refused: (code name, the rule it cites, the message).
+# Code 0 is "applied"; code i (1, 2, ...) is REFUSALS[i - 1].  A rule of
+# None cites nothing; "by phase" cites the rule of the phase (T-20 in the
+# nest, T-22 in the pass, T-8 in play).  Message fields: {name} the action,
+# {action} its int, {seat} the seat to move, {phase}, {led} the led card,
+# {trump} the trump color, {min_bid}, {max_bid}, {step}, {high} the high
+# bid, {next} the one bid allowed without jumps.
+REFUSALS = (
+    ("UNKNOWN_ACTION", None, "{action} is not an action of the encoding"),
+    ("WRONG_PHASE", "T-7", "{name} is not an action of the {phase} phase"),
+    ("HAND_OVER", "T-14", "{name}: the hand is over ({phase})"),
+    ("NOT_IN_HAND", "by phase", "{name} is not in seat {seat}'s hand"),
+    ("MUST_FOLLOW", "T-9", "{name}: seat {seat} holds the led color of {led} and must follow it"),
+    ("MUST_FOLLOW_TRUMP", "T-10", "{name}: {led} asks for trump ({trump}, the bird included) and "
+     "seat {seat} holds trump, so must play it"),
+    ("MUST_TRUMP", "T-9", "{name}: seat {seat} is void in the led color and holds trump; "
+     "must_trump requires a trump"),
+    ("BID_BELOW_MIN", "T-3", "{name}: bids start at {min_bid}"),
+    ("BID_ABOVE_MAX", "T-3", "{name}: no bid may exceed {max_bid}"),
+    ("BID_STEP", "T-3", "{name}: bids are multiples of {step}"),
+    ("BID_NOT_HIGHER", "T-3", "{name}: a bid must be higher than the current {high}"),
+    ("BID_JUMP", "T-3", "{name}: jump bids are not allowed; the only bid is {next}"),
+    ("OPENER_MUST_BID", "T-6", "{name}: the opener must bid in this variant"),
+    ("DEALER_STUCK", "T-6", "{name}: all others passed and the dealer must bid (stick_the_dealer)"),
+    ("DISCARD_COUNTER", "T-20", "{name}: counters may not be discarded into the nest in this variant"),
+    ("BAD_COLOR", "T-7", "{name}: there is no such color"),
+)
 
 ALL_COLORED = sum(color_mask(c) for c in range(N_COLORS))
 BB_BIRD = 1 << BIRD
@@ -86,6 +129,31 @@ def c_header() -> str:
         "/* Rank of a colored card id (undefined for the bird). */",
         "#define ROOK_RANK_OF(card) ((card) & 15)",
         "",
+        "/* The action space: card ids 0..63, then these (T-3, T-4, T-7, T-35). */",
+        f"#define ROOK_A_PASS {ACTION_PASS}",
+        f"#define ROOK_A_TRUMP {ACTION_TRUMP}",
+        f"#define ROOK_A_PENALTY {ACTION_PENALTY}",
+        f"#define ROOK_A_BID {ACTION_BID}",
+        f"#define ROOK_MAX_BID_LIMIT {MAX_BID_LIMIT}",
+        "#define ROOK_N_ACTIONS (ROOK_A_BID + ROOK_MAX_BID_LIMIT + 1)",
+        f"#define ROOK_NO_SEAT {NO_SEAT}",
+        "",
+        "/* The phases of a hand (T-1 .. T-14). */",
+        "enum {",
+    ]
+    out += [f"    ROOK_PH_{p.upper()} = {i}," for i, p in enumerate(PHASES)]
+    out += [
+        "};",
+        "",
+        "/* Codes of rook_hand_apply (0: applied); each cites a rule (tools/gen_layout.py). */",
+        "enum {",
+        "    ROOK_OK = 0,",
+    ]
+    out += [f"    ROOK_E_{name}, /* {rule or 'no rule'} */" for name, rule, _ in REFUSALS]
+    out += [
+        "    ROOK_E_N_ERRORS",
+        "};",
+        "",
         "#endif",
         "",
     ]
@@ -110,14 +178,18 @@ def pxd() -> str:
         "    uint8_t ROOK_CARD(int c, int r) nogil",
         "    int ROOK_COLOR_OF(int card) nogil",
         "    int ROOK_RANK_OF(int card) nogil",
-        "",
     ]
+    out += [f"    int {n}" for n in ("ROOK_A_PASS", "ROOK_A_TRUMP", "ROOK_A_PENALTY", "ROOK_A_BID",
+                                    "ROOK_MAX_BID_LIMIT", "ROOK_N_ACTIONS", "ROOK_NO_SEAT")]
+    out += [f"    int ROOK_PH_{p.upper()}" for p in PHASES]
+    out += ["    int ROOK_OK"] + [f"    int ROOK_E_{name}" for name, _, _ in REFUSALS]
+    out += ["    int ROOK_E_N_ERRORS", ""]
     return "\n".join(out)
 
 
 def py() -> str:
     out = [
-        f'"""Card bit layout constants ({HEADER})."""',
+        f'"""The card bit layout, the action space, the phases and the refusal codes ({HEADER})."""',
         "",
         f"N_COLORS = {N_COLORS}",
         f"LANE_BITS = {LANE_BITS}",
@@ -154,7 +226,31 @@ def py() -> str:
         '    """Return the rank of a colored card id (not the bird)."""',
         "    return card & 15",
         "",
+        "",
+        "def card_name(card: int) -> str:",
+        '    """Return the name of a card id of the layout (``R14``, ``Rook``; C-1, C-2)."""',
+        f"    if card == {BIRD}:",
+        '        return "Rook"',
+        f'    return f"{{COLOR_LETTERS[card >> 4]}}{{card & 15}}"',
+        "",
+        "",
+        "# The action space: card ids 0..63, then these (T-3, T-4, T-7, T-35).",
+        f"ACTION_PASS = {ACTION_PASS}",
+        f"ACTION_TRUMP = {ACTION_TRUMP}",
+        f"ACTION_PENALTY = {ACTION_PENALTY}",
+        f"ACTION_BID = {ACTION_BID}",
+        f"MAX_BID_LIMIT = {MAX_BID_LIMIT}",
+        f"N_ACTIONS = {N_ACTIONS}",
+        f"NO_SEAT = {NO_SEAT}",
+        "",
+        "# The phases of a hand (T-1 .. T-14), by number.",
+        f"PHASES = {PHASES!r}",
+        "",
+        "# Why an action was refused, by code - 1: (code name, rule, message).",
+        "REFUSALS = (",
     ]
+    out += [f"    ({name!r}, {rule!r}, {msg!r})," for name, rule, msg in REFUSALS]
+    out += [")", ""]
     return "\n".join(out)
 
 

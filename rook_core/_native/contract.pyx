@@ -16,7 +16,7 @@ public API is :mod:`rook_core.toonerville.solver`.
 
 from libc.stdint cimport uint8_t, int32_t, int64_t
 
-from rook_core.cards import card_name
+from rook_core._layout import card_name
 from rook_core.errors import RookError
 
 MAX_COPIES = ROOK_TV_MAX_COPIES

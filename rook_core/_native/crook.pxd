@@ -1,4 +1,5 @@
-# Declarations of the plain C11 core in src/rook (rules.h, hand.h, batch.h, sim.h, rng.h, solve.h).
+# Declarations of the plain C11 core in src/rook (rules.h, hand.h, batch.h, sim.h, rng.h, solve.h);
+# the generated constants of layout.h are in layout.pxd.
 from libc.stdint cimport int16_t, uint8_t, uint16_t, int32_t, int64_t, uint32_t, uint64_t
 
 cdef extern from "rook/rng.h" nogil:
@@ -13,13 +14,6 @@ cdef extern from "rook/rules.h" nogil:
     enum:
         ROOK_MAX_COUNTER_GROUPS
         ROOK_MAX_POST_STEPS
-        ROOK_PH_BID
-        ROOK_PH_NEST
-        ROOK_PH_TRUMP
-        ROOK_PH_PASS
-        ROOK_PH_PLAY
-        ROOK_PH_DONE
-        ROOK_PH_THROWN_IN
     ctypedef struct rook_rules:
         uint64_t deck
         uint64_t special_trumps
@@ -60,32 +54,7 @@ cdef extern from "rook/rules.h" nogil:
     int rook_points(const rook_rules *r, uint64_t mask)
 
 cdef extern from "rook/hand.h" nogil:
-    enum:
-        ROOK_A_PASS
-        ROOK_A_TRUMP
-        ROOK_A_PENALTY
-        ROOK_A_BID
-        ROOK_MAX_BID_LIMIT
-        ROOK_N_ACTIONS
-        ROOK_NO_SEAT
-    enum:
-        ROOK_OK
-        ROOK_E_UNKNOWN_ACTION
-        ROOK_E_WRONG_PHASE
-        ROOK_E_HAND_OVER
-        ROOK_E_NOT_IN_HAND
-        ROOK_E_MUST_FOLLOW
-        ROOK_E_MUST_FOLLOW_TRUMP
-        ROOK_E_MUST_TRUMP
-        ROOK_E_BID_BELOW_MIN
-        ROOK_E_BID_ABOVE_MAX
-        ROOK_E_BID_STEP
-        ROOK_E_BID_NOT_HIGHER
-        ROOK_E_BID_JUMP
-        ROOK_E_OPENER_MUST_BID
-        ROOK_E_DEALER_STUCK
-        ROOK_E_DISCARD_COUNTER
-        ROOK_E_BAD_COLOR
+    # the action space, phases and refusal codes: layout.pxd (generated)
     ctypedef struct rook_hand:
         uint64_t hands[4]
         uint64_t nest

@@ -2,7 +2,7 @@ from libc.stdint cimport uint16_t
 from rook_core._native.crook cimport rook_hand
 from rook_core._native.rules cimport Rules
 
-cdef class HandState:
+cdef class HandCore:
     cdef rook_hand h
     cdef rook_hand start
     cdef Rules rules
@@ -10,14 +10,8 @@ cdef class HandState:
     cdef uint16_t *actions
     cdef Py_ssize_t n
     cdef Py_ssize_t cap
-    cdef object start_info
+    cdef public object start_info
 
-    @staticmethod
-    cdef HandState _new(Rules rules, object start)
-    cdef dict _start_dict(self)
     cdef void _grow(self) except *
-    cpdef HandState clone(self)
+    cpdef HandCore clone(self)
     cpdef apply(self, object action, object seat=*)
-    cdef void _raise_seat(self, seat, int action) except *
-    cdef void _raise(self, int err, int action) except *
-    cdef bint _nest_taken(self)

@@ -19,3 +19,35 @@ cdef extern from "rook/layout.h":
     uint8_t ROOK_CARD(int c, int r) nogil
     int ROOK_COLOR_OF(int card) nogil
     int ROOK_RANK_OF(int card) nogil
+    int ROOK_A_PASS
+    int ROOK_A_TRUMP
+    int ROOK_A_PENALTY
+    int ROOK_A_BID
+    int ROOK_MAX_BID_LIMIT
+    int ROOK_N_ACTIONS
+    int ROOK_NO_SEAT
+    int ROOK_PH_BID
+    int ROOK_PH_NEST
+    int ROOK_PH_TRUMP
+    int ROOK_PH_PASS
+    int ROOK_PH_PLAY
+    int ROOK_PH_DONE
+    int ROOK_PH_THROWN_IN
+    int ROOK_OK
+    int ROOK_E_UNKNOWN_ACTION
+    int ROOK_E_WRONG_PHASE
+    int ROOK_E_HAND_OVER
+    int ROOK_E_NOT_IN_HAND
+    int ROOK_E_MUST_FOLLOW
+    int ROOK_E_MUST_FOLLOW_TRUMP
+    int ROOK_E_MUST_TRUMP
+    int ROOK_E_BID_BELOW_MIN
+    int ROOK_E_BID_ABOVE_MAX
+    int ROOK_E_BID_STEP
+    int ROOK_E_BID_NOT_HIGHER
+    int ROOK_E_BID_JUMP
+    int ROOK_E_OPENER_MUST_BID
+    int ROOK_E_DEALER_STUCK
+    int ROOK_E_DISCARD_COUNTER
+    int ROOK_E_BAD_COLOR
+    int ROOK_E_N_ERRORS

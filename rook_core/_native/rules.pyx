@@ -11,8 +11,9 @@ from libc.stdint cimport uint8_t, int32_t, uint64_t, int64_t
 from rook_core._native.crook cimport (
     rook_rules, rook_legal_mask, rook_trick_winner, rook_points, rook_random_hands_with,
     rook_playout_kernels,
-    rook_trump_mask, rook_follow_mask, rook_rules_finish, ROOK_PH_NEST, ROOK_PH_TRUMP, ROOK_PH_PASS,
+    rook_trump_mask, rook_follow_mask, rook_rules_finish,
 )
+from rook_core._native.layout cimport ROOK_PH_NEST, ROOK_PH_TRUMP, ROOK_PH_PASS
 
 from rook_core.errors import NotationError, RookError, VariantError
 

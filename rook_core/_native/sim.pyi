@@ -3,7 +3,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rook_core._native.hand import HandState
+from rook_core._native.hand import HandCore
 from rook_core._native.rules import Rules
 
 VIEW_LEN: int
@@ -15,7 +15,7 @@ POLICY_CALLBACK: int
 POLICY_HEURISTIC: int
 
 def hand_seed(seed: int, index: int) -> int: ...
-def view_of(state: HandState, seat: int, random: int = ...) -> npt.NDArray[np.int64]: ...
+def view_of(state: HandCore, seat: int, random: int = ...) -> npt.NDArray[np.int64]: ...
 def sim_hands(rules: Rules, policies: Any, seed: int, first: int, n: int,
               duplicate: bool) -> npt.NDArray[np.int64]: ...
 def sim_games(rules: Rules, policies: Any, seed: int, first: int, n: int, duplicate: bool,

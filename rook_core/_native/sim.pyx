@@ -18,7 +18,7 @@ from rook_core._native.crook cimport (
     ROOK_VIEW_LEN, ROOK_R_LEN, ROOK_POLICY_RANDOM, ROOK_POLICY_CALLBACK, ROOK_POLICY_HEURISTIC,
 )
 from rook_core._native.rules cimport Rules
-from rook_core._native.hand cimport HandState
+from rook_core._native.hand cimport HandCore
 
 from rook_core.errors import RookError
 
@@ -43,7 +43,7 @@ def hand_seed(seed, index):
     return rook_hand_seed(<uint64_t>(seed & _M64), <uint64_t>(index & _M64))
 
 
-def view_of(HandState state, int seat, random=0):
+def view_of(HandCore state, int seat, random=0):
     """Return the int64 view of ``seat`` in ``state`` (``random`` in the random slot)."""
     if not 0 <= seat < 4:
         raise RookError(f"seat must be 0..3, not {seat}")

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Double-dummy solving of trick-play positions (every hand visible).
+"""The double-dummy solver's core: positions and answers as ints (every hand visible).
 
-A :class:`Solver` owns a transposition table (one solver per thread; the
+A :class:`SolverCore` owns a transposition table (one solver per thread; the
 search itself runs without the GIL and touches no Python object).  Values are
 the points team 0 takes from the position to the end of the hand, as
 FORMATS.md's ``rook solve`` defines them: counters of the current and later
@@ -23,62 +23,21 @@ from libc.stdlib cimport malloc, free
 from rook_core._native.rules cimport Rules
 
 import threading
-from dataclasses import dataclass, field
 
 from rook_core._native.rules import rules_for
-from rook_core.cards import Card, CardSet
 from rook_core.errors import PositionError, RookError
 
 
 DEF TEAM_MAX = 8                   # ROOK_DD_TEAM_MAX (src/rook/solve.h)
 
 
-class BudgetExceeded(RookError):
-    """A budget ran out before the answer was proven: ``kind`` says which
-    (``"nodes"`` or ``"time"``), ``lo``/``hi`` bound team 0's value of the
-    position as far as it was proven, ``nodes`` were searched."""
+cdef class SolverCore:
+    """A double-dummy solver context with its own table, over ints.
 
-    def __init__(self, message, lo, hi, nodes, kind="nodes", move_values=None):
-        super().__init__(message)
-        self.lo = lo
-        self.hi = hi
-        self.nodes = nodes
-        self.kind = kind
-        self.move_values = move_values or {}   # solve(): the cards' values proven before the stop
-
-
-@dataclass(frozen=True)
-class BestCards:
-    """The answer of :meth:`Solver.best_cards`: the value and the legal cards
-    that achieve it (found without every card's exact value)."""
-
-    value: int
-    best: list = field(default_factory=list)          # cards that achieve value
-    to_move: int = 0
-    nodes: int = 0
-
-    def to_json(self, ident=None):
-        return {"id": ident, "value": self.value, "best": [str(c) for c in self.best]}
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """The answer of :meth:`Solver.solve` (FORMATS.md ``rook solve``)."""
-
-    value: int
-    move_values: dict = field(default_factory=dict)  # Card -> value after that card
-    best: list = field(default_factory=list)          # cards that achieve value
-    to_move: int = 0
-    nodes: int = 0
-
-    def to_json(self, ident=None):
-        return {"id": ident, "value": self.value,
-                "move_values": {str(c): v for c, v in self.move_values.items()},
-                "best": [str(c) for c in self.best]}
-
-
-cdef class Solver:
-    """A double-dummy solver context with its own table.
+    The readable solver is :class:`rook_core.solver.Solver`, a Python
+    subclass: it reads positions (``_raw_position``) and builds the answers
+    and errors (``_card``, ``_result``, ``_best_cards``, ``_budget_exceeded``);
+    the defaults here give plain tuples, card ids and a RookError.
 
     :param tt_bytes: size of the transposition table (default 24 MiB,
         about 350,000 entries).  A larger table saves nodes on long searches
@@ -102,11 +61,6 @@ cdef class Solver:
         searches every class of equivalent cards, a slower mode kept as the
         baseline the tests compare against.
 
-    >>> from rook_core.solver import Solver
-    >>> pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
-    ...        "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
-    >>> Solver().solve(pos).value
-    15
     """
 
     cdef rook_solver *s
@@ -136,34 +90,38 @@ cdef class Solver:
     def __dealloc__(self):
         rook_solver_free(self.s)
 
+    # ------------------------------------------------ what the subclass reads and builds
+    def _raw_position(self, position):
+        """Return (variant, four hand masks, the trick's card ids, leader,
+        trump, nest points, tricks won by each team) of ``position``; here a
+        tuple of those already."""
+        return position
+
+    def _card(self, int card):
+        """The card of id ``card`` in answers."""
+        return card
+
+    def _result(self, int value, dict move_values, list best, int to_move, uint64_t nodes):
+        """The answer of :meth:`solve`."""
+        return (value, move_values, best, to_move, nodes)
+
+    def _best_cards(self, int value, list best, int to_move, uint64_t nodes):
+        """The answer of :meth:`best_cards`."""
+        return (value, best, to_move, nodes)
+
+    def _budget_exceeded(self, str message, int lo, int hi, uint64_t nodes, str kind, dict move_values):
+        """The error of a call stopped by a budget, with the bounds proven."""
+        return RookError(message)
+
     cdef Rules _prepare(self, object position, rook_dd_pos *p):
-        from rook_core._native.hand import HandState
-        from rook_core.position import parse_position
         cdef int i
-        if isinstance(position, HandState):
-            h = position
-            if h.phase.label != "play":
-                raise PositionError(f"the solver needs a hand in the play phase, not {h.phase.label}")
-            variant = h.variant
-            for i in range(4):
-                p.hands[i] = h.hand_mask(i)
-            trick = [int(c) for c in h.trick]
-            p.leader = h.leader
-            p.trump = h.trump
-            # T-13: the nest goes with the last trick; nest_to = "declarer"
-            # (section 4) has already given it away: not part of the play.
-            p.nest_points = h.nest_points if variant.nest_to == "last_trick" else 0
-            won = h.tricks_won
-        else:
-            pos = parse_position(position)
-            variant = pos.variant
-            for i in range(4):
-                p.hands[i] = pos.hands[i]
-            trick = list(pos.trick)
-            p.leader = pos.leader
-            p.trump = pos.trump
-            p.nest_points = pos.nest_points
-            won = pos.known_tricks_won()
+        variant, hands, trick, leader, trump, nest_points, won = self._raw_position(position)
+        for i in range(4):
+            p.hands[i] = hands[i]
+        trick = list(trick)
+        p.leader = leader
+        p.trump = trump
+        p.nest_points = nest_points
         if variant.most_tricks_bonus and variant.hand_size % 2 == 0:
             raise PositionError(f"variant {variant.name!r}: with an even number of tricks the "
                                 f"most-tricks bonus can go to nobody, so the play is not zero-sum "
@@ -182,8 +140,8 @@ cdef class Solver:
         else:
             kind, what = "nodes", f"node budget {self.node_budget}"
         known = f"is {lo}" if lo == hi else f"is only known to lie in [{lo}, {hi}]"
-        return BudgetExceeded(f"{what} ran out after {self.last_nodes} nodes: team 0's value {known}",
-                              lo, hi, self.last_nodes, kind, move_values)
+        return self._budget_exceeded(f"{what} ran out after {self.last_nodes} nodes: team 0's value {known}",
+                                     lo, hi, self.last_nodes, kind, move_values or {})
 
     def clear(self):
         """Forget every stored bound, so that the next answer (its node count,
@@ -235,15 +193,15 @@ cdef class Solver:
         """Return this solver and workers - 1 helpers sharing its table."""
         if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= TEAM_MAX:
             raise RookError(f"workers must be an int from 1 to {TEAM_MAX}, not {workers!r}")
-        cdef Solver h
+        cdef SolverCore h
         while len(self._helpers) < workers - 1:
-            h = Solver(1024, self.node_budget, self._generalize, self.time_budget)
+            h = SolverCore(1024, self.node_budget, self._generalize, self.time_budget)
             rook_solver_share(h.s, self.s)
             self._helpers.append(h)
         return [self] + self._helpers[:workers - 1]
 
     cdef uint64_t _team_nodes(self, list team):
-        return sum(rook_solver_nodes((<Solver>x).s) for x in team)
+        return sum(rook_solver_nodes((<SolverCore>x).s) for x in team)
 
     def value(self, position, *, guess=None, window=None, anytime=False, progress=None, workers=1):
         """Return the exact double-dummy value of ``position`` (FORMATS.md ``value``).
@@ -353,7 +311,7 @@ cdef class Solver:
         if v < 0:
             self._stopped(v, lo, hi)
         to_move = (p.leader + p.trick_n) % 4
-        return BestCards(v, [Card(i) for i in range(64) if best >> i & 1], to_move, self.last_nodes)
+        return self._best_cards(v, [self._card(i) for i in range(64) if best >> i & 1], to_move, self.last_nodes)
 
     def solve(self, position, *, guess=None, anytime=False, progress=None, workers=1):
         """Return a :class:`SolveResult`: the value, the value after each
@@ -403,10 +361,18 @@ cdef class Solver:
                 self.last_nodes = nodes + self._team_nodes(team)
         finally:
             self._unlisten()
-        mv = _move_values(values)
+        mv = self._move_values(values)
         if v < 0:
             self._stopped(v, lo, hi, mv)
-        return _solve_result(v, mv, &p, self.last_nodes)
+        return self._solve_result(v, mv, &p, self.last_nodes)
+
+    cdef dict _move_values(self, const int32_t *values):
+        """The cards with a value in ``values`` (by card id; -1: none), and their values."""
+        return {self._card(i): values[i] for i in range(64) if values[i] >= 0}
+
+    cdef _solve_result(self, int v, dict mv, const rook_dd_pos *p, uint64_t nodes):
+        """The answer of value ``v`` and move values ``mv`` for position ``p``."""
+        return self._result(v, mv, [c for c, x in mv.items() if x == v], (p.leader + p.trick_n) % 4, nodes)
 
     def solve_batch(self, positions, *, keep_table=False, guesses=False):
         """Return every card's value of each position, one after another in
@@ -449,14 +415,14 @@ cdef class Solver:
             self.last_nodes = rook_solver_nodes(self.s)
             out = []
             for i in range(n):
-                mv = _move_values(values + 64 * i)
+                mv = self._move_values(values + 64 * i)
                 if roots[i] == -2:
                     out.append(PositionError(f"position {i} of the batch is beyond the solver's limits"))
                     continue
                 if roots[i] < 0:
                     out.append(self._budget_error(0, _total(first, &ps[i]), mv))
                     continue
-                out.append(_solve_result(roots[i], mv, &ps[i], 0))
+                out.append(self._solve_result(roots[i], mv, &ps[i], 0))
             return out
         finally:
             free(ps)
@@ -495,7 +461,7 @@ cdef class _Job:
     def value(self, list team):
         """Return the value, the team narrowing it together (-1: a budget ran
         out; lo/hi hold the bounds proven)."""
-        cdef Solver lead = team[0]
+        cdef SolverCore lead = team[0]
         cdef int r
         cdef rook_dd_team t
         with nogil:
@@ -508,7 +474,7 @@ cdef class _Job:
             t.progress_arg = <void *>lead
         results = [None] * len(team)
 
-        def work(Solver solver, int i):
+        def work(SolverCore solver, int i):
             cdef int v
             with nogil:
                 v = rook_dd_value_team(solver.s, &self.rules.r, &self.p, &t, i)
@@ -516,10 +482,10 @@ cdef class _Job:
             if v < 0:   # a budget: the whole team stops
                 for other in team:
                     if other is not solver:
-                        rook_solver_abort((<Solver>other).s)
+                        rook_solver_abort((<SolverCore>other).s)
 
         self._run(team, work)
-        self.nodes = sum(rook_solver_nodes((<Solver>x).s) for x in team)
+        self.nodes = sum(rook_solver_nodes((<SolverCore>x).s) for x in team)
         self.lo, self.hi = t.lo, t.hi
         if any(v is None or v < 0 for v in results):
             return -1
@@ -529,7 +495,7 @@ cdef class _Job:
 cdef int _team_pointers(list team, rook_solver **ss):
     cdef int i
     for i in range(len(team)):
-        ss[i] = (<Solver>team[i]).s
+        ss[i] = (<SolverCore>team[i]).s
     return len(team)
 
 
@@ -555,20 +521,10 @@ cdef int _shared_cards(list team, Rules rules, rook_dd_pos *p, int root, int32_t
     return v
 
 
-cdef dict _move_values(const int32_t *values):
-    """The cards with a value in ``values`` (by card id; -1: none), and their values."""
-    return {Card(i): values[i] for i in range(64) if values[i] >= 0}
-
-
-cdef _solve_result(int v, dict mv, const rook_dd_pos *p, uint64_t nodes):
-    """A SolveResult of value ``v`` and move values ``mv`` for position ``p``."""
-    return SolveResult(v, mv, [c for c, x in mv.items() if x == v], (p.leader + p.trick_n) % 4, nodes)
-
-
 cdef void _on_step(void *arg, int lo, int hi, uint64_t nodes) noexcept with gil:
     """The C progress function: report to the solver's Python function; an
     exception stops the search (re-raised by the call)."""
-    cdef Solver self = <Solver>arg
+    cdef SolverCore self = <SolverCore>arg
     try:
         self._progress(lo, hi, nodes)
     except BaseException as e:

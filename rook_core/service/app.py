@@ -48,8 +48,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
-from .. import __version__
-from .._native.solver import BudgetExceeded
+from .._version import __version__
+from ..solver import BudgetExceeded
 from ..analysis import contract_answer, legal_answer, perft_answer, solve_answer
 from ..errors import IllegalActionError, RookError
 from .hub import Conflict, Forbidden, Hub, NotFound

@@ -35,16 +35,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._native import contract as _k
+from .._native import CONTRACT_MAX_CARDS, CONTRACT_MAX_COPIES, contract_solve, contract_solve_many
 from ..errors import RookError
 from .contracts import Contract, ContractResult, contract_for
 from .hand import MultiHand
 
 __all__ = ["ContractResult", "solve_contract", "contract_deadwood_many", "MAX_CARDS", "MAX_COPIES"]
 
-MAX_CARDS: int = _k.MAX_CARDS
+MAX_CARDS: int = CONTRACT_MAX_CARDS
 """The most cards a hand may hold for the solver (16 are dealt at most, TV-2)."""
-MAX_COPIES: int = _k.MAX_COPIES
+MAX_COPIES: int = CONTRACT_MAX_COPIES
 """The most copies of one card: one deck per player, at most five players (TV-1)."""
 
 
@@ -88,7 +88,7 @@ def solve_contract(hand: MultiHand, contract: Contract | int | dict[str, int],
     num, den = _fraction(max_wild_fraction)
     if not isinstance(hand, MultiHand):
         raise RookError(f"hand must be a MultiHand, not {type(hand).__name__}")
-    deadwood, melds = _k.solve(hand.counts(), con.sets, con.runs, num, den)
+    deadwood, melds = contract_solve(hand.counts(), con.sets, con.runs, num, den)
     if deadwood < 0:
         return ContractResult(False, None, [])
     return ContractResult(True, deadwood, [cards for _, cards in melds])
@@ -125,5 +125,5 @@ def contract_deadwood_many(counts: Any, contract: Contract | int | dict[str, int
     n = arr.shape[0]
     met = np.zeros(n, dtype=np.uint8)
     deadwood = np.zeros(n, dtype=np.int32)
-    _k.solve_many(arr, con.sets, con.runs, num, den, met, deadwood)
+    contract_solve_many(arr, con.sets, con.runs, num, den, met, deadwood)
     return met.astype(bool), deadwood

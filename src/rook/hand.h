@@ -25,35 +25,9 @@
 #include "rook/rules.h"
 #include "rook/rng.h"
 
-#define ROOK_A_PASS 64
-#define ROOK_A_TRUMP 65
-#define ROOK_A_PENALTY 69
-#define ROOK_A_BID 72
-#define ROOK_MAX_BID_LIMIT 1000
-#define ROOK_N_ACTIONS (ROOK_A_BID + ROOK_MAX_BID_LIMIT + 1)
-#define ROOK_NO_SEAT 255
-
-/* Error codes of rook_hand_apply (0 = applied). */
-enum {
-    ROOK_OK = 0,
-    ROOK_E_UNKNOWN_ACTION,   /* not an action of the encoding */
-    ROOK_E_WRONG_PHASE,      /* the action does not belong to this phase */
-    ROOK_E_HAND_OVER,        /* the hand is over */
-    ROOK_E_NOT_IN_HAND,      /* the card is not in the mover's hand */
-    ROOK_E_MUST_FOLLOW,      /* T-9 */
-    ROOK_E_MUST_FOLLOW_TRUMP,/* T-10: a trump or the bird was led */
-    ROOK_E_MUST_TRUMP,       /* T-9 must_trump */
-    ROOK_E_BID_BELOW_MIN,    /* T-3 */
-    ROOK_E_BID_ABOVE_MAX,    /* T-3 */
-    ROOK_E_BID_STEP,         /* T-3 */
-    ROOK_E_BID_NOT_HIGHER,   /* T-3 */
-    ROOK_E_BID_JUMP,         /* T-3 jump_bids = false */
-    ROOK_E_OPENER_MUST_BID,  /* T-6 */
-    ROOK_E_DEALER_STUCK,     /* section 4 stick_the_dealer */
-    ROOK_E_DISCARD_COUNTER,  /* T-20 discard_counters = false */
-    ROOK_E_BAD_COLOR,        /* T-7 */
-    ROOK_E_N_ERRORS
-};
+/* The action space (ROOK_A_*, ROOK_N_ACTIONS, ROOK_NO_SEAT), the phases
+ * (ROOK_PH_*) and the codes of rook_hand_apply (ROOK_E_*) are generated into
+ * rook/layout.h by tools/gen_layout.py. */
 
 typedef struct rook_hand {
     uint64_t hands[4];      /* each seat's cards now */

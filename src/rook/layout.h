@@ -28,4 +28,46 @@
 /* Rank of a colored card id (undefined for the bird). */
 #define ROOK_RANK_OF(card) ((card) & 15)
 
+/* The action space: card ids 0..63, then these (T-3, T-4, T-7, T-35). */
+#define ROOK_A_PASS 64
+#define ROOK_A_TRUMP 65
+#define ROOK_A_PENALTY 69
+#define ROOK_A_BID 72
+#define ROOK_MAX_BID_LIMIT 1000
+#define ROOK_N_ACTIONS (ROOK_A_BID + ROOK_MAX_BID_LIMIT + 1)
+#define ROOK_NO_SEAT 255
+
+/* The phases of a hand (T-1 .. T-14). */
+enum {
+    ROOK_PH_BID = 0,
+    ROOK_PH_NEST = 1,
+    ROOK_PH_TRUMP = 2,
+    ROOK_PH_PASS = 3,
+    ROOK_PH_PLAY = 4,
+    ROOK_PH_DONE = 5,
+    ROOK_PH_THROWN_IN = 6,
+};
+
+/* Codes of rook_hand_apply (0: applied); each cites a rule (tools/gen_layout.py). */
+enum {
+    ROOK_OK = 0,
+    ROOK_E_UNKNOWN_ACTION, /* no rule */
+    ROOK_E_WRONG_PHASE, /* T-7 */
+    ROOK_E_HAND_OVER, /* T-14 */
+    ROOK_E_NOT_IN_HAND, /* by phase */
+    ROOK_E_MUST_FOLLOW, /* T-9 */
+    ROOK_E_MUST_FOLLOW_TRUMP, /* T-10 */
+    ROOK_E_MUST_TRUMP, /* T-9 */
+    ROOK_E_BID_BELOW_MIN, /* T-3 */
+    ROOK_E_BID_ABOVE_MAX, /* T-3 */
+    ROOK_E_BID_STEP, /* T-3 */
+    ROOK_E_BID_NOT_HIGHER, /* T-3 */
+    ROOK_E_BID_JUMP, /* T-3 */
+    ROOK_E_OPENER_MUST_BID, /* T-6 */
+    ROOK_E_DEALER_STUCK, /* T-6 */
+    ROOK_E_DISCARD_COUNTER, /* T-20 */
+    ROOK_E_BAD_COLOR, /* T-7 */
+    ROOK_E_N_ERRORS
+};
+
 #endif

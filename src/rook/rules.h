@@ -9,7 +9,7 @@
  *   rook_points       T-12: the counter points in a set of cards.
  *
  * A variant reaches them as a `rook_rules` table built once from the Python
- * `Variant` (rook_core/_native/engine.pyx): masks, an order table and counter
+ * `Variant` (rook_core/_native/rules.pyx): masks, an order table and counter
  * groups.  The kernels never branch on a preset.
  *
  * "Special trumps" are the cards that belong to the trump color whatever
@@ -29,16 +29,7 @@
 #define ROOK_MAX_COUNTER_GROUPS 8
 #define ROOK_MAX_POST_STEPS 3
 
-/* Steps after bidding (T-7); also the phase codes of rook_hand. */
-enum {
-    ROOK_PH_BID = 0,
-    ROOK_PH_NEST = 1,
-    ROOK_PH_TRUMP = 2,
-    ROOK_PH_PASS = 3,
-    ROOK_PH_PLAY = 4,
-    ROOK_PH_DONE = 5,
-    ROOK_PH_THROWN_IN = 6
-};
+/* The steps after bidding (T-7) are phase codes ROOK_PH_* of rook/layout.h. */
 
 typedef struct rook_rules {
     uint64_t deck;            /* C-3: every card of the deck */

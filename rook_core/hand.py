@@ -1,0 +1,370 @@
+"""HandState: one trick-taking hand, from the deal to the score (T-1 .. T-35).
+
+The state machine is native (:class:`rook_core._native.HandCore`: a C
+struct, an undo stack, apply and the legal actions over ints).  This class
+adds what people and other programs read and write: card names, the text
+forms of actions, the JSON form, the observation of a seat.  Every public
+method validates its input; a refused action raises
+:class:`~rook_core.errors.IllegalActionError` citing the rule and leaves the
+state unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, cast
+
+from . import _layout as L
+from ._native import HandCore, check_seat, rules_for
+from .actions import Phase, action_name, parse_action
+from .cards import Card, CardSet, card_name, color_name, parse_card, parse_cards, parse_color
+from .errors import IllegalActionError, NotationError, RookError
+from .jsonio import read_object, replay
+from .variant import PRESETS, Variant, get_preset
+
+if TYPE_CHECKING:
+    from .position import Position
+
+__all__ = ["HandState"]
+
+# the rule of each phase a seat acts out of turn in, and why (T-3 .. T-22)
+_TURN_RULES = {
+    Phase.BID: ("T-3", "the bidding goes clockwise"),
+    Phase.NEST: ("T-20", "only the declarer handles the nest"),
+    Phase.TRUMP: ("T-7", "the declarer names trump"),
+    Phase.PASS: ("T-22", "seats pass their cards in turn"),
+    Phase.PLAY: ("T-8", "play goes clockwise from the leader"),
+}
+
+# a card that is not in the mover's hand cites the rule of the phase
+_NOT_IN_HAND_RULES = {Phase.NEST: "T-20", Phase.PASS: "T-22"}
+
+
+def _variant(v: Variant | str) -> Variant:
+    return v if isinstance(v, Variant) else get_preset(v)
+
+
+def _card_action(card: int | str) -> int:
+    if isinstance(card, int) and not isinstance(card, bool):
+        Card(card)
+        return card
+    return int(parse_card(cast(str, card)))   # parse_card names what it cannot read
+
+
+class HandState(HandCore):
+    """One hand of a trick-taking variant, from the deal to the score.
+
+    >>> from rook_core import HandState
+    >>> h = HandState.deal("tournament", seed=1)
+    >>> h.phase.label, h.to_move, len(h.hand(1))
+    ('bid', 1, 9)
+    >>> h.apply_text("bid 70"); h.to_move
+    2
+    >>> h.undo(); h.to_move
+    1
+    """
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def deal(cls, variant: Variant | str, seed: int = 0, dealer: int | None = None) -> HandState:
+        """Return a new hand dealt from ``seed`` (T-2) by ``dealer``
+        (default: the variant's first dealer, T-1).
+
+        :raises VariantError: for an unknown preset name.
+        """
+        v = _variant(variant)
+        st = cls.__new__(cls)
+        st._start_deal(rules_for(v), v.first_dealer if dealer is None else dealer, seed)
+        return st
+
+    @classmethod
+    def from_hands(cls, variant: Variant | str, hands: list[Any], nest: Iterable[Any] = (),
+                   dealer: int | None = None) -> HandState:
+        """Return a hand at the start of bidding with the given cards dealt.
+
+        :raises NotationError: naming a bad, foreign or repeated card.
+        :raises RookError: for hand sizes that do not fit the variant (T-2).
+        """
+        v = _variant(variant)
+        if dealer is None:
+            dealer = v.first_dealer
+        check_seat(dealer, "dealer")
+        rules = rules_for(v)
+        if isinstance(hands, (str, bytes)) or len(hands) != 4:
+            raise RookError("hands must be a list of 4 hands (T-2)")
+        seen = 0
+        masks = []
+        for s in range(4):
+            m = parse_cards(hands[s], deck_mask=v.deck_mask, what=f"hand {s}")
+            if m & seen:
+                raise NotationError(f"hand {s} repeats a card of another hand: "
+                                    f"{CardSet(m & seen)}", str(CardSet(m & seen)))
+            if m.bit_count() != v.hand_size:
+                raise RookError(f"hand {s} has {m.bit_count()} cards, the variant deals "
+                                f"{v.hand_size} (T-2)")
+            seen |= m
+            masks.append(m)
+        nm = parse_cards(nest, deck_mask=v.deck_mask, what="nest")
+        if nm & seen:
+            raise NotationError(f"the nest repeats a dealt card: {CardSet(nm & seen)}",
+                                str(CardSet(nm & seen)))
+        if nm.bit_count() != v.nest_size:
+            raise RookError(f"the nest has {nm.bit_count()} cards, the variant puts "
+                            f"{v.nest_size} there (T-2)")
+        st = cls.__new__(cls)
+        st._start_hands(rules, dealer, masks, nm)
+        return st
+
+    @classmethod
+    def from_position(cls, position: dict[str, Any] | str | Position) -> HandState:
+        """Return the play-phase state of a trick-play position (docs/formats:
+        a dict, its JSON text, or a :class:`~rook_core.position.Position`).
+
+        :raises PositionError: saying which field is inconsistent.
+        """
+        from .position import parse_position
+        p = parse_position(position)
+        v = p.variant
+        done = v.hand_size - (p.hands[p.leader].bit_count() + (1 if p.trick else 0))
+        st = cls.__new__(cls)
+        st._start_position(rules_for(v), p.hands, p.trump, p.leader, p.trick, p.nest_points,
+                           p.taken, done, p.tricks_won(), p)
+        return st
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | str | bytes) -> HandState:
+        """Return the state that :meth:`to_json` wrote (a dict or JSON text).
+
+        :raises RookError: for a malformed document or an action the rules refuse.
+        """
+        data = read_object(data, "hand JSON", ("format", "variant", "start", "actions", "summary"),
+                           ("variant", "start", "actions"))
+        v = data["variant"]
+        if isinstance(v, dict):
+            v = Variant.from_dict(v)
+        start = data["start"]
+        if not isinstance(start, dict) or len(start) != 1:
+            raise RookError("hand JSON 'start' must be {'deal': ...} or {'position': ...}")
+        if "deal" in start:
+            d = start["deal"]
+            if not isinstance(d, dict) or set(d) != {"dealer", "hands", "nest"}:
+                raise RookError("hand JSON 'start.deal' needs exactly dealer, hands, nest")
+            st = cls.from_hands(v, d["hands"], d["nest"], d["dealer"])
+        elif "position" in start:
+            st = cls.from_position(dict(start["position"]))
+        else:
+            raise RookError("hand JSON 'start' must be {'deal': ...} or {'position': ...}")
+        replay(st, data["actions"], "hand JSON")
+        return st
+
+    def _start_dict(self) -> dict[str, Any]:
+        """The start of this hand: the deal, or the position it was built from."""
+        if self.start_info is not None:
+            return {"position": self.start_info.to_dict()}
+        dealer, hands, nest = self.start_masks
+        return {"deal": {"dealer": dealer, "hands": [CardSet(m).names() for m in hands],
+                         "nest": CardSet(nest).names()}}
+
+    # ------------------------------------------------------------- actions
+    def legal_cards(self) -> CardSet:
+        """Return the legal cards as a :class:`CardSet`."""
+        return CardSet(self.legal_mask())
+
+    def apply_text(self, text: str, seat: int | None = None) -> None:
+        """Apply the action written ``text`` (``R14``, ``pass``, ``bid 75``, ``trump G``).
+
+        :raises NotationError: for unreadable text.
+        :raises IllegalActionError: as :meth:`apply`.
+        """
+        self.apply(parse_action(text), seat)
+
+    def name_trump(self, color: int | str, seat: int | None = None) -> None:
+        """Name ``color`` (``B``/``G``/``R``/``Y`` or 0..3) trump (T-7)."""
+        self.apply(L.ACTION_TRUMP + parse_color(color), seat)
+
+    def play(self, card: int | str, seat: int | None = None) -> None:
+        """Play ``card`` (text or id) to the trick (T-8 .. T-11)."""
+        self.apply(_card_action(card), seat)
+
+    def _apply_cards(self, phase: Phase, cards: Iterable[int | str] | str, seat: int | None, what: str,
+                     rule: str) -> None:
+        if self.phase_id != phase:
+            raise IllegalActionError(f"cannot {what} in the {self.phase.label} phase ({rule})", rule=rule)
+        m = parse_cards(cards, deck_mask=self.variant.deck_mask, what=what)
+        if m.bit_count() != self.remaining:
+            raise IllegalActionError(
+                f"{what}: exactly {self.remaining} card(s) are due, not {m.bit_count()} ({rule})",
+                rule=rule)
+        if seat is not None and seat != self.to_move:
+            self._wrong_seat(seat, (m & -m).bit_length() - 1 if m else -1)
+        snapshot = len(self)
+        try:
+            for c in CardSet(m):
+                self.apply(int(c))
+        except IllegalActionError:
+            while len(self) > snapshot:
+                self.undo()
+            raise
+
+    def discard(self, cards: Iterable[int | str] | str, seat: int | None = None) -> None:
+        """Discard exactly the nest's size of cards as the declarer (T-20, T-21);
+        a wrong count is refused (the T-35 misplay) and nothing changes."""
+        self._apply_cards(Phase.NEST, cards, seat, "discard", "T-20")
+
+    def pass_cards(self, cards: Iterable[int | str] | str, seat: int | None = None) -> None:
+        """Put aside exactly the variant's number of cards to pass right (T-22)."""
+        self._apply_cards(Phase.PASS, cards, seat, "pass", "T-22")
+
+    # -------------------------------------------------------------- errors
+    def _action_text(self, action: int, fallback: str) -> str:
+        try:
+            return action_name(action)
+        except NotationError:
+            return fallback
+
+    def _wrong_seat(self, seat: object, action: int) -> None:
+        """Refuse ``action`` offered by ``seat``, which is not to move (T-3 .. T-22)."""
+        what = self._action_text(action, "this action")
+        if self.to_move is None:
+            raise IllegalActionError(f"illegal action {what}: the hand is over, no seat is to "
+                                     f"move (T-14)", rule="T-14", action=action)
+        ph = self.phase
+        if ph == Phase.BID and isinstance(seat, int) and seat in self.passed_seats:
+            raise IllegalActionError(f"illegal action {what}: seat {seat} has passed and may not "
+                                     f"bid again in this hand (T-4)", rule="T-4", action=action)
+        rule, why = _TURN_RULES[ph]
+        raise IllegalActionError(
+            f"illegal action {what}: seat {seat} is not to move, seat {self.to_move} is "
+            f"({why}, {rule})", rule=rule, action=action)
+
+    def _refused(self, err: int, action: int) -> None:
+        """Refuse ``action``, answered with code ``err``: the code's rule and
+        message come from the one table of refusals (rook_core._layout)."""
+        if not 0 < err <= len(L.REFUSALS):
+            raise IllegalActionError(f"illegal action {self._action_text(action, repr(action))}: "
+                                     f"refused (code {err})", action=action)
+        _, rule, message = L.REFUSALS[err - 1]
+        if rule == "by phase":
+            rule = _NOT_IN_HAND_RULES.get(self.phase, "T-8")
+        v = self.variant
+        high = self.high_bid
+        led = self.led_card
+        text = message.format(
+            name=self._action_text(action, repr(action)), action=action, seat=self.to_move,
+            phase=self.phase.label, led=card_name(led) if led is not None else "",
+            trump=color_name(self.trump) if self.trump is not None else "",
+            min_bid=v.min_bid, max_bid=v.max_bid, step=v.bid_step, high=high,
+            next=high + v.bid_step if high else v.min_bid)
+        raise IllegalActionError(f"illegal action {text} ({rule})" if rule else f"illegal action {text}",
+                                 rule=rule, action=action)
+
+    # --------------------------------------------------------------- views
+    if TYPE_CHECKING:   # the core's variant is the Variant it was dealt with
+        @property
+        def variant(self) -> Variant: ...
+
+    @property
+    def phase(self) -> Phase:
+        """The current :class:`~rook_core.actions.Phase`."""
+        return Phase(self.phase_id)
+
+    def hand(self, seat: int) -> CardSet:
+        """Return seat's cards as a :class:`CardSet`."""
+        return CardSet(self.hand_mask(seat))
+
+    @property
+    def nest(self) -> CardSet:
+        """The nest: as dealt before the exchange, the discards after it (T-20)."""
+        return CardSet(self.nest_mask)
+
+    @property
+    def dealt_nest(self) -> CardSet:
+        return CardSet(self.dealt_nest_mask)
+
+    @property
+    def trick(self) -> list[Card]:
+        """The cards of the current trick in play order."""
+        return [Card(c) for c in self.trick_ids]
+
+    @property
+    def trick_seats(self) -> list[tuple[int, Card]]:
+        """(seat, card) pairs of the current trick."""
+        lead = self.leader or 0
+        return [((lead + i) % 4, Card(c)) for i, c in enumerate(self.trick_ids)]
+
+    @property
+    def played(self) -> CardSet:
+        return CardSet(self.played_mask)
+
+    def won(self, team: int) -> CardSet:
+        """Cards in the tricks team ``team`` took."""
+        return CardSet(self.won_mask(team))
+
+    def passing(self, seat: int) -> CardSet:
+        """Cards seat put aside to pass (T-22)."""
+        return CardSet(self.passing_mask(seat))
+
+    def events(self) -> list[tuple[Phase, int, int]]:
+        """Return the history as (phase, seat, action) triples."""
+        return [(Phase(ph), seat, a) for ph, seat, a in self.event_ids()]
+
+    def tricks(self) -> list[dict[str, Any]]:
+        """Return the completed tricks as dicts: leader, cards (with seats), winner, points."""
+        return [{"leader": lead, "cards": [(s, Card(c)) for s, c in cards], "winner": w, "points": pts}
+                for lead, cards, w, pts in self.trick_records()]
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Return what ``seat`` may know now, as JSON-ready data (T-15).
+
+        It holds the seat's own cards, the public bidding, trump and tricks,
+        and the nest only for the declarer; never another seat's unplayed
+        cards, except the ones this seat itself passed (T-22), which it knows.
+        """
+        check_seat(seat, "seat")
+        decl = self.declarer
+        obs: dict[str, Any] = {
+            "variant": self.variant.name,
+            "seat": seat,
+            "phase": self.phase.label,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "hand": CardSet(self.hand_mask(seat)).names(),
+            "bids": [[s, b] for s, b in self.bids()],
+            "high_bid": self.high_bid,
+            "declarer": decl,
+            "trump": None if self.trump is None else color_name(self.trump),
+            "trick": [[s, str(c)] for s, c in self.trick_seats],
+            "tricks": [{"leader": lead, "cards": [[s, card_name(c)] for s, c in cards], "winner": w}
+                       for lead, cards, w, _ in self.trick_records()],
+            "tricks_won": list(self.tricks_won),
+            "points": list(self.points),
+            "score": list(self.score) if self.is_over else None,
+        }
+        if decl == seat and self.variant.nest_size and self.nest_taken:
+            obs["nest"] = CardSet(self.dealt_nest_mask).names()     # T-15: the declarer only
+            obs["discarded"] = CardSet(self.nest_mask).names()
+        passed = self.passing_mask(seat)
+        if passed:
+            obs["passed"] = CardSet(passed).names()
+        if self.to_move == seat:
+            obs["legal_actions"] = self.legal_actions()
+        return obs
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the state as JSON-ready data: variant, start and actions
+        (:meth:`from_json` rebuilds it exactly) plus a readable summary."""
+        v = self.variant
+        vj = v.name if PRESETS.get(v.name) == v else v.to_dict()
+        return {
+            "format": "rook-hand/1",
+            "variant": vj,
+            "start": self._start_dict(),
+            "actions": [action_name(a) for a in self.history],
+            "summary": {"phase": self.phase.label, "to_move": self.to_move,
+                        "points": list(self.points), "score": list(self.score)},
+        }
+
+    def __repr__(self) -> str:
+        return f"<HandState {self.variant.name} {self.phase.label} to_move={self.to_move} actions={len(self)}>"
