@@ -42,7 +42,7 @@ from typing import Any, TextIO
 from ._version import __version__
 from .errors import RookError
 from .jsonio import read_object, run_jsonl
-from .service.adapters import BOT_KINDS, GAMES, HostedGame
+from .hosting import BOT_KINDS, GAMES, HostedGame
 
 __all__ = ["run_engine"]
 

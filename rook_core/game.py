@@ -20,20 +20,10 @@ from .hand import HandState
 from .actions import PENALTY, Phase, action_name, parse_action
 from .errors import IllegalActionError, RookError
 from .jsonio import read_object, replay
+from .rng import hand_seed
 from .variant import PRESETS, Variant, get_preset
 
 __all__ = ["Game", "hand_seed"]
-
-_MASK64 = (1 << 64) - 1
-
-
-def hand_seed(game_seed: int, index: int) -> int:
-    """Return the deal seed of hand ``index`` (0-based, redeals counted) of a game."""
-    z = (game_seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
 
 class Game:
     """A seeded game of a trick-taking variant, played through one action space.

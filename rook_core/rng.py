@@ -1,4 +1,11 @@
-"""A pure-Python copy of the native random stream (``src/rook/rng.h``).
+"""Seeds and random streams: the one definition of how a run's seed becomes
+the seeds of its hands and agents, and a pure-Python copy of the native
+random stream (``src/rook/rng.h``).
+
+:func:`hand_seed` (and its vectorised :func:`hand_seeds`) gives the deal
+seed of hand ``index`` of a game or run; ``src/rook/sim.c`` computes the
+same natively (``rook_hand_seed``; tests/test_sim_native.py checks they
+agree).  :func:`agent_seed` gives the seed of a seat's bot.
 
 ``NativeStream`` draws exactly the numbers ``rook_rng`` draws from the same
 seed (splitmix64 seeding, xoshiro256**, Lemire's bounded draw with
@@ -14,7 +21,10 @@ True
 
 from __future__ import annotations
 
-__all__ = ["NativeStream", "splitmix64"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["NativeStream", "agent_seed", "hand_seed", "hand_seeds", "splitmix64"]
 
 M64 = (1 << 64) - 1
 M32 = (1 << 32) - 1
@@ -27,6 +37,32 @@ def splitmix64(x: int) -> tuple[int, int]:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
     return z ^ (z >> 31), x
+
+
+def hand_seed(game_seed: int, index: int) -> int:
+    """Return the deal seed of hand ``index`` (0-based, redeals counted) of a game."""
+    z = (game_seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+def hand_seeds(seed: int | npt.NDArray[np.uint64], units: npt.NDArray[np.integer]) -> npt.NDArray[np.uint64]:
+    """Vectorised :func:`hand_seed` (uint64 arithmetic wraps mod 2**64);
+    ``seed`` is one seed or one per unit."""
+    base = np.uint64(seed & M64) if isinstance(seed, int) else np.asarray(seed, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = (base * np.uint64(0x9E3779B97F4A7C15)
+             + (units.astype(np.uint64) + np.uint64(1)) * np.uint64(0xBF58476D1CE4E5B9))
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        out: npt.NDArray[np.uint64] = z ^ (z >> np.uint64(31))
+        return out
+
+
+def agent_seed(seed: int, unit: int, seat: int) -> int:
+    """Return the seed of the agent at ``seat`` for unit ``unit`` of a run."""
+    return hand_seed(hand_seed(seed, unit) ^ 0xA5A5A5A5, seat)
 
 
 def _rotl(x: int, k: int) -> int:

@@ -8,7 +8,7 @@
 True
 
 **Units.**  ``hands=N`` plays N single hands: deal ``i`` uses the seed
-:func:`~rook_core.game.hand_seed` ``(seed, i)`` with dealer ``i % 4``
+:func:`~rook_core.rng.hand_seed` ``(seed, i)`` with dealer ``i % 4``
 (T-1, T-2), is bid, played and scored (T-3 .. T-32); a hand every seat
 passes is recorded as thrown in (T-6), not redealt.  ``games=N`` plays N
 games to the target (T-33, T-34): game ``g`` is ``Game(preset,
@@ -51,10 +51,12 @@ import numpy as np
 from .actions import Phase
 from .agents import AGENTS, act_for, make_agent
 from .errors import IllegalActionError, RookError
-from .policy import NativePolicy
-from .game import Game, hand_seed
-from .variant import Variant, get_preset
+from .game import Game
 from .hand import HandState
+from .policy import NativePolicy
+from .rng import agent_seed, hand_seed, hand_seeds
+from .stats import mean_ci, wilson
+from .variant import Variant, get_preset
 
 __all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path"]
 
@@ -102,11 +104,6 @@ GAME_COLUMNS: dict[str, tuple[str, str]] = {
     "total_1": ("int32", "team 1's final score"),
     "winner": ("int8", "the winning team, -1 when max_hands ran out first"),
 }
-
-
-def agent_seed(seed: int, unit: int, seat: int) -> int:
-    """Return the seed of the agent at ``seat`` for unit ``unit`` of a run."""
-    return hand_seed(hand_seed(seed, unit) ^ 0xA5A5A5A5, seat)
 
 
 @dataclass(frozen=True)
@@ -225,30 +222,6 @@ def _to_arrays(rows: dict[str, list[Any]], cols: dict[str, tuple[str, str]]) -> 
     return {k: np.asarray(rows[k], dtype=cols[k][0]) for k in cols}
 
 
-def _mean_ci(x: np.ndarray) -> tuple[float, float, float]:
-    """Return the mean and its 95% normal interval."""
-    n = len(x)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    m = float(np.mean(x))
-    if n < 2:
-        return (m, math.nan, math.nan)
-    h = 1.96 * float(np.std(x, ddof=1)) / math.sqrt(n)
-    return (m, m - h, m + h)
-
-
-def _wilson(k: int, n: int) -> tuple[float, float, float]:
-    """Return the proportion k/n and its 95% Wilson interval."""
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    z = 1.96
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (p, max(0.0, c - h), min(1.0, c + h))
-
-
 @dataclass
 class SimResult:
     """Columnar results of :func:`simulate`.
@@ -301,10 +274,10 @@ class SimResult:
             decl = played & (h["declarer"] % 2 == t)
             teams[f"team_{t}"] = {
                 "agents": [self.agents[t], self.agents[t + 2]] if not self.duplicate else None,
-                "points_per_hand": _mean_ci(h[f"points_{t}"][played].astype(float)),
-                "score_per_hand": _mean_ci(h[f"score_{t}"][played].astype(float)),
+                "points_per_hand": mean_ci(h[f"points_{t}"][played].astype(float)),
+                "score_per_hand": mean_ci(h[f"score_{t}"][played].astype(float)),
                 "declared": int(decl.sum()),
-                "make_rate": _wilson(int((h["made"][decl] == 1).sum()), int(decl.sum())),
+                "make_rate": wilson(int((h["made"][decl] == 1).sum()), int(decl.sum())),
                 "mean_bid": float(h["bid"][decl].mean()) if decl.any() else math.nan,
             }
         out.update(teams)
@@ -313,8 +286,8 @@ class SimResult:
             decided = int((w >= 0).sum())
             out["games"] = int(len(w))
             out["undecided_games"] = int(len(w) - decided)
-            out["team_0_win_rate"] = _wilson(int((w == 0).sum()), decided)
-            out["hands_per_game"] = _mean_ci(self.games["hands"].astype(float))
+            out["team_0_win_rate"] = wilson(int((w == 0).sum()), decided)
+            out["hands_per_game"] = mean_ci(self.games["hands"].astype(float))
         if self.duplicate:
             out["side_a"] = [self.agents[0], self.agents[2]]
             out["side_b"] = [self.agents[1], self.agents[3]]
@@ -332,15 +305,15 @@ class SimResult:
             units = np.unique(h["unit"])
             if self.mode == "games":
                 hands_per_unit = np.bincount(h["unit"]).astype(float)[units]
-                res[f"{what}_per_hand"] = _mean_ci(per_unit[units] * 2.0 / hands_per_unit)
+                res[f"{what}_per_hand"] = mean_ci(per_unit[units] * 2.0 / hands_per_unit)
             else:
-                res[f"{what}_per_hand"] = _mean_ci(per_unit[units])
+                res[f"{what}_per_hand"] = mean_ci(per_unit[units])
         if self.mode == "games" and len(self.games["unit"]):
             g = self.games
             side_a_team = np.where(g["copy"] == 0, 0, 1)
             won = np.where(g["winner"] < 0, 0.0, np.where(g["winner"] == side_a_team, 1.0, -1.0))
             per_unit = np.bincount(g["unit"], weights=won)[np.unique(g["unit"])] / 2.0
-            res["games_won_per_game"] = _mean_ci(per_unit)
+            res["games_won_per_game"] = mean_ci(per_unit)
         return res
 
     # ------------------------------------------------------------- output
@@ -510,17 +483,6 @@ def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, 
                      _to_arrays(hands_rows, HAND_COLUMNS), _to_arrays(game_rows, GAME_COLUMNS), meta)
 
 
-def _hand_seeds(seed: int | np.ndarray, units: np.ndarray) -> np.ndarray:
-    """Vectorised :func:`~rook_core.game.hand_seed` (uint64 arithmetic wraps mod
-    2**64); ``seed`` is one seed or one per unit."""
-    base = np.uint64(seed & _M64) if isinstance(seed, int) else np.asarray(seed, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        z = (base * np.uint64(0x9E3779B97F4A7C15)
-             + (units.astype(np.uint64) + np.uint64(1)) * np.uint64(0xBF58476D1CE4E5B9))
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
 
 def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, dict[str, Any]],
                      seed: int, n: int, mode: str, duplicate: bool, max_hands: int, workers: int,
@@ -567,7 +529,7 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
         units = np.repeat(np.arange(n, dtype=np.int64), per)
         copies = np.tile(np.arange(per), n)
         numbers = np.ones(n * per, dtype=np.int64)
-        deal_seeds = _hand_seeds(seed, units)
+        deal_seeds = hand_seeds(seed, units)
         game_cols = _to_arrays(_new_columns(GAME_COLUMNS), GAME_COLUMNS)
     else:
         games = np.concatenate([p[1] for p in parts if p[1] is not None]) if parts else \
@@ -579,8 +541,8 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
         copies = np.repeat(g_copies, counts)
         numbers = np.concatenate([np.arange(1, k + 1) for k in counts]) if len(counts) else \
             np.zeros(0, np.int64)
-        game_seeds = _hand_seeds(seed, units)
-        deal_seeds = _hand_seeds(game_seeds, numbers - 1)
+        game_seeds = hand_seeds(seed, units)
+        deal_seeds = hand_seeds(game_seeds, numbers - 1)
         game_cols = {"unit": g_units, "copy": g_copies, "hands": counts, "total_0": games[:, 1],
                      "total_1": games[:, 2], "winner": games[:, 3]}
         game_cols = {k: np.asarray(game_cols[k]).astype(GAME_COLUMNS[k][0]) for k in GAME_COLUMNS}

@@ -17,7 +17,7 @@ import pytest
 
 from _server import Server, bearer
 from rook_core.game import Game
-from rook_core.service.adapters import TURN_LIMIT
+from rook_core.hosting import TURN_LIMIT
 from rook_core.toonerville.game import ToonervilleGame
 from rook_core.toonerville.rules import ToonervilleRules
 
@@ -478,7 +478,7 @@ def test_a_game_stored_before_max_hands_replays_with_no_hand_limit(tmp_path: Pat
     db.commit()
     state = _hub(tmp_path).public(g)                          # a new server on the same file: no limit
     assert not state["over"] and state["move"] >= moves and state["to_move"] is not None
-    from rook_core.service.adapters import HostedGame
+    from rook_core.hosting import HostedGame
     assert HostedGame.load({"game": "crowsnest", "seed": 1}).spec["max_hands"] is None
     assert HostedGame.create({"game": "crowsnest", "seed": 1}).spec["max_hands"] == 200
 

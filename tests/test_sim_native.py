@@ -13,7 +13,7 @@ import pytest
 
 from rook_core import HandState
 from rook_core.errors import IllegalActionError, RookError
-from rook_core.game import hand_seed
+from rook_core.rng import hand_seed
 from rook_core.policy import VIEW, NativePolicy, example_policy
 from rook_core.simulate import simulate
 from rook_core.variant import PRESETS

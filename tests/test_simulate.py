@@ -18,8 +18,9 @@ import pytest
 from rook_core import HandState
 from rook_core.agents import act_for, make_agent
 from rook_core.errors import RookError
-from rook_core.game import hand_seed
-from rook_core.simulate import GAME_COLUMNS, HAND_COLUMNS, agent_seed, simulate
+from rook_core.rng import hand_seed
+from rook_core.rng import agent_seed
+from rook_core.simulate import GAME_COLUMNS, HAND_COLUMNS, simulate
 from rook_core.sim_report import format_summary, write_report
 from rook_core.variant import get_preset
 
@@ -225,7 +226,7 @@ def test_T2_report_strength_of_a_custom_variant() -> None:
 
 
 def test_wilson_interval_stays_within_zero_and_one() -> None:
-    from rook_core.simulate import _wilson
+    from rook_core.stats import wilson as _wilson
     for k, n in [(0, 1), (0, 40), (40, 40), (1, 3), (7, 7)]:
         p, lo, hi = _wilson(k, n)
         assert 0.0 <= lo <= p <= hi <= 1.0 and str(lo) != "-0.0"

@@ -14,7 +14,7 @@ import pytest
 
 from rook_core.cli import main
 from rook_core.errors import RookError
-from rook_core.simulate import agent_seed
+from rook_core.rng import agent_seed
 from rook_core.toonerville.agents import make_toonerville_agent, play_game
 from rook_core.toonerville.game import ToonervilleGame
 from rook_core.toonerville.playlog import write_game_log

@@ -39,7 +39,7 @@ _M64 = 0xFFFFFFFFFFFFFFFF
 
 
 def hand_seed(seed, index):
-    """Return rook_core.game.hand_seed(seed, index), computed natively."""
+    """Return rook_core.rng.hand_seed(seed, index), computed natively."""
     return rook_hand_seed(<uint64_t>(seed & _M64), <uint64_t>(index & _M64))
 
 

@@ -1,6 +1,6 @@
-"""rook_core as a backend for other apps: ``rook serve`` (HTTP JSON) and its parts.
+"""rook_core as a backend for other apps: ``rook serve`` (HTTP JSON) and its parts
+(the games it hosts: :mod:`rook_core.hosting`, shared with ``rook engine``).
 
-* :mod:`.adapters`: one interface over trick-taking games and Toonerville;
 * :mod:`.store`: SQLite (WAL) with an append-only action log per game;
 * :mod:`.hub`: games in play, seat tokens, move numbers, bots;
 * :mod:`.jobs`: background simulation jobs;

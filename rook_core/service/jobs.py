@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from ..errors import RookError
-from .adapters import BOT_KINDS, GAMES
+from ..hosting import BOT_KINDS, GAMES
 
 __all__ = ["Jobs", "Busy", "MAX_HANDS", "MAX_GAMES", "MAX_WAITING"]
 

@@ -49,7 +49,7 @@ from typing import Any, NamedTuple
 from .. import _layout as L
 from ..cards import card_name
 from ..errors import IllegalActionError, RookError
-from ..game import hand_seed
+from ..rng import hand_seed
 from ..jsonio import read_object
 from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
 from .contracts import CONTRACTS, Contract

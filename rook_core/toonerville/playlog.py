@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..cards import card_name
-from ..simulate import agent_seed
+from ..rng import agent_seed
 from .actions import Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take
 from .agents import make_toonerville_agent
 from .contracts import CONTRACTS

@@ -27,8 +27,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..errors import RookError
-from ..game import hand_seed
-from ..simulate import SimResult, _mean_ci, _wilson, agent_seed
+from ..rng import agent_seed, hand_seed
+from ..simulate import SimResult
+from ..stats import mean_ci, wilson
 from .agents import make_toonerville_agent, play_game, toonerville_agent_kinds
 from .game import ToonervilleGame
 from .rules import ToonervilleRules
@@ -73,15 +74,15 @@ class ToonervilleSimResult(SimResult):
         out: dict[str, Any] = {"preset": self.preset, "agents": list(self.agents), "seed": self.seed,
                                "mode": "games", "games": len(g["unit"]), "rounds": n_rounds,
                                "rounds_at_turn_limit": int((r["went_out"] < 0).sum()),
-                               "turns_per_round": _mean_ci(r["turns"].astype(float))}
+                               "turns_per_round": mean_ci(r["turns"].astype(float))}
         for p in range(players):
             out[f"player_{p}"] = {
                 "agent": self.agents[p],
-                "total_per_game": _mean_ci(g[f"total_{p}"].astype(float)),
-                "win_rate": _wilson(int(g[f"won_{p}"].sum()), len(g["unit"])),
-                "out_rate": _wilson(int((r["went_out"] == p).sum()), n_rounds),
-                "laid_rate": _wilson(int(r[f"laid_{p}"].sum()), n_rounds),
-                "score_per_round": _mean_ci(r[f"score_{p}"].astype(float)),
+                "total_per_game": mean_ci(g[f"total_{p}"].astype(float)),
+                "win_rate": wilson(int(g[f"won_{p}"].sum()), len(g["unit"])),
+                "out_rate": wilson(int((r["went_out"] == p).sum()), n_rounds),
+                "laid_rate": wilson(int(r[f"laid_{p}"].sum()), n_rounds),
+                "score_per_round": mean_ci(r[f"score_{p}"].astype(float)),
             }
         return out
 

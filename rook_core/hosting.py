@@ -1,4 +1,4 @@
-"""One interface over the two kinds of game the service hosts.
+"""Hosting a game: one interface over the two kinds of game that ``rook serve`` and ``rook engine`` host.
 
 A trick-taking :class:`~rook_core.game.Game` (every preset, 4 seats) and a
 :class:`~rook_core.toonerville.game.ToonervilleGame` (3-5 players) differ in
@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import IllegalActionError, RookError
-from ..game import Game
-from ..toonerville.game import LISTED_LAYS, ToonervilleGame
-from ..toonerville.rules import ToonervilleRules
-from ..variant import PRESETS
+from .errors import IllegalActionError, RookError
+from .game import Game
+from .toonerville.game import LISTED_LAYS, ToonervilleGame
+from .toonerville.rules import ToonervilleRules
+from .variant import PRESETS
 
 __all__ = ["HostedGame", "GAMES", "BOT_KINDS"]
 
@@ -122,7 +122,7 @@ class HostedGame:
             return []
         if isinstance(self.state, ToonervilleGame):
             return [str(a) for a in self.state.legal_actions(max_lays=LISTED_LAYS)]
-        from ..actions import action_name
+        from .actions import action_name
         return [action_name(a) for a in self.state.legal_actions()]
 
     def apply(self, action: str, seat: int, *, penalties: bool = True) -> str:
@@ -136,12 +136,12 @@ class HostedGame:
             raise IllegalActionError(f"illegal action {action!r}: the game ended after its "
                                      f"{self.spec['max_hands']} hands (max_hands)")
         if isinstance(self.state, ToonervilleGame):
-            from ..toonerville.actions import parse_action as parse_tv
+            from .toonerville.actions import parse_action as parse_tv
             a = parse_tv(action)
             self.state.apply(a, seat)
             self.moves += 1
             return str(a)
-        from ..actions import PENALTY, action_name, parse_action
+        from .actions import PENALTY, action_name, parse_action
         n = parse_action(action)
         if not penalties and n in (PENALTY, PENALTY + 1):
             raise IllegalActionError(f"illegal action {action_name(n)}: a penalty (T-35) is recorded by a "
@@ -191,15 +191,15 @@ class HostedGame:
         if kind not in BOT_KINDS:
             raise RookError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")
         if isinstance(self.state, ToonervilleGame):
-            from ..toonerville.agents import make_toonerville_agent
+            from .toonerville.agents import make_toonerville_agent
             return make_toonerville_agent(kind, self.state.rules, seed)
-        from ..agents import make_agent
+        from .agents import make_agent
         return make_agent(kind, self.state.variant, seed)
 
     def bot_action(self, bot: Any, seat: int) -> str:
         """The action ``bot`` chooses for ``seat`` now, as text."""
         if isinstance(self.state, ToonervilleGame):
             return str(bot.act(self.state.observation(seat, legal=bot.needs_legal)))
-        from ..actions import action_name
-        from ..agents import act_for
+        from .actions import action_name
+        from .agents import act_for
         return action_name(act_for(bot, self.state.current, seat))
