@@ -13,3 +13,13 @@ def test_mypy_strict_passes() -> None:
     res = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "rook_core"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_the_stubs_match_the_compiled_modules() -> None:
+    """mypy's stubtest compares each .pyi stub of _native with the module it describes."""
+    modules = sorted(f"rook_core._native.{p.stem}" for p in (ROOT / "rook_core" / "_native").glob("*.pyi"))
+    assert len(modules) >= 5
+    res = subprocess.run([sys.executable, "-m", "mypy.stubtest", "--allowlist",
+                          str(ROOT / "tools" / "stubtest_allowlist.txt"), *modules],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr

@@ -1,6 +1,6 @@
 # The core's answers are what the subclass's hooks build (rook_core.solver.Solver types them).
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 from rook_core.errors import RookError
 
@@ -8,8 +8,8 @@ class SolverCore:
     node_budget: int
     time_budget: float
     last_nodes: int
-    def __init__(self, tt_bytes: int = ..., node_budget: int = 0, generalize: bool = True,
-                 time_budget: float = 0.0) -> None: ...
+    def __new__(cls, tt_bytes: int = ..., node_budget: int = 0, generalize: bool = True,
+                time_budget: float = 0.0) -> Self: ...
     def _raw_position(self, position: Any) -> tuple[Any, ...]: ...
     def _card(self, card: int) -> Any: ...
     def _result(self, value: int, move_values: dict[Any, int], best: list[Any], to_move: int,
@@ -30,4 +30,3 @@ class SolverCore:
               progress: Callable[[int, int, int], object] | None = None,
               workers: int = 1) -> Any: ...
 
-__all__ = ["SolverCore"]

@@ -8,6 +8,7 @@
 #define ROOK_RNG_H
 
 #include <stdint.h>
+#include "rook/check.h"
 
 typedef struct rook_rng { uint64_t s[4]; } rook_rng;
 
@@ -44,9 +45,10 @@ static inline uint64_t rook_rng_next(rook_rng *g)
     return result;
 }
 
-/* Return a uniform integer in [0, n). Precondition: 0 < n < 2^32. */
+/* Return a uniform integer in [0, n). Precondition: n > 0. */
 static inline uint32_t rook_rng_below(rook_rng *g, uint32_t n)
 {
+    ROOK_ASSERT(n > 0);
     uint64_t m = (uint64_t)(uint32_t)(rook_rng_next(g) >> 32) * n;
     uint32_t low = (uint32_t)m;
     if (low < n) {

@@ -1,8 +1,9 @@
 /* rules.h: the trick rules of RULES.md as branch-light kernels over 64-bit masks.
  *
- * Every native path (the hand state machine, perft, the batch loop, and later
- * the solver) reaches these three kernels and nothing else for the rules of
- * trick play:
+ * Every native path (the hand state machine, perft, the batch loop, the hand
+ * loop of sim.c) reaches these three kernels and nothing else for the rules
+ * of trick play; the solver restates them in its own card layout
+ * (solve/core.h), and the tests hold its answers to exhaustive minimax:
  *
  *   rook_legal_mask   T-9, T-10: which cards of a hand may be played to a trick.
  *   rook_trick_winner T-11: which card of a (possibly partial) trick wins.
@@ -25,6 +26,7 @@
 #include <stdint.h>
 #include "rook/layout.h"
 #include "rook/bits.h"
+#include "rook/check.h"
 
 #define ROOK_MAX_COUNTER_GROUPS 8
 #define ROOK_MAX_POST_STEPS 3
@@ -126,9 +128,10 @@ static inline uint64_t rook_legal_mask(const rook_rules *r, uint64_t hand, int l
 }
 
 /* Return the index (0..n-1) of the card that wins the trick `cards[0..n-1]`,
- * cards[0] being the led card (T-11). Precondition: n >= 1. */
+ * cards[0] being the led card (T-11). Precondition: 1 <= n <= 4. */
 static inline int rook_trick_winner(const rook_rules *r, const uint8_t *cards, int n, int trump)
 {
+    ROOK_ASSERT(n >= 1 && n <= 4);
     uint64_t tm = rook_trump_mask(r, trump);
     uint64_t fm = rook_follow_mask(r, cards[0], trump);
     /* key * 4 + (3 - i): the highest packed key is the winner; keys never tie
