@@ -23,8 +23,7 @@ import zlib
 from typing import Any
 
 from rook_core._reference.playout import NativeStream, replay_random_hand
-from rook_core._reference.tricks import (RefPlay, card_points, deck_cards, legal_cards,
-                                         play_card)
+from rook_core._reference.tricks import RefPlay, card_points, deck_cards, legal_cards, play_card
 from rook_core.cards import BIRD
 from rook_core.position import Position
 from rook_core.variant import Variant, get_preset

@@ -39,10 +39,10 @@ from pathlib import Path
 
 import numpy as np
 
-from rook_core.hand import HandState
 from rook_core._native.rules import rules_for
 from rook_core._reference.tricks import perft as ref_perft
 from rook_core._reference.tricks import play_card, ref_play_from_position
+from rook_core.hand import HandState
 from rook_core.position import Position
 from rook_core.variant import PRESETS
 

@@ -26,8 +26,8 @@ void rook_solver_set_progress(rook_solver *s, side_step_fn fn, void *arg);
 int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi, int guess,
                      int anytime, int *lo, int *hi);
 #pragma weak rook_dd_value_in
-int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
-                       uint64_t *best, int *lo, int *hi);
+int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, uint64_t *best,
+                       int *lo, int *hi);
 #pragma weak rook_dd_best_cards
 
 #define SIDE_API __attribute__((visibility("default")))
@@ -110,18 +110,33 @@ static const rook_rules *prepare(const side_spec *spec, const side_pos *pos, roo
 }
 
 /* Return a new solver with a table of tt_bytes, or NULL. */
-SIDE_API void *side_new(uint64_t tt_bytes) { return rook_solver_new((size_t)tt_bytes); }
+SIDE_API void *side_new(uint64_t tt_bytes)
+{
+    return rook_solver_new((size_t)tt_bytes);
+}
 
-SIDE_API void side_free(void *s) { rook_solver_free(s); }
+SIDE_API void side_free(void *s)
+{
+    rook_solver_free(s);
+}
 
 /* Forget every stored bound. */
-SIDE_API void side_clear(void *s) { rook_solver_clear(s); }
+SIDE_API void side_clear(void *s)
+{
+    rook_solver_clear(s);
+}
 
 /* Stop searches after this many nodes (0: no limit). */
-SIDE_API void side_set_budget(void *s, uint64_t nodes) { rook_solver_set_budget(s, nodes); }
+SIDE_API void side_set_budget(void *s, uint64_t nodes)
+{
+    rook_solver_set_budget(s, nodes);
+}
 
 /* Return the nodes of the last call. */
-SIDE_API uint64_t side_nodes(void *s) { return rook_solver_nodes(s); }
+SIDE_API uint64_t side_nodes(void *s)
+{
+    return rook_solver_nodes(s);
+}
 
 /* Return the value of the position (-1: budget; -2: too many rule sets). */
 SIDE_API int side_value(void *s, const side_spec *spec, const side_pos *pos)
@@ -156,7 +171,10 @@ SIDE_API int side_at_least(void *s, const side_spec *spec, const side_pos *pos, 
 }
 
 /* Return a statistic of the last call (rook_solver_stat). */
-SIDE_API uint64_t side_stat(void *s, int which) { return rook_solver_stat(s, which); }
+SIDE_API uint64_t side_stat(void *s, int which)
+{
+    return rook_solver_stat(s, which);
+}
 
 /* The steps of the last value search: bounds and nodes after each probe. */
 static int trace_n;

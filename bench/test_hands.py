@@ -31,8 +31,8 @@ import time
 
 import numpy as np
 import pytest
-
 import rookbench as B
+
 from rook_core._native.rules import playout_kernels, rules_for
 from rook_core.playout import random_playouts
 

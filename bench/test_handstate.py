@@ -34,11 +34,11 @@ Target: apply+legal_actions <= 1 us (printed, never asserted).
 from __future__ import annotations
 
 import pytest
-
 import rookbench as B
-from rook_core.hand import HandState
-from rook_core.actions import PENALTY
+
 from rook_core._reference.tricks import RefPlay, card_points, play_card
+from rook_core.actions import PENALTY
+from rook_core.hand import HandState
 from rook_core.position import Position
 
 NAME = "tournament"

@@ -14,8 +14,8 @@ ratios.  Both sides' answers are asserted equal.
 from __future__ import annotations
 
 import pytest
-
 import rookbench as B
+
 from rook_core._native.rules import rules_for
 from rook_core._reference.tricks import legal_cards, trick_winner
 

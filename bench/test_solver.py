@@ -172,8 +172,8 @@ def test_solver_partnership57(benchmark, ledger):  # type: ignore[no-untyped-def
                              f"{time.perf_counter() - t:.2f} s")
 
     benchmark.pedantic(run, rounds=1, iterations=1)
-    ledger.target(f"solver partnership-57 full deals (14 tricks), value under a budget "
-                  f"(target: every deal exact within 60 s; a 64 MiB table here): " + "; ".join(lines))
+    ledger.target("solver partnership-57 full deals (14 tricks), value under a budget "
+                  "(target: every deal exact within 60 s; a 64 MiB table here): " + "; ".join(lines))
 
 
 @pytest.mark.benchmark(group="solver-batch")

@@ -32,8 +32,8 @@ import zlib
 
 import numpy as np
 import pytest
-
 import rookbench as B
+
 from rook_core import _layout as L
 from rook_core._native import contract as native
 from rook_core._reference.contract import solve_contract as reference

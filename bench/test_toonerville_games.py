@@ -18,8 +18,7 @@ from __future__ import annotations
 import pytest
 
 from rook_core._reference.contract import solve_contract as reference_solver
-from rook_core.rng import agent_seed
-from rook_core.rng import hand_seed
+from rook_core.rng import agent_seed, hand_seed
 from rook_core.toonerville.agents import make_toonerville_agent, play_game
 from rook_core.toonerville.game import ToonervilleGame
 from rook_core.toonerville.rules import ToonervilleRules

@@ -6,18 +6,17 @@
 ('bid', 12)
 """
 
+from ._native import Rules, rules_for
+from ._version import __version__
 from .actions import Phase, action_name, parse_action
 from .cards import BIRD, Card, CardSet, card_name, parse_card, parse_cards
-from .errors import (IllegalActionError, NotationError, PositionError, RookError,
-                     VariantError)
-from .variant import PRESETS, SEED_PRESETS, Variant, get_preset
-from .hand import HandState
-from ._native import Rules, rules_for
+from .errors import IllegalActionError, NotationError, PositionError, RookError, VariantError
 from .game import Game
-
-from ._version import __version__
+from .hand import HandState
+from .variant import PRESETS, SEED_PRESETS, Variant, get_preset
 
 __all__ = [
+    "__version__",
     "BIRD", "Card", "CardSet", "Game", "HandState", "IllegalActionError", "NotationError", "PRESETS",
     "Phase", "PositionError", "RookError", "Rules", "SEED_PRESETS", "Variant", "VariantError",
     "action_name", "card_name", "get_preset", "parse_action", "parse_card", "parse_cards",

@@ -26,7 +26,8 @@ cap the number of hands for that reason.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from .errors import RookError
 from .rng import M64, NativeStream

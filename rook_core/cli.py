@@ -75,9 +75,9 @@ def _bounds_line(lo: int, hi: int, nodes: int) -> None:
 def _hand_at_nest(preset: str, seed: int) -> Any:
     """Deal hand ``seed`` of ``preset`` and bid with the heuristic bots until the
     declarer has taken the nest (T-3 .. T-7, T-20)."""
-    from .hand import HandState
     from .actions import Phase
     from .agents import make_agent
+    from .hand import HandState
     from .variant import get_preset
     variant = get_preset(preset)
     hand = HandState.deal(variant, seed)
@@ -124,7 +124,7 @@ def _show_nest(hand: Any, answer: dict[str, Any]) -> str:
     for s in range(4):
         if s != d:
             lines.append(f"  seat {s} (team {s % 2}): {fmt_hand(CardSet(hand.hand_mask(s)))}")
-    lines.append(f"  trump   bury                     points  (discards tried, solved exactly, nodes)")
+    lines.append("  trump   bury                     points  (discards tried, solved exactly, nodes)")
     for t in answer["trumps"]:
         mark = "   best" if t["trump"] == answer["best"]["trump"] else ""
         points = ("" if t["exact"] else ">=") + str(t["points"])
@@ -140,12 +140,11 @@ def _show_nest(hand: Any, answer: dict[str, Any]) -> str:
 # ------------------------------------------------------------------ play
 def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out: TextIO) -> int:
     """Play a seeded game between bots and write a readable log; return the winner or -1."""
-    from .actions import PASS, Phase, action_name
+    from . import _layout as L
+    from .actions import Phase
     from .agents import act_for, make_agent
-    from .cards import CardSet, color_name
     from .game import Game
     from .variant import get_preset
-    from . import _layout as L
 
     variant = get_preset(preset)
     game = Game(variant, seed)
@@ -170,7 +169,7 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
             return
         d = h.declarer
         w(f"  declarer: seat {d} (team {d % 2}) at {h.high_bid}\n")
-        for ph, seat, a in h.events():
+        for ph, _seat, a in h.events():
             if ph == Phase.TRUMP:
                 w(f"  trump: {L.COLOR_NAMES[a - 65]}\n")
         if variant.nest_size and h.phase in (Phase.PLAY, Phase.DONE):
@@ -223,8 +222,8 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
 
 # ------------------------------------------------------------------ main
 def build_parser() -> argparse.ArgumentParser:
-    from .variant import PRESETS
     from ._version import __version__
+    from .variant import PRESETS
     p = argparse.ArgumentParser(prog="rook", description="rook_core: the Rook card-game engine.")
     p.add_argument("--version", action="version", version=f"rook_core {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -329,7 +328,8 @@ def _toonerville_rounds(args: argparse.Namespace) -> tuple[int, ...]:
 def _check_trick_only(args: argparse.Namespace) -> None:
     """Refuse Toonerville options for a trick-taking preset and the reverse."""
     if args.preset == "toonerville":
-        for flag, value in (("--hands", getattr(args, "hands", None)), ("--duplicate", getattr(args, "duplicate", False)),
+        for flag, value in (("--hands", getattr(args, "hands", None)),
+                            ("--duplicate", getattr(args, "duplicate", False)),
                             ("--report", getattr(args, "report", None)), ("--worlds", getattr(args, "worlds", None))):
             if value:
                 raise RookError(f"{flag} is for the trick-taking presets, not toonerville "
@@ -341,6 +341,7 @@ def _check_trick_only(args: argparse.Namespace) -> None:
 def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
+
         from .service.app import create_app
     except ImportError as e:
         raise RookError(f"rook serve needs the serve extra (pip install -e '.[serve]'): {e}") from None
@@ -391,8 +392,8 @@ def _simulate_toonerville(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .simulate import check_out_path, simulate
     from .sim_report import check_report_path, format_summary, write_report
+    from .simulate import check_out_path, simulate
     _check_trick_only(args)
     if args.preset == "toonerville":
         return _simulate_toonerville(args)

@@ -25,15 +25,15 @@ __all__ = ["run_demo"]
 
 def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000_000) -> None:
     """Write the demo to ``out`` (see the module docstring)."""
-    from .hand import HandState
+    from . import _layout as L
     from .actions import Phase
-    from .text import fmt_hand, show_solution
+    from .hand import HandState
     from .playout import random_playouts
     from .position import Position
-    from .simulate import simulate
     from .sim_report import format_summary
+    from .simulate import simulate
     from .solver import Solver
-    from . import _layout as L
+    from .text import fmt_hand, show_solution
 
     w = out.write
     preset = "tournament"

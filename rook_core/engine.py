@@ -36,13 +36,12 @@ request                                         answer
 
 from __future__ import annotations
 
-import json
 from typing import Any, TextIO
 
 from ._version import __version__
 from .errors import RookError
-from .jsonio import read_object, run_jsonl
 from .hosting import BOT_KINDS, GAMES, HostedGame
+from .jsonio import read_object, run_jsonl
 
 __all__ = ["run_engine"]
 

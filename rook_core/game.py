@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hand import HandState
 from .actions import PENALTY, Phase, action_name, parse_action
 from .errors import IllegalActionError, RookError
+from .hand import HandState
 from .jsonio import read_object, replay
 from .rng import hand_seed
 from .variant import PRESETS, Variant, get_preset

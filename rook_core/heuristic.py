@@ -28,12 +28,12 @@ from __future__ import annotations
 from typing import Any
 
 from . import _layout as L
+from ._native import rules_for
 from .actions import BID, PASS, TRUMP
 from .cards import iter_bits
 from .errors import RookError
 from .knowledge import Knowledge
 from .variant import Variant
-from ._native import rules_for
 
 __all__ = ["HeuristicAgent", "hand_estimate", "estimate_units"]
 

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import _layout as L
+from ._native import Rules, rules_for
 from .cards import parse_card, parse_color
 from .errors import RookError
 from .variant import Variant, get_preset
-from ._native import Rules, rules_for
 
 __all__ = ["Knowledge"]
 

@@ -42,9 +42,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._layout import BB_COLORS
 from ._native import rules_for
 from .actions import TRUMP, Phase
-from ._layout import BB_COLORS
 from .cards import CardSet, color_name
 from .errors import PositionError, RookError
 from .solver import BudgetExceeded, Solver

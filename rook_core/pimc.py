@@ -28,7 +28,7 @@ from typing import Any
 from .errors import RookError
 from .heuristic import HeuristicAgent
 from .knowledge import Knowledge
-from .solver import BudgetExceeded, SolveResult, Solver, solve_many
+from .solver import BudgetExceeded, Solver, SolveResult, solve_many
 from .variant import Variant
 from .worlds import world_positions
 

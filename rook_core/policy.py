@@ -42,10 +42,10 @@ import ctypes
 from collections import namedtuple
 from typing import Any
 
+from ._native import VIEW_SLOTS, view_of
 from .errors import RookError
 from .rng import M64, NativeStream
 from .variant import Variant
-from ._native import VIEW_SLOTS, view_of
 
 __all__ = ["VIEW", "NativePolicy", "example_policy"]
 
@@ -75,7 +75,7 @@ class NativePolicy:
     def __repr__(self) -> str:
         return f"NativePolicy({self.name})"
 
-    def agent(self, variant: Variant, seed: int = 0) -> "NativePolicyAgent":
+    def agent(self, variant: Variant, seed: int = 0) -> NativePolicyAgent:
         """Return an agent that runs this policy from Python for one seat."""
         return NativePolicyAgent(self, variant, seed)
 

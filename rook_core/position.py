@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CardSet, Card, parse_card, parse_cards, parse_color
+from .cards import Card, CardSet, parse_card, parse_cards, parse_color
 from .errors import NotationError, PositionError, RookError
 from .jsonio import read_object
 from .variant import Variant, get_preset

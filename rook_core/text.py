@@ -11,8 +11,8 @@ __all__ = ["fmt_hand", "show_solution"]
 
 def fmt_hand(mask_cards: Iterable[Any]) -> str:
     """Return cards grouped by color, highest first (``B:14,10  Rook``)."""
-    from .cards import Card
     from . import _layout as L
+    from .cards import Card
     cards = list(mask_cards)
     groups = []
     for c in range(L.N_COLORS):
@@ -27,8 +27,8 @@ def fmt_hand(mask_cards: Iterable[Any]) -> str:
 
 def show_solution(pos: Any, res: Any) -> str:
     """Return a solved position (``res``: a SolveResult of ``pos``) as a table."""
-    from .cards import Card, CardSet
     from . import _layout as L
+    from .cards import Card, CardSet
     lines = [f"{pos.variant.name}: trump {L.COLOR_NAMES[pos.trump]}, "
              + (f"seat {pos.leader} led {' '.join(str(Card(c)) for c in pos.trick)}" if pos.trick
                 else f"seat {pos.leader} leads")

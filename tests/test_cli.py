@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from rook_core import HandState
-from rook_core.solver import Solver
 from rook_core._reference.tricks import legal_cards
 from rook_core.cards import CardSet, card_name
 from rook_core.position import parse_position
+from rook_core.solver import Solver
 from rook_core.variant import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,11 +10,9 @@ from collections.abc import Callable
 
 import pytest
 
-from rook_core import (CardSet, HandState, IllegalActionError, PRESETS, Phase, RookError,
-                       Variant)
+from rook_core import PRESETS, CardSet, HandState, IllegalActionError, Phase, RookError, Variant
 from rook_core.actions import BID, PASS, TRUMP
 from rook_core.game import Game
-
 
 # ------------------------------------------------------------------ states
 
@@ -330,7 +328,7 @@ def test_undo_with_nothing_to_undo_is_refused() -> None:
 
 
 def test_is_legal_agrees_with_refusals() -> None:
-    for name, (make, act, rule, _) in SCENARIOS.items():
+    for name, (make, _act, _rule, _) in SCENARIOS.items():
         h = make()
         for a in range(BID + 130):
             if a in (69, 70, 71):

@@ -24,8 +24,7 @@ import pytest
 
 from rook_core import HandState
 from rook_core._native.rules import rules_for
-from rook_core._reference.tricks import (RefPlay, card_points, deck_cards, legal_cards,
-                                         play_card, trick_winner)
+from rook_core._reference.tricks import RefPlay, card_points, deck_cards, legal_cards, play_card, trick_winner
 from rook_core.cards import BIRD, CardSet, card_name, color_name
 from rook_core.variant import PRESETS, SEED_PRESETS, Variant
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rook_core._reference.playout import replay_random_hand
 from rook_core.errors import NotationError, RookError
 from rook_core.playout import random_playouts
 from rook_core.variant import PRESETS
-from rook_core._reference.playout import replay_random_hand
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _support import load_tool, read_jsonl
+from _support import load_tool
 
-from rook_core import HandState, PRESETS, parse_action
+from rook_core import PRESETS, HandState, parse_action
 from rook_core.cards import CardSet
 from rook_core.game import Game
 

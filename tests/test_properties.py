@@ -45,8 +45,17 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from rook_core import (HandState, IllegalActionError, Phase, PRESETS, RookError, SEED_PRESETS,
-                       Variant, action_name, parse_action)
+from rook_core import (
+    PRESETS,
+    SEED_PRESETS,
+    HandState,
+    IllegalActionError,
+    Phase,
+    RookError,
+    Variant,
+    action_name,
+    parse_action,
+)
 from rook_core.actions import BID, N_ACTIONS, PASS, PENALTY, TRUMP
 from rook_core.cards import CardSet, card_name, parse_card
 from rook_core.errors import NotationError

@@ -8,9 +8,17 @@ import random
 
 import pytest
 
-from rook_core._reference.tricks import (RefPlay, card_points, card_value, deck_cards,
-                                         legal_cards, perft, play_card, trick_winner,
-                                         trump_order)
+from rook_core._reference.tricks import (
+    RefPlay,
+    card_points,
+    card_value,
+    deck_cards,
+    legal_cards,
+    perft,
+    play_card,
+    trick_winner,
+    trump_order,
+)
 from rook_core.cards import card_name, parse_card, parse_color
 from rook_core.variant import PRESETS, Variant
 

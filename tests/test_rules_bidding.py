@@ -10,8 +10,7 @@ from collections import Counter
 import pytest
 from _support import finish_game_hand
 
-from rook_core import (CardSet, HandState, IllegalActionError, PRESETS, Phase, Variant,
-                       parse_card)
+from rook_core import PRESETS, CardSet, HandState, IllegalActionError, Phase, Variant
 from rook_core.actions import BID, PASS, TRUMP
 from rook_core.game import Game
 

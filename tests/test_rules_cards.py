@@ -11,9 +11,22 @@ import dataclasses
 
 import pytest
 
-from rook_core import (BIRD, Card, CardSet, HandState, NotationError, PRESETS, SEED_PRESETS,
-                       Variant, VariantError, card_name, parse_action, parse_card, parse_cards,
-                       rules_for)
+from rook_core import (
+    BIRD,
+    PRESETS,
+    SEED_PRESETS,
+    Card,
+    CardSet,
+    HandState,
+    NotationError,
+    Variant,
+    VariantError,
+    card_name,
+    parse_action,
+    parse_card,
+    parse_cards,
+    rules_for,
+)
 from rook_core.actions import BID, PASS, PENALTY, TRUMP, action_name
 
 COLORS = "BGRY"

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rook_core import (CardSet, HandState, IllegalActionError, PRESETS, Phase, PositionError,
-                       Variant, parse_card)
-from rook_core.actions import PASS
+from rook_core import PRESETS, CardSet, HandState, IllegalActionError, Phase, PositionError, Variant, parse_card
 
 COLORS = "BGRY"
 BIRD_PRESETS = ["partnership-57", "tournament", "crowsnest"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from _support import finish_game_hand
 
-from rook_core import CardSet, HandState, IllegalActionError, PRESETS, Phase, Variant
-from rook_core.actions import BID, PASS, PENALTY
+from rook_core import PRESETS, CardSet, HandState, IllegalActionError, Phase, Variant
+from rook_core.actions import PASS, PENALTY
 from rook_core.game import Game
 
 Plan = list[tuple[dict[int, str], int]]  # (seat -> card, expected winner)

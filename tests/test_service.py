@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx
 import pytest
-
 from _server import Server, bearer
+
 from rook_core.game import Game
 from rook_core.hosting import TURN_LIMIT
 from rook_core.toonerville.game import ToonervilleGame

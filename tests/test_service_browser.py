@@ -6,13 +6,12 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from _server import Server
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
-
-from _server import Server
 
 
 def _driver() -> webdriver.Chrome:
@@ -48,7 +47,7 @@ def _play(browser: webdriver.Chrome, game: str, clicks: int) -> list[str]:
         if action is None:
             break
         done.append(action)
-        wait.until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move") != before
+        wait.until(lambda b, before=before: b.find_element(By.ID, "board").get_attribute("data-move") != before
                    or b.find_element(By.ID, "error").text)
         assert browser.find_element(By.ID, "error").text == ""
     return done

@@ -18,10 +18,9 @@ import pytest
 from rook_core import HandState
 from rook_core.agents import act_for, make_agent
 from rook_core.errors import RookError
-from rook_core.rng import hand_seed
-from rook_core.rng import agent_seed
-from rook_core.simulate import GAME_COLUMNS, HAND_COLUMNS, simulate
+from rook_core.rng import agent_seed, hand_seed
 from rook_core.sim_report import format_summary, write_report
+from rook_core.simulate import GAME_COLUMNS, HAND_COLUMNS, simulate
 from rook_core.variant import get_preset
 
 HR = ["heuristic", "random", "heuristic", "random"]

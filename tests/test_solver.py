@@ -73,8 +73,7 @@ import pytest
 from _support import load_tool, read_jsonl
 
 from rook_core import HandState
-from rook_core._reference.minimax import (dd_at_least, dd_best, dd_total, dd_value,
-                                          plain_value)
+from rook_core._reference.minimax import dd_at_least, dd_best, dd_total, dd_value, plain_value
 from rook_core._reference.tricks import RefPlay, card_points, deck_cards, is_trump, play_card
 from rook_core.actions import Phase
 from rook_core.cards import BIRD, Card, card_name, color_name, parse_card, parse_color
@@ -165,7 +164,7 @@ def _deal_ending(name: str, rng: random.Random, tricks: int, in_trick: int) -> d
                      [won0, done - won0])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _endings(name: str) -> list[tuple[dict[str, Any], HandState | None]]:
     """Return the ``ENDINGS_PER_PRESET`` endings of ``name`` (deterministic):
     (FORMATS.md position, the ``HandState`` it came from or None)."""
@@ -184,7 +183,7 @@ def _endings(name: str) -> list[tuple[dict[str, Any], HandState | None]]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _reference(name: str) -> list[tuple[int, dict[int, int], list[int]]]:
     """Return the reference's (value, move_values, best) of every ending."""
     return [dd_best(position) for position, _ in _endings(name)]
@@ -385,7 +384,7 @@ def _rotate(position: dict[str, Any], by: int) -> tuple[dict[str, Any], Any]:
     return out, str
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _meta_endings(name: str) -> list[tuple[dict[str, Any], Any, int]]:
     """Return ``META_PER_PRESET`` endings of 2-6 tricks with their native
     ``solve`` and total (the first ``META_REFERENCE`` of 2-3 tricks, so that
@@ -412,7 +411,7 @@ def _check_transform(name: str, transform: Any, complement: bool) -> None:
         moved, card_map = transform(position)
         after = SOLVER.solve(moved)
 
-        def expect(v: int) -> int:
+        def expect(v: int, total: int = total) -> int:
             return total - v if complement else v
 
         want_values = {card_map(str(c)): expect(v) for c, v in before.move_values.items()}

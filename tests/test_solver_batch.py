@@ -8,9 +8,9 @@ import random
 import pytest
 
 from rook_core import HandState
-from rook_core.errors import PositionError, RookError
 from rook_core import solver as solver_module
-from rook_core.solver import BudgetExceeded, SolveResult, Solver, release_solvers, solve_many
+from rook_core.errors import PositionError, RookError
+from rook_core.solver import BudgetExceeded, Solver, SolveResult, release_solvers, solve_many
 
 
 def _positions(n: int, cards_left: int) -> list[dict[str, object]]:

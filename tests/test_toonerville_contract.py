@@ -16,14 +16,15 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rook_core import _layout as L
+from rook_core._reference.contract import ContractResult, solve_contract
+from rook_core.cards import parse_card
 from rook_core.toonerville.contracts import CONTRACTS, contract_for
 from rook_core.toonerville.hand import FULL_DECK, MultiHand
 from rook_core.toonerville.melds import is_run, is_set
-from rook_core._reference.contract import ContractResult, solve_contract
-from rook_core.cards import parse_card
 
 
 def _check(hand: MultiHand, rnd, res) -> None:

@@ -8,16 +8,16 @@ properties at the end play whole games with the random bot.
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rook_core import _layout as L
 from rook_core.cards import parse_card
 from rook_core.errors import IllegalActionError, NotationError, RookError, VariantError
-from rook_core.toonerville.actions import Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
+from rook_core.toonerville.actions import Discard, Draw, Lay, LayOff, Meld, Swap, parse_action
 from rook_core.toonerville.agents import make_toonerville_agent, play_game
 from rook_core.toonerville.contracts import CONTRACTS
 from rook_core.toonerville.game import ToonervilleGame
@@ -458,7 +458,7 @@ def random_game(seed: int, players: int, steps: int) -> tuple[ToonervilleGame, l
 def test_TV1_every_card_is_conserved_and_undo_restores_each_step(seed: int, players: int, steps: int) -> None:
     g, trail = random_game(seed, players, steps)
     deck = Counter({c: players for c in FULL_DECK})
-    for snap, cards in trail:
+    for _snap, cards in trail:
         assert cards == deck                                             # hands + stock + pile + table
     for snap, _ in reversed(trail[-20:]):
         g.undo()

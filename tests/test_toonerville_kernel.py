@@ -20,7 +20,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from rook_core import _layout as L
 from rook_core._native import contract as native
@@ -29,8 +30,7 @@ from rook_core.errors import RookError
 from rook_core.toonerville.contracts import CONTRACTS, Contract, contract_for
 from rook_core.toonerville.hand import FULL_DECK, MultiHand
 from rook_core.toonerville.melds import is_run, is_set
-from rook_core.toonerville.solver import (MAX_CARDS, MAX_COPIES, ContractResult,
-                                          contract_deadwood_many, solve_contract)
+from rook_core.toonerville.solver import MAX_CARDS, MAX_COPIES, ContractResult, contract_deadwood_many, solve_contract
 
 FRACTIONS = [0.5, 1 / 3, 2 / 3, 1.0]
 

@@ -7,15 +7,15 @@ tries every way to give the birds a rank (Hypothesis).
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rook_core import _layout as L
+from rook_core.cards import parse_card
 from rook_core.errors import NotationError, RookError
 from rook_core.toonerville.contracts import CONTRACTS, contract_for
 from rook_core.toonerville.hand import FULL_DECK, MultiHand, card_points
-from rook_core.cards import parse_card
 from rook_core.toonerville.melds import arrange_meld, is_run, is_set, meld_kind, run_ranks
-
 
 # ------------------------------------------------------------------ TV-4
 
@@ -152,6 +152,7 @@ def test_TV2_bad_contracts_are_refused(spec, message) -> None:
 def test_TV4_TV5_candidate_melds_are_every_meld_in_the_hand(cards: list[str], fraction: float) -> None:
     """candidate_melds lists exactly the sub-multisets of the hand that are melds."""
     from itertools import combinations
+
     from rook_core.toonerville.melds import candidate_melds
     ids = sorted(int(parse_card(c)) for c in cards)
     counts = [0] * 64

@@ -14,13 +14,13 @@ import random
 import pytest
 
 from rook_core import HandState
+from rook_core._native.rules import rules_for
 from rook_core.agents import make_agent
 from rook_core.cards import iter_bits, parse_card
 from rook_core.errors import RookError
 from rook_core.knowledge import NEST, Knowledge
 from rook_core.variant import PRESETS
 from rook_core.worlds import sample_world, world_positions
-from rook_core._native.rules import rules_for
 
 TRICK_PRESETS = sorted(PRESETS)
 
@@ -84,7 +84,7 @@ def test_T9_T20_T22_every_world_could_be_the_deal(preset: str, i: int, h: HandSt
         # the seat's own cards, and every card exactly once
         assert w[seat] == h.hand_mask(seat)
         seen = 0
-        for holder, m in w.items():
+        for _holder, m in w.items():
             assert not m & seen, "a card in two places"
             seen |= m
         assert seen | h.played.mask == v.deck_mask

@@ -29,10 +29,10 @@ if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # after the installed package: a spawned process must not find the bare tree first
 
 from rook_core import _layout as L  # noqa: E402
+from rook_core._reference.contract import solve_contract  # noqa: E402
 from rook_core.cards import card_name  # noqa: E402
 from rook_core.toonerville.contracts import CONTRACTS  # noqa: E402
 from rook_core.toonerville.hand import FULL_DECK, MultiHand  # noqa: E402
-from rook_core._reference.contract import solve_contract  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _vectors import as_text, write_or_check  # noqa: E402

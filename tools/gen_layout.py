@@ -231,7 +231,7 @@ def py() -> str:
         '    """Return the name of a card id of the layout (``R14``, ``Rook``; C-1, C-2)."""',
         f"    if card == {BIRD}:",
         '        return "Rook"',
-        f'    return f"{{COLOR_LETTERS[card >> 4]}}{{card & 15}}"',
+        '    return f"{COLOR_LETTERS[card >> 4]}{card & 15}"',
         "",
         "",
         "# The action space: card ids 0..63, then these (T-3, T-4, T-7, T-35).",

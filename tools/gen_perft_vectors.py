@@ -43,8 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # after the installed package: a spawned process must not find the bare tree first
 
-from rook_core._reference.tricks import (RefPlay, card_points, deck_cards,  # noqa: E402
-                                         perft, play_card)
+from rook_core._reference.tricks import RefPlay, card_points, deck_cards, perft, play_card  # noqa: E402
 from rook_core.cards import BIRD, card_name, color_name  # noqa: E402
 from rook_core.variant import PRESETS, Variant  # noqa: E402
 

@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # after the installed package: a spawned process must not find the bare tree first
 
-from rook_core import HandState, Phase, action_name  # noqa: E402
+from rook_core import HandState, action_name  # noqa: E402
 from rook_core.actions import BID, PASS  # noqa: E402
 from rook_core.game import Game  # noqa: E402
 from rook_core.variant import PRESETS, SEED_PRESETS  # noqa: E402

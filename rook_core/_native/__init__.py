@@ -15,8 +15,19 @@ from .contract import solve as contract_solve
 from .contract import solve_many as contract_solve_many
 from .hand import HandCore, check_seat
 from .rules import Rules, playout_kernels, rules_for
-from .sim import (POLICY_CALLBACK, POLICY_HEURISTIC, POLICY_RANDOM, ROW_COLUMNS, ROW_LEN, VIEW_LEN,
-                  VIEW_SLOTS, hand_seed, sim_games, sim_hands, view_of)
+from .sim import (
+                  POLICY_CALLBACK,
+                  POLICY_HEURISTIC,
+                  POLICY_RANDOM,
+                  ROW_COLUMNS,
+                  ROW_LEN,
+                  VIEW_LEN,
+                  VIEW_SLOTS,
+                  hand_seed,
+                  sim_games,
+                  sim_hands,
+                  view_of,
+)
 from .solver import SolverCore
 
 __all__ = [

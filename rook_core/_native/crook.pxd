@@ -168,8 +168,6 @@ cdef extern from "rook/solve.h" nogil:
                              int whi, int guess, int *lo, int *hi)
     int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p,
                                  int root, int32_t *values, int *lo, int *hi)
-    int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
-                                   int *next, int32_t *values, rook_dd_team *team)
     int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
                          int guess, int anytime, int *lo, int *hi)
     int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,

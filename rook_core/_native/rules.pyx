@@ -9,7 +9,7 @@ below validate their arguments and call the C kernels (``rook_legal_mask``,
 
 from libc.stdint cimport uint8_t, int32_t, uint64_t, int64_t
 from rook_core._native.crook cimport (
-    rook_rules, rook_legal_mask, rook_trick_winner, rook_points, rook_random_hands_with,
+    rook_legal_mask, rook_trick_winner, rook_points, rook_random_hands_with,
     rook_playout_kernels,
     rook_trump_mask, rook_follow_mask, rook_rules_finish,
 )
@@ -151,7 +151,7 @@ cdef class Rules:
             kernel = rook_playout_kernels()
         if kernel not in (1, 2) or kernel > rook_playout_kernels():
             raise RookError(f"playout kernel {kernel} does not run here "
-                               f"(available: 1..{rook_playout_kernels()})")
+                            f"(available: 1..{rook_playout_kernels()})")
         if out.shape[1] != 2:
             raise ValueError("out must have shape (n, 2)")
         cdef int64_t n = out.shape[0]

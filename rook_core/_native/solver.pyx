@@ -15,7 +15,7 @@ from rook_core._native.crook cimport (
     rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value_in, rook_dd_best_cards,
     rook_dd_move_values_guess, rook_solver_set_generalize, rook_solver_set_time_budget,
     rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
-    rook_solver_share, rook_dd_prepare, rook_dd_move_values_shared,
+    rook_solver_share, rook_dd_prepare,
     rook_dd_team, rook_dd_team_init, rook_dd_value_team, rook_dd_value_shared, rook_dd_move_values_team,
     rook_dd_solve_batch,
 )
@@ -392,7 +392,7 @@ cdef class SolverCore:
         :raises RookError: for positions of different variants.
         """
         items = list(positions)
-        cdef int n = len(items), i, solved
+        cdef int n = len(items), i
         if n == 0:
             return []
         cdef rook_dd_pos *ps = <rook_dd_pos *>malloc(n * sizeof(rook_dd_pos))
@@ -401,7 +401,9 @@ cdef class SolverCore:
         cdef Rules rules, first = None
         cdef bint keep = keep_table, guess = guesses
         if ps == NULL or values == NULL or roots == NULL:
-            free(ps); free(values); free(roots)
+            free(ps)
+            free(values)
+            free(roots)
             raise MemoryError("cannot allocate a batch of positions")
         try:
             for i in range(n):
@@ -411,7 +413,7 @@ cdef class SolverCore:
                 elif rules is not first:
                     raise RookError("a batch holds positions of one variant only")
             with nogil:
-                solved = rook_dd_solve_batch(self.s, &first.r, ps, n, keep, guess, values, roots)
+                rook_dd_solve_batch(self.s, &first.r, ps, n, keep, guess, values, roots)
             self.last_nodes = rook_solver_nodes(self.s)
             out = []
             for i in range(n):

@@ -23,8 +23,8 @@ leave the least deadwood.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from fractions import Fraction
+from functools import cache
 
 from .. import _layout as L
 from ..toonerville.contracts import Contract, ContractResult, contract_for
@@ -71,11 +71,11 @@ def solve_contract(hand: MultiHand, contract: Contract | int | dict[str, int],
     fraction = Fraction(max_wild_fraction).limit_denominator(1000)
     start: Counts = hand.counts()
 
-    @lru_cache(maxsize=None)
+    @cache
     def melds_of(rem: Counts) -> tuple[tuple[str, Counts], ...]:
         return tuple(candidate_melds(rem, fraction))
 
-    @lru_cache(maxsize=None)
+    @cache
     def rest(rem: Counts) -> tuple[int, tuple[Counts, ...]]:
         """The least deadwood of ``rem`` with any further melds, and those melds."""
         best: tuple[int, tuple[Counts, ...]] = (_points(rem), ())

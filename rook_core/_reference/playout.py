@@ -12,9 +12,9 @@ True
 
 from __future__ import annotations
 
-from .tricks import RefPlay, card_points, deck_cards, play_card
 from ..rng import M64, NativeStream, splitmix64
 from ..variant import Variant
+from .tricks import RefPlay, card_points, deck_cards, play_card
 
 __all__ = ["NativeStream", "replay_random_hand"]
 

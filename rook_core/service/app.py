@@ -45,13 +45,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .._version import __version__
-from ..solver import BudgetExceeded
 from ..analysis import contract_answer, legal_answer, perft_answer, solve_answer
 from ..errors import IllegalActionError, RookError
+from ..solver import BudgetExceeded
 from .hub import Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Busy, Jobs
 from .store import Store

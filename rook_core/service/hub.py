@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RookError
-from ..rng import hand_seed
 from ..hosting import BOT_KINDS, HostedGame
+from ..rng import hand_seed
 from .store import Store, hash_token
 
 __all__ = ["Hub", "NotFound", "Forbidden", "Conflict"]

@@ -17,10 +17,10 @@ ends its columns are written to ``DIR/JOB.npz``, ``.csv`` and (with pyarrow)
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
 import uuid
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 

@@ -32,7 +32,7 @@ Lay(melds=((7, 23, 15), (35, 36, 37, 38)))
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from ..cards import card_name, parse_card
 from ..errors import NotationError
@@ -127,7 +127,7 @@ class Discard:
         return f"discard {card_name(self.card)}"
 
 
-Action = Union[Draw, Take, Buy, Pass, Lay, Meld, LayOff, Swap, Discard]
+Action = Draw | Take | Buy | Pass | Lay | Meld | LayOff | Swap | Discard
 _BARE: dict[str, Action] = {a.word: a for a in (Draw(), Take(), Buy(), Pass())}
 
 

@@ -30,8 +30,8 @@ True
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, Protocol
 
 from .. import _layout as L
@@ -75,7 +75,7 @@ def _counts(names: Sequence[str]) -> list[int]:
     return c
 
 
-@lru_cache(maxsize=None)
+@cache
 def _best_window(mask: int) -> tuple[int, int]:
     """For a mask of the ranks held in a color (bit r-1 for rank r): the most
     ranks held in four consecutive ranks, and the lowest rank of the highest

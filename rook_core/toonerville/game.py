@@ -49,8 +49,8 @@ from typing import Any, NamedTuple
 from .. import _layout as L
 from ..cards import card_name
 from ..errors import IllegalActionError, RookError
-from ..rng import hand_seed
 from ..jsonio import read_object
+from ..rng import hand_seed
 from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
 from .contracts import CONTRACTS, Contract
 from .hand import FULL_DECK, MultiHand, card_points

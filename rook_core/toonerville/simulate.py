@@ -34,7 +34,8 @@ from .agents import make_toonerville_agent, play_game, toonerville_agent_kinds
 from .game import ToonervilleGame
 from .rules import ToonervilleRules
 
-__all__ = ["simulate_toonerville", "format_toonerville_summary", "ToonervilleSimResult", "ROUND_COLUMNS", "GAME_COLUMNS", "MAX_PLAYERS"]
+__all__ = ["simulate_toonerville", "format_toonerville_summary", "ToonervilleSimResult", "ROUND_COLUMNS",
+           "GAME_COLUMNS", "MAX_PLAYERS"]
 
 MAX_PLAYERS = 5
 ROUND_COLUMNS: dict[str, tuple[str, str]] = {

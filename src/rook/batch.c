@@ -19,8 +19,8 @@ void rook_random_hand(rook_hand *h, const rook_rules *r, int trump, int dealer, 
     h->nest_points = rook_points(r, h->nest);
     h->leader = h->to_move = (uint8_t)((dealer + 1) & 3);
     while (h->phase == ROOK_PH_PLAY) {
-        uint64_t legal = rook_legal_mask(r, h->hands[h->to_move],
-                                         h->trick_n ? h->trick[0] : ROOK_NO_CARD, trump);
+        uint64_t legal =
+            rook_legal_mask(r, h->hands[h->to_move], h->trick_n ? h->trick[0] : ROOK_NO_CARD, trump);
         int k = (int)rook_rng_below(g, (uint32_t)rook_popcount(legal));
         rook_hand_play_unchecked(h, r, rook_select_bit(legal, k));
     }
@@ -44,8 +44,8 @@ int rook_playout_kernels(void)
     return 1;
 }
 
-void rook_random_hands_with(int kernel, const rook_rules *r, int trump, uint64_t seed, int64_t first,
-                            int64_t n, int32_t *points)
+void rook_random_hands_with(int kernel, const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n,
+                            int32_t *points)
 {
 #ifdef ROOK_HAVE_V3
     if (kernel == 2) {
@@ -58,8 +58,7 @@ void rook_random_hands_with(int kernel, const rook_rules *r, int trump, uint64_t
     rook_random_hands_base(r, trump, seed, first, n, points);
 }
 
-void rook_random_hands(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n,
-                       int32_t *points)
+void rook_random_hands(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n, int32_t *points)
 {
     rook_random_hands_with(rook_playout_kernels(), r, trump, seed, first, n, points);
 }

@@ -22,8 +22,8 @@ void rook_random_hands(const rook_rules *r, int trump, uint64_t seed, int64_t fi
 int rook_playout_kernels(void);
 
 /* rook_random_hands with a given kernel (1 or 2; 2 falls back to 1 where it is not built). */
-void rook_random_hands_with(int kernel, const rook_rules *r, int trump, uint64_t seed, int64_t first,
-                            int64_t n, int32_t *points);
+void rook_random_hands_with(int kernel, const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n,
+                            int32_t *points);
 
 /* Play one random hand with the stream g, from the deal, and leave it in *h. */
 void rook_random_hand(rook_hand *h, const rook_rules *r, int trump, int dealer, rook_rng *g);

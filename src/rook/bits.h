@@ -9,7 +9,10 @@
 #endif
 
 /* Return the number of set bits of m. */
-static inline int rook_popcount(uint64_t m) { return __builtin_popcountll(m); }
+static inline int rook_popcount(uint64_t m)
+{
+    return __builtin_popcountll(m);
+}
 
 /* Return the index of the lowest set bit. Precondition: m != 0. */
 static inline int rook_lsb(uint64_t m)
@@ -30,7 +33,7 @@ static inline int rook_select_bit(uint64_t m, int k)
 {
     ROOK_ASSERT(k >= 0 && k < rook_popcount(m));
 #ifdef __BMI2__
-    return __builtin_ctzll(_pdep_u64(1ULL << k, m));   /* one deposit where BMI2 is built in */
+    return __builtin_ctzll(_pdep_u64(1ULL << k, m)); /* one deposit where BMI2 is built in */
 #else
     while (k-- > 0)
         m &= m - 1;

@@ -12,12 +12,12 @@
 #ifdef ROOK_CHECKS
 #include <stdio.h>
 #include <stdlib.h>
-#define ROOK_ASSERT(cond)                                                                        \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            fprintf(stderr, "%s:%d: precondition failed: %s\n", __FILE__, __LINE__, #cond);     \
-            abort();                                                                             \
-        }                                                                                        \
+#define ROOK_ASSERT(cond)                                                                                      \
+    do {                                                                                                       \
+        if (!(cond)) {                                                                                         \
+            fprintf(stderr, "%s:%d: precondition failed: %s\n", __FILE__, __LINE__, #cond);                    \
+            abort();                                                                                           \
+        }                                                                                                      \
     } while (0)
 #else
 #define ROOK_ASSERT(cond) ((void)0)

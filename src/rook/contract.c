@@ -55,15 +55,15 @@
 #define TV_SIMD 1
 #endif
 
-#define MAXB ROOK_TV_MAX_COPIES
-#define NEED ROOK_TV_MAX_NEED
-#define BIRD_ID 15
+#define MAXB        ROOK_TV_MAX_COPIES
+#define NEED        ROOK_TV_MAX_NEED
+#define BIRD_ID     15
 #define BIRD_POINTS 25
-#define LANE 0x7ffeu              /* ranks 1..14 of one color's 16-bit lane */
+#define LANE        0x7ffeu /* ranks 1..14 of one color's 16-bit lane */
 /* Candidate runs of one hand.  Within ROOK_TV_MAX_CARDS there are at most
  * 9,938: the most come from one whole color and five birds at fraction 1
  * (9,907), since holding more ranks only adds candidates. */
-#define RUN_CAP 16384
+#define RUN_CAP   16384
 #define MAX_DEPTH (ROOK_TV_MAX_CARDS + 1)
 
 #if defined(__GNUC__)
@@ -76,11 +76,11 @@
 static const uint8_t RANK_POINTS[16] = {0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 0};
 
 typedef struct tv_run {
-    uint64_t nat;       /* its naturals, one copy each (bits of one color's lane) */
-    int16_t value;      /* their points + BIRD_POINTS per bird */
-    uint8_t birds;      /* birds in the gaps and the end birds up to 4 cards */
-    uint8_t pad;        /* birds it can still take at its ends */
-    uint8_t len;        /* naturals + birds */
+    uint64_t nat;  /* its naturals, one copy each (bits of one color's lane) */
+    int16_t value; /* their points + BIRD_POINTS per bird */
+    uint8_t birds; /* birds in the gaps and the end birds up to 4 cards */
+    uint8_t pad;   /* birds it can still take at its ends */
+    uint8_t len;   /* naturals + birds */
 } tv_run;
 
 struct rook_tv_work {
@@ -92,7 +92,7 @@ struct rook_tv_work {
 
 static int wild_ok(const rook_tv_ctx *ctx, int birds, int cards)
 {
-    return birds * ctx->den < ctx->num * cards;                 /* TV-5 */
+    return birds * ctx->den < ctx->num * cards; /* TV-5 */
 }
 
 int rook_tv_ctx_init(rook_tv_ctx *ctx, int32_t num, int32_t den)
@@ -155,15 +155,18 @@ rook_tv_work *rook_tv_work_new(void)
     return w;
 }
 
-void rook_tv_work_free(rook_tv_work *w) { free(w); }
+void rook_tv_work_free(rook_tv_work *w)
+{
+    free(w);
+}
 
 /* ------------------------------------------------------- candidate runs */
 
 typedef struct gen_state {
     const rook_tv_ctx *ctx;
     rook_tv_work *w;
-    uint32_t avail;     /* ranks held in this color (lane bits) */
-    int birds;          /* birds in the hand */
+    uint32_t avail; /* ranks held in this color (lane bits) */
+    int birds;      /* birds in the hand */
     int color, lo;
     int overflow;
 } gen_state;
@@ -236,11 +239,11 @@ static int gen_runs(const rook_tv_ctx *ctx, rook_tv_work *w, uint64_t avail, int
  * cannot be.  With `choice` (15 x (MAXB+1) x (NEED+1) entries) the
  * decisions are kept for tv_layout to walk back. */
 typedef struct tv_choice {
-    int8_t prev_b, prev_t, y;   /* y: birds given to this rank's sets, -1 for none */
+    int8_t prev_b, prev_t, y; /* y: birds given to this rank's sets, -1 for none */
 } tv_choice;
 
-static int tv_sets(const rook_tv_ctx *ctx, const uint8_t *pool, int birds, int pad, int need,
-                   tv_choice *choice, int *best_b)
+static int tv_sets(const rook_tv_ctx *ctx, const uint8_t *pool, int birds, int pad, int need, tv_choice *choice,
+                   int *best_b)
 {
     int16_t dp[MAXB + 1][NEED + 1], nd[MAXB + 1][NEED + 1];
     int k, b, t, y, best = -1;
@@ -317,16 +320,15 @@ static int tv_sets(const rook_tv_ctx *ctx, const uint8_t *pool, int birds, int p
 
 /* What the search needs to know of a hand before it starts. */
 typedef struct tv_hand {
-    uint64_t avail;     /* natural cards held (plane 0) */
-    uint64_t more;      /* natural cards held more than once */
-    uint8_t pool[16];   /* naturals per rank (pool[15]: the birds) */
-    int32_t total;      /* TV-12 points of the whole hand */
+    uint64_t avail;   /* natural cards held (plane 0) */
+    uint64_t more;    /* natural cards held more than once */
+    uint8_t pool[16]; /* naturals per rank (pool[15]: the birds) */
+    int32_t total;    /* TV-12 points of the whole hand */
     int birds;
 } tv_hand;
 
 /* TV-12 points by rank, the birds' at 15. */
-static const uint8_t POOL_POINTS[16] = {0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10,
-                                        BIRD_POINTS};
+static const uint8_t POOL_POINTS[16] = {0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, BIRD_POINTS};
 
 #ifdef TV_SIMD
 /* Bits of the 64 counts greater than j. */
@@ -334,9 +336,9 @@ static inline uint64_t counts_above(const __m128i v[4], int j)
 {
     __m128i t = _mm_set1_epi8((char)j);
     return (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v[0], t))
-         | (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v[1], t)) << 16
-         | (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v[2], t)) << 32
-         | (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v[3], t)) << 48;
+        | (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v[1], t)) << 16
+        | (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v[2], t)) << 32
+        | (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v[3], t)) << 48;
 }
 #endif
 
@@ -396,9 +398,9 @@ static void tv_prepare(const uint8_t *counts, tv_hand *h, uint64_t *plane)
 /* ----------------------------------------------------------------- search */
 
 typedef struct tv_best {
-    int32_t value;                 /* points melded, -1 before any lay-down */
+    int32_t value; /* points melded, -1 before any lay-down */
     int depth;
-    int16_t runs[MAX_DEPTH];       /* indices into w->runs */
+    int16_t runs[MAX_DEPTH]; /* indices into w->runs */
 } tv_best;
 
 /* Take one copy of each card of `m` out of the planes (every count on m
@@ -421,8 +423,8 @@ TV_INLINE void planes_give(uint64_t *plane, uint64_t m)
 
 /* Ranks 1..11 of every lane: where a window of 4 ranks may start. */
 #define WINDOW_STARTS 0x0ffe0ffe0ffe0ffeULL
-#define LOW_RANKS 0x03fe03fe03fe03feULL     /* ranks 1..9: 5 points (TV-12) */
-#define HIGH_RANKS 0x7c007c007c007c00ULL    /* ranks 10..14: 10 points */
+#define LOW_RANKS     0x03fe03fe03fe03feULL /* ranks 1..9: 5 points (TV-12) */
+#define HIGH_RANKS    0x7c007c007c007c00ULL /* ranks 10..14: 10 points */
 
 /* The natural cards of `avail` that some run could still hold with `birds`
  * birds: those in a window of 4 ranks of their color holding at least
@@ -433,7 +435,7 @@ static inline uint64_t run_reach(uint64_t avail, int birds)
     uint64_t a1 = avail >> 1, a2 = avail >> 2, a3 = avail >> 3;
     uint64_t x = avail ^ a1, c1 = avail & a1, y = a2 ^ a3, c2 = a2 & a3;
     uint64_t s0 = x ^ y, k0 = x & y, s1 = c1 ^ c2 ^ k0, s2 = (c1 & c2) | ((c1 ^ c2) & k0);
-    uint64_t good;                            /* starts of windows with enough cards */
+    uint64_t good; /* starts of windows with enough cards */
     if (birds >= 3)
         good = avail | a1 | a2 | a3;
     else if (birds == 2)
@@ -457,15 +459,17 @@ static inline uint64_t run_reach(uint64_t avail, int birds)
  *    each (set_most);
  *  - the points melded so far plus those of every card left that a set or
  *    a run could still hold (run_reach) do not beat the best found. */
-TV_INLINE int32_t tv_search(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8_t *counts,
-                            int sets, int runs, const int repr, int32_t *total, tv_best *best)
+TV_INLINE int32_t tv_search(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8_t *counts, int sets, int runs,
+                            const int repr, int32_t *total, tv_best *best)
 {
-    uint64_t plane[MAXB];         /* ROOK_TV_REPR_PLANES */
-    uint8_t cnt[64];              /* ROOK_TV_REPR_COUNTS */
-    uint64_t avail;               /* natural cards left (both) */
+    uint64_t plane[MAXB]; /* ROOK_TV_REPR_PLANES */
+    uint8_t cnt[64];      /* ROOK_TV_REPR_COUNTS */
+    uint64_t avail;       /* natural cards left (both) */
     uint8_t *pool;
     tv_hand h;
-    struct { int next, run; } fr[MAX_DEPTH + 1];
+    struct {
+        int next, run;
+    } fr[MAX_DEPTH + 1];
     int birds, pad = 0, nrun = 0, value = 0, depth = 0, j, n, cards, rest;
 
     tv_prepare(counts, &h, repr == ROOK_TV_REPR_PLANES ? plane : NULL);
@@ -477,7 +481,7 @@ TV_INLINE int32_t tv_search(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8
     birds = h.birds;
     avail = h.avail;
     *total = h.total;
-    rest = h.total - BIRD_POINTS * birds;     /* points of the naturals left */
+    rest = h.total - BIRD_POINTS * birds; /* points of the naturals left */
     cards = birds;
     for (j = 1; j <= 14; j++)
         cards += pool[j];
@@ -511,7 +515,7 @@ TV_INLINE int32_t tv_search(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8
             if (r->birds <= birds && !(r->nat & ~avail))
                 break;
         }
-        if (nx >= n) {                         /* this node is done: back up */
+        if (nx >= n) { /* this node is done: back up */
             const tv_run *u;
             uint64_t m;
             if (depth == 0)
@@ -539,7 +543,7 @@ TV_INLINE int32_t tv_search(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8
             continue;
         }
         fr[depth].next = nx + 1;
-        {                                      /* lay run nx */
+        { /* lay run nx */
             uint64_t m;
             if (repr == ROOK_TV_REPR_PLANES) {
                 planes_take(plane, r->nat);
@@ -558,7 +562,7 @@ TV_INLINE int32_t tv_search(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8
             cards -= r->len;
             nrun++;
             depth++;
-            fr[depth].next = nx;               /* the same run again: a multiset */
+            fr[depth].next = nx; /* the same run again: a multiset */
             fr[depth].run = nx;
         }
     test_node:
@@ -597,7 +601,7 @@ TV_INLINE int32_t tv_search(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8
                     goto close_node;
             }
         }
-        if (nrun >= runs && depth > 0) {       /* score the node (the root is scored above) */
+        if (nrun >= runs && depth > 0) { /* score the node (the root is scored above) */
             int v = tv_sets(ctx, pool, birds, pad, sets, NULL, NULL);
             if (v >= 0 && value + v > best->value) {
                 best->value = value + v;
@@ -624,8 +628,8 @@ typedef struct meld_buf {
 
 /* Write the lay-down of the runs in `best` and the best sets of what they
  * leave into `out` (contract melds first). */
-static void tv_layout(const rook_tv_ctx *ctx, const rook_tv_work *w, const uint8_t *counts,
-                      int sets, int runs, const tv_best *best, rook_tv_layout *out)
+static void tv_layout(const rook_tv_ctx *ctx, const rook_tv_work *w, const uint8_t *counts, int sets, int runs,
+                      const tv_best *best, rook_tv_layout *out)
 {
     tv_choice choice[15 * (MAXB + 1) * (NEED + 1)];
     meld_buf set_m[ROOK_TV_MAX_MELDS], run_m[ROOK_TV_MAX_MELDS];
@@ -667,7 +671,7 @@ static void tv_layout(const rook_tv_ctx *ctx, const rook_tv_work *w, const uint8
         if (ys[k] == 0xff)
             continue;
         y = ys[k];
-        while (n || y) {                       /* split into the most sets */
+        while (n || y) { /* split into the most sets */
             int x = ctx->set_first[n][y][0], z = ctx->set_first[n][y][1];
             groups[k][g][0] = (uint8_t)x;
             groups[k][g][1] = (uint8_t)z;
@@ -681,7 +685,7 @@ static void tv_layout(const rook_tv_ctx *ctx, const rook_tv_work *w, const uint8
     }
     target = set_ranks > sets ? set_ranks : sets;
     for (k = 14; k >= 1 && total_groups > target; k--) {
-        while (ngroups[k] > 1 && total_groups > target) {   /* merging keeps a set valid */
+        while (ngroups[k] > 1 && total_groups > target) { /* merging keeps a set valid */
             int g = ngroups[k] - 1;
             groups[k][g - 1][0] = (uint8_t)(groups[k][g - 1][0] + groups[k][g][0]);
             groups[k][g - 1][1] = (uint8_t)(groups[k][g - 1][1] + groups[k][g][1]);
@@ -753,16 +757,16 @@ static void tv_layout(const rook_tv_ctx *ctx, const rook_tv_work *w, const uint8
 
 /* ------------------------------------------------------------ entry points */
 
-static int32_t solve_with(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8_t *counts,
-                          int sets, int runs, int repr, int32_t *total, tv_best *best)
+static int32_t solve_with(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8_t *counts, int sets, int runs,
+                          int repr, int32_t *total, tv_best *best)
 {
     if (repr == ROOK_TV_REPR_COUNTS)
         return tv_search(ctx, w, counts, sets, runs, ROOK_TV_REPR_COUNTS, total, best);
     return tv_search(ctx, w, counts, sets, runs, ROOK_TV_REPR_PLANES, total, best);
 }
 
-int32_t rook_tv_solve(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8_t counts[64],
-                      int sets, int runs, rook_tv_layout *out)
+int32_t rook_tv_solve(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8_t counts[64], int sets, int runs,
+                      rook_tv_layout *out)
 {
     tv_best best;
     int32_t total;
@@ -784,8 +788,8 @@ int32_t rook_tv_solve(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8_t cou
     return ROOK_TV_OK;
 }
 
-int rook_tv_solve_many(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8_t *counts, int64_t n,
-                       int sets, int runs, int repr, uint8_t *can_meet, int32_t *deadwood)
+int rook_tv_solve_many(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8_t *counts, int64_t n, int sets,
+                       int runs, int repr, uint8_t *can_meet, int32_t *deadwood)
 {
     tv_best best;
     int64_t i;

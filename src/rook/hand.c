@@ -6,10 +6,12 @@
 #include <string.h>
 #include "rook/hand.h"
 
-static inline int next_seat(int s) { return (s + 1) & 3; }
+static inline int next_seat(int s)
+{
+    return (s + 1) & 3;
+}
 
-void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer,
-                    const uint64_t hands[4], uint64_t nest)
+void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer, const uint64_t hands[4], uint64_t nest)
 {
     (void)r;
     memset(h, 0, sizeof *h);
@@ -19,7 +21,7 @@ void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer,
     h->dealt_nest = nest;
     h->phase = ROOK_PH_BID;
     h->dealer = (uint8_t)dealer;
-    h->to_move = (uint8_t)next_seat(dealer);   /* T-3 */
+    h->to_move = (uint8_t)next_seat(dealer); /* T-3 */
     h->declarer = ROOK_NO_SEAT;
     h->trump = ROOK_NO_SEAT;
     h->leader = ROOK_NO_SEAT;
@@ -47,14 +49,14 @@ static void enter_step(rook_hand *h, const rook_rules *r)
     }
     int step = r->post_bid[h->post_idx];
     h->phase = (uint8_t)step;
-    if (step == ROOK_PH_NEST) {                  /* T-20, T-21 */
+    if (step == ROOK_PH_NEST) { /* T-20, T-21 */
         h->hands[h->declarer] |= h->nest;
         h->nest = 0;
         h->remaining = r->nest_size;
         h->to_move = h->declarer;
-    } else if (step == ROOK_PH_TRUMP) {          /* T-7 */
+    } else if (step == ROOK_PH_TRUMP) { /* T-7 */
         h->to_move = h->declarer;
-    } else {                                      /* T-22 */
+    } else { /* T-22 */
         h->to_move = (uint8_t)next_seat(h->dealer);
         h->remaining = r->pass_cards;
         h->passes_done = 0;
@@ -72,16 +74,16 @@ static void finish(rook_hand *h, const rook_rules *r)
 {
     int last = h->last_winner & 1;
     int nest_team = (r->nest_to_declarer && h->declarer != ROOK_NO_SEAT) ? (h->declarer & 1) : last;
-    rook_add_end_points(r, h->points, nest_team, h->nest_points, last, h->tricks_won);  /* T-13 */
+    rook_add_end_points(r, h->points, nest_team, h->nest_points, last, h->tricks_won); /* T-13 */
     h->phase = ROOK_PH_DONE;
     h->to_move = ROOK_NO_SEAT;
     if (h->declarer == ROOK_NO_SEAT)
         return;
     int d = h->declarer & 1;
-    h->score[1 - d] = h->points[1 - d];                   /* T-30 */
-    if (h->points[d] >= h->high_bid)                      /* T-31 */
+    h->score[1 - d] = h->points[1 - d]; /* T-30 */
+    if (h->points[d] >= h->high_bid)    /* T-31 */
         h->score[d] = r->made_scores_bid ? h->high_bid : h->points[d];
-    else                                                  /* T-32 */
+    else /* T-32 */
         h->score[d] = r->set_loses_points ? -h->points[d] : -h->high_bid;
 }
 
@@ -96,17 +98,17 @@ void rook_hand_play_unchecked(rook_hand *h, const rook_rules *r, int card)
         h->to_move = (uint8_t)next_seat(s);
         return;
     }
-    int w = (h->leader + rook_trick_winner(r, h->trick, 4, h->trump)) & 3;   /* T-11 */
+    int w = (h->leader + rook_trick_winner(r, h->trick, 4, h->trump)) & 3; /* T-11 */
     int team = w & 1;
-    uint64_t cards = (1ULL << h->trick[0]) | (1ULL << h->trick[1])
-                   | (1ULL << h->trick[2]) | (1ULL << h->trick[3]);
+    uint64_t cards =
+        (1ULL << h->trick[0]) | (1ULL << h->trick[1]) | (1ULL << h->trick[2]) | (1ULL << h->trick[3]);
     h->won[team] |= cards;
-    h->points[team] += r->card_points[h->trick[0]] + r->card_points[h->trick[1]]  /* T-12 */
-                     + r->card_points[h->trick[2]] + r->card_points[h->trick[3]];
+    h->points[team] += r->card_points[h->trick[0]] + r->card_points[h->trick[1]] /* T-12 */
+        + r->card_points[h->trick[2]] + r->card_points[h->trick[3]];
     h->tricks_won[team]++;
     h->tricks_done++;
     h->last_winner = (uint8_t)w;
-    h->leader = (uint8_t)w;                                                /* T-8 */
+    h->leader = (uint8_t)w; /* T-8 */
     h->to_move = (uint8_t)w;
     h->trick_n = 0;
     for (int i = 0; i < 4; i++)
@@ -133,8 +135,7 @@ uint64_t rook_hand_legal_cards(const rook_hand *h, const rook_rules *r)
     case ROOK_PH_PASS:
         return h->hands[h->to_move];
     case ROOK_PH_PLAY:
-        return rook_legal_mask(r, h->hands[h->to_move],
-                               h->trick_n ? h->trick[0] : ROOK_NO_CARD, h->trump);
+        return rook_legal_mask(r, h->hands[h->to_move], h->trick_n ? h->trick[0] : ROOK_NO_CARD, h->trump);
     default:
         return 0;
     }
@@ -147,16 +148,19 @@ static int check_bid(const rook_hand *h, const rook_rules *r, int action)
     if (action == ROOK_A_PASS) {
         if (h->high_bid == 0 && r->opener_must_bid)
             return ROOK_E_OPENER_MUST_BID;
-        if (h->high_bid == 0 && r->stick_the_dealer && s == h->dealer
-            && rook_popcount(h->passed) == 3)
+        if (h->high_bid == 0 && r->stick_the_dealer && s == h->dealer && rook_popcount(h->passed) == 3)
             return ROOK_E_DEALER_STUCK;
         return ROOK_OK;
     }
     int b = action - ROOK_A_BID;
-    if (b < r->min_bid) return ROOK_E_BID_BELOW_MIN;
-    if (b > r->max_bid) return ROOK_E_BID_ABOVE_MAX;
-    if (b % r->bid_step) return ROOK_E_BID_STEP;
-    if (b <= h->high_bid) return ROOK_E_BID_NOT_HIGHER;
+    if (b < r->min_bid)
+        return ROOK_E_BID_BELOW_MIN;
+    if (b > r->max_bid)
+        return ROOK_E_BID_ABOVE_MAX;
+    if (b % r->bid_step)
+        return ROOK_E_BID_STEP;
+    if (b <= h->high_bid)
+        return ROOK_E_BID_NOT_HIGHER;
     if (!r->jump_bids && b != (h->high_bid ? h->high_bid + r->bid_step : r->min_bid))
         return ROOK_E_BID_JUMP;
     return ROOK_OK;
@@ -166,18 +170,18 @@ static void apply_bid(rook_hand *h, const rook_rules *r, int action)
 {
     int s = h->to_move;
     if (action == ROOK_A_PASS) {
-        h->passed |= (uint8_t)(1 << s);                      /* T-4 */
+        h->passed |= (uint8_t)(1 << s); /* T-4 */
     } else {
         h->high_bid = action - ROOK_A_BID;
         h->declarer = (uint8_t)s;
     }
     int active = 4 - rook_popcount(h->passed);
-    if (h->high_bid == r->max_bid || (h->high_bid && active == 1)) {   /* T-5 */
+    if (h->high_bid == r->max_bid || (h->high_bid && active == 1)) { /* T-5 */
         h->post_idx = 0;
         enter_step(h, r);
         return;
     }
-    if (active == 0) {                                       /* T-6 */
+    if (active == 0) { /* T-6 */
         h->phase = ROOK_PH_THROWN_IN;
         h->to_move = ROOK_NO_SEAT;
         return;
@@ -192,7 +196,7 @@ int rook_hand_apply(rook_hand *h, const rook_rules *r, int action)
 {
     if (action < 0 || action >= ROOK_N_ACTIONS || (action > ROOK_A_PENALTY + 1 && action < ROOK_A_BID))
         return ROOK_E_UNKNOWN_ACTION;
-    if (action == ROOK_A_PENALTY || action == ROOK_A_PENALTY + 1) {  /* T-35 */
+    if (action == ROOK_A_PENALTY || action == ROOK_A_PENALTY + 1) { /* T-35 */
         h->penalty[action - ROOK_A_PENALTY] -= r->penalty_points;
         return ROOK_OK;
     }
@@ -212,25 +216,26 @@ int rook_hand_apply(rook_hand *h, const rook_rules *r, int action)
             uint64_t follow = hand & rook_follow_mask(r, h->trick[0], h->trump);
             if (follow)
                 return (rook_follow_mask(r, h->trick[0], h->trump) == rook_trump_mask(r, h->trump))
-                       ? ROOK_E_MUST_FOLLOW_TRUMP : ROOK_E_MUST_FOLLOW;
+                    ? ROOK_E_MUST_FOLLOW_TRUMP
+                    : ROOK_E_MUST_FOLLOW;
             return ROOK_E_MUST_TRUMP;
         }
         if (h->phase == ROOK_PH_PLAY) {
             rook_hand_play_unchecked(h, r, action);
-        } else if (h->phase == ROOK_PH_NEST) {              /* T-20, T-21 */
+        } else if (h->phase == ROOK_PH_NEST) { /* T-20, T-21 */
             h->hands[h->to_move] &= ~bit;
             h->nest |= bit;
             if (--h->remaining == 0) {
                 h->nest_points = rook_points(r, h->nest);
                 end_step(h, r);
             }
-        } else {                                             /* T-22 */
+        } else { /* T-22 */
             int s = h->to_move;
             h->hands[s] &= ~bit;
             h->passing[s] |= bit;
             if (--h->remaining == 0) {
                 if (++h->passes_done == 4) {
-                    for (int t = 0; t < 4; t++)              /* to the right: seat - 1 */
+                    for (int t = 0; t < 4; t++) /* to the right: seat - 1 */
                         h->hands[(t + 3) & 3] |= h->passing[t];
                     end_step(h, r);
                 } else {

@@ -30,32 +30,32 @@
  * rook/layout.h by tools/gen_layout.py. */
 
 typedef struct rook_hand {
-    uint64_t hands[4];      /* each seat's cards now */
-    uint64_t nest;          /* before the exchange the dealt nest, after it the discards */
-    uint64_t dealt_nest;    /* the nest as dealt (known to the declarer, T-15) */
-    uint64_t played;        /* every card played to a trick, the current one included */
-    uint64_t won[2];        /* cards of the tricks each team took */
-    uint64_t passing[4];    /* T-22: cards each seat put aside to pass */
-    int32_t points[2];      /* points taken (counters; at the end nest and bonuses too) */
-    int32_t score[2];       /* T-30..T-32: the hand's score once done (no penalties) */
-    int32_t penalty[2];     /* T-35: penalties recorded this hand (negative) */
-    int32_t high_bid;       /* T-3: the high bid, 0 before the first bid */
-    int32_t nest_points;    /* T-13: points of the discarded nest */
-    uint8_t phase;          /* ROOK_PH_* */
+    uint64_t hands[4];   /* each seat's cards now */
+    uint64_t nest;       /* before the exchange the dealt nest, after it the discards */
+    uint64_t dealt_nest; /* the nest as dealt (known to the declarer, T-15) */
+    uint64_t played;     /* every card played to a trick, the current one included */
+    uint64_t won[2];     /* cards of the tricks each team took */
+    uint64_t passing[4]; /* T-22: cards each seat put aside to pass */
+    int32_t points[2];   /* points taken (counters; at the end nest and bonuses too) */
+    int32_t score[2];    /* T-30..T-32: the hand's score once done (no penalties) */
+    int32_t penalty[2];  /* T-35: penalties recorded this hand (negative) */
+    int32_t high_bid;    /* T-3: the high bid, 0 before the first bid */
+    int32_t nest_points; /* T-13: points of the discarded nest */
+    uint8_t phase;       /* ROOK_PH_* */
     uint8_t dealer;
     uint8_t to_move;
-    uint8_t declarer;       /* ROOK_NO_SEAT until bidding ends (or in a bare position) */
-    uint8_t trump;          /* ROOK_NO_SEAT until named */
-    uint8_t passed;         /* T-4: bit s set once seat s passed */
-    uint8_t post_idx;       /* index of the current post-bid step */
-    uint8_t remaining;      /* cards still to discard / pass for the seat to move */
-    uint8_t leader;         /* seat that led the current trick */
-    uint8_t trick_n;        /* cards in the current trick */
-    uint8_t trick[4];       /* the current trick, in play order */
+    uint8_t declarer;  /* ROOK_NO_SEAT until bidding ends (or in a bare position) */
+    uint8_t trump;     /* ROOK_NO_SEAT until named */
+    uint8_t passed;    /* T-4: bit s set once seat s passed */
+    uint8_t post_idx;  /* index of the current post-bid step */
+    uint8_t remaining; /* cards still to discard / pass for the seat to move */
+    uint8_t leader;    /* seat that led the current trick */
+    uint8_t trick_n;   /* cards in the current trick */
+    uint8_t trick[4];  /* the current trick, in play order */
     uint8_t tricks_won[2];
     uint8_t tricks_done;
-    uint8_t last_winner;    /* winner of the last completed trick */
-    uint8_t passes_done;    /* T-22: seats that finished passing */
+    uint8_t last_winner; /* winner of the last completed trick */
+    uint8_t passes_done; /* T-22: seats that finished passing */
 } rook_hand;
 
 /* Add the points that come at the end of the play to points[2] (T-13,
@@ -77,7 +77,7 @@ static inline void rook_deal_masks(const rook_rules *r, rook_rng *g, uint64_t ha
     uint8_t deck[64];
     int n = r->deck_n;
     memcpy(deck, r->deck_cards, (size_t)n);
-    for (int i = n - 1; i > 0; i--) {           /* Fisher-Yates (T-2) */
+    for (int i = n - 1; i > 0; i--) { /* Fisher-Yates (T-2) */
         int j = (int)rook_rng_below(g, (uint32_t)(i + 1));
         uint8_t t = deck[i];
         deck[i] = deck[j];
@@ -97,8 +97,7 @@ static inline void rook_deal_masks(const rook_rules *r, rook_rng *g, uint64_t ha
 }
 
 /* Set *h to the start of a hand dealt as `hands`/`nest` by `dealer` (T-2, T-3). */
-void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer,
-                    const uint64_t hands[4], uint64_t nest);
+void rook_hand_init(rook_hand *h, const rook_rules *r, int dealer, const uint64_t hands[4], uint64_t nest);
 
 /* Deal a hand from the random stream g and set *h to its start (T-2). */
 void rook_hand_deal(rook_hand *h, const rook_rules *r, int dealer, rook_rng *g);

@@ -20,9 +20,9 @@ void rook_public_note(rook_public *pub, const rook_hand *h, const rook_rules *r,
     }
     if (h->phase != ROOK_PH_PLAY || h->trick_n == 0 || action >= 64)
         return;
-    int led = h->trick[0], trump = h->trump;                  /* T-9, T-10 */
+    int led = h->trick[0], trump = h->trump; /* T-9, T-10 */
     uint64_t bit = 1ULL << action;
-    if (bit & rook_legal_mask(r, r->deck, led, trump))        /* follows, or "any time" */
+    if (bit & rook_legal_mask(r, r->deck, led, trump)) /* follows, or "any time" */
         return;
     pub->lacks[seat] |= rook_follow_mask(r, led, trump) & r->deck;
     if (r->must_trump && !(bit & rook_trump_mask(r, trump)))
@@ -59,12 +59,12 @@ int64_t rook_heur_estimate(const rook_rules *r, const rook_heur_params *p, uint6
     uint64_t trumps = hand & tm;
     int n_trump = rook_popcount(trumps), top_held = 0;
     uint64_t rest = tm;
-    for (int k = 0; k < 4 && rest; k++) {                      /* the suit's four top cards */
+    for (int k = 0; k < 4 && rest; k++) { /* the suit's four top cards */
         int c = top_of(r, rest);
         top_held += (int)((trumps >> c) & 1);
         rest &= ~(1ULL << c);
     }
-    int64_t tricks = 90 * top_held + 45 * (n_trump - top_held);   /* hundredths of a trick */
+    int64_t tricks = 90 * top_held + 45 * (n_trump - top_held); /* hundredths of a trick */
     if (n_trump >= 5)
         tricks += 40 * (n_trump - 4);
     for (int color = 0; color < 4; color++) {
@@ -75,7 +75,7 @@ int64_t rook_heur_estimate(const rook_rules *r, const rook_heur_params *p, uint6
             continue;
         uint64_t mine = hand & side;
         int run = 0;
-        for (uint64_t s = side; s; run++) {                   /* top cards held in a row */
+        for (uint64_t s = side; s; run++) { /* top cards held in a row */
             int c = top_of(r, s);
             if (!((mine >> c) & 1))
                 break;
@@ -114,8 +114,8 @@ typedef struct seen {
     const rook_rules *r;
     const rook_public *pub;
     int seat, trump;
-    uint64_t tm;        /* the trumps */
-    uint64_t others;    /* cards that may lie in another hand or the hidden nest */
+    uint64_t tm;     /* the trumps */
+    uint64_t others; /* cards that may lie in another hand or the hidden nest */
 } seen;
 
 static uint64_t suit_cards_of(const seen *k, int card)
@@ -165,8 +165,8 @@ static int cheapest(const seen *k, uint64_t legal)
     int64_t bk = 0;
     for (uint64_t m = legal; m; m &= m - 1) {
         int c = rook_lsb(m);
-        int64_t key = KEY2(KEY2((c == ROOK_BIRD) * 2 + (int)((k->tm >> c) & 1), k->r->card_points[c]),
-                       k->r->strength[c]);
+        int64_t key =
+            KEY2(KEY2((c == ROOK_BIRD) * 2 + (int)((k->tm >> c) & 1), k->r->card_points[c]), k->r->strength[c]);
         if (best == NO_CARD || key < bk) {
             best = c;
             bk = key;
@@ -181,14 +181,14 @@ static int lead(const seen *k, uint64_t hand)
     const rook_hand *h = k->h;
     uint64_t my_trumps = hand & k->tm;
     int we_declare = h->declarer != ROOK_NO_SEAT && (h->declarer & 1) == (k->seat & 1);
-    if (my_trumps && (k->others & k->tm) && we_declare) {     /* draw trumps */
+    if (my_trumps && (k->others & k->tm) && we_declare) { /* draw trumps */
         int top = top_of(r, my_trumps);
         if (is_master(k, top) && (top != ROOK_BIRD || rook_popcount(my_trumps) == 1))
             return top;
     }
     uint64_t side = hand & ~k->tm;
     int best = NO_CARD;
-    for (uint64_t m = side; m; m &= m - 1) {                  /* cash a winner */
+    for (uint64_t m = side; m; m &= m - 1) { /* cash a winner */
         int c = rook_lsb(m);
         if (!is_master(k, c))
             continue;
@@ -198,7 +198,7 @@ static int lead(const seen *k, uint64_t hand)
     }
     if (best != NO_CARD)
         return best;
-    if (side) {                           /* low from the longest side suit, counters kept */
+    if (side) { /* low from the longest side suit, counters kept */
         int by_color[4];
         for (int col = 0; col < 4; col++)
             by_color[col] = rook_popcount(side & ROOK_BB_COLOR(col));
@@ -235,7 +235,7 @@ static int play(const seen *k, uint64_t legal, const rook_heur_params *p)
     int last = n == 3;
     int wc = cards[win];
     int safe = last || (is_master(k, wc) && (((k->tm >> wc) & 1) || !trumpable(k)));
-    if (partner_winning && safe) {                             /* feed the partner's trick */
+    if (partner_winning && safe) { /* feed the partner's trick */
         int best = NO_CARD;
         for (uint64_t m = legal; m; m &= m - 1) {
             int c = rook_lsb(m);
@@ -249,7 +249,7 @@ static int play(const seen *k, uint64_t legal, const rook_heur_params *p)
     }
     int best = NO_CARD;
     int64_t bk = 0;
-    for (uint64_t m = legal; m; m &= m - 1) {                  /* win it as cheaply as we can */
+    for (uint64_t m = legal; m; m &= m - 1) { /* win it as cheaply as we can */
         int c = rook_lsb(m);
         cards[n] = (uint8_t)c;
         if (rook_trick_winner(r, cards, n + 1, k->trump) != n)
@@ -292,8 +292,7 @@ static int keep_score(const rook_rules *r, uint64_t hand, int card, int trump)
     return rook_popcount(mine) <= 2 ? s - 16 : s;
 }
 
-int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pub,
-                  const rook_heur_params *p)
+int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pub, const rook_heur_params *p)
 {
     uint16_t buf[ROOK_N_ACTIONS];
     int n = rook_hand_legal(h, r, buf);
@@ -303,7 +302,7 @@ int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pu
     uint64_t hand = h->hands[seat];
     int64_t value;
     switch (h->phase) {
-    case ROOK_PH_BID: {                                        /* T-3 .. T-5 */
+    case ROOK_PH_BID: { /* T-3 .. T-5 */
         int can_pass = 0, first_bid = -1;
         for (int i = 0; i < n; i++) {
             if (buf[i] == ROOK_A_PASS)
@@ -312,7 +311,7 @@ int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pu
                 first_bid = buf[i];
         }
         if (!can_pass)
-            return first_bid;                                  /* T-6: the opener must bid */
+            return first_bid; /* T-6: the opener must bid */
         if (first_bid < 0)
             return ROOK_A_PASS;
         best_trump(r, p, hand, &value);
@@ -321,9 +320,9 @@ int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pu
             value += 8 * (int64_t)p->total_points;
         return 100 * (int64_t)(first_bid - ROOK_A_BID) <= value ? first_bid : ROOK_A_PASS;
     }
-    case ROOK_PH_TRUMP:                                        /* T-7 */
+    case ROOK_PH_TRUMP: /* T-7 */
         return ROOK_A_TRUMP + best_trump(r, p, hand, &value);
-    case ROOK_PH_NEST: {                                       /* T-20, T-21 */
+    case ROOK_PH_NEST: { /* T-20, T-21 */
         int trump = h->trump != ROOK_NO_SEAT ? h->trump : best_trump(r, p, hand, &value);
         int best = -1, bs = 0, bp = 0;
         for (int i = 0; i < n; i++) {
@@ -337,7 +336,7 @@ int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pu
         }
         return best;
     }
-    case ROOK_PH_PASS: {                                       /* T-22 */
+    case ROOK_PH_PASS: { /* T-22 */
         uint64_t tm = h->trump != ROOK_NO_SEAT ? rook_trump_mask(r, h->trump) : 0;
         int best = -1, bg = 0;
         for (int i = 0; i < n; i++) {
@@ -350,7 +349,7 @@ int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pu
         }
         return best;
     }
-    default: {                                                 /* T-8 .. T-11 */
+    default: { /* T-8 .. T-11 */
         seen k = {h, r, pub, seat, h->trump, rook_trump_mask(r, h->trump), 0};
         uint64_t known_nest = (h->declarer == seat && r->nest_size) ? h->nest : 0;
         k.others = r->deck & ~hand & ~h->played & ~known_nest;

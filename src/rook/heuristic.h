@@ -17,15 +17,15 @@
 
 /* What every seat has seen so far in a hand. */
 typedef struct rook_public {
-    uint64_t lacks[4];   /* cards each seat showed it cannot hold (T-9, T-10) */
-    int32_t bids[4];     /* each seat's highest bid, 0 if none (T-3) */
+    uint64_t lacks[4]; /* cards each seat showed it cannot hold (T-9, T-10) */
+    int32_t bids[4];   /* each seat's highest bid, 0 if none (T-3) */
 } rook_public;
 
 typedef struct rook_heur_params {
-    int32_t total_points;  /* T-14: the variant's points in a hand */
-    int32_t bid_margin;    /* whole points added to the estimate before bidding */
-    int32_t bird_threshold;/* the least trick value worth the bird */
-    int32_t nest_bonus;    /* hundredths of a point the nest adds to a declarer's hand */
+    int32_t total_points;   /* T-14: the variant's points in a hand */
+    int32_t bid_margin;     /* whole points added to the estimate before bidding */
+    int32_t bird_threshold; /* the least trick value worth the bird */
+    int32_t nest_bonus;     /* hundredths of a point the nest adds to a declarer's hand */
 } rook_heur_params;
 
 /* Reset *pub for a new hand. */
@@ -38,7 +38,6 @@ void rook_public_note(rook_public *pub, const rook_hand *h, const rook_rules *r,
 int64_t rook_heur_estimate(const rook_rules *r, const rook_heur_params *p, uint64_t hand, int trump);
 
 /* Return the heuristic's action for the seat to move in *h. */
-int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pub,
-                  const rook_heur_params *p);
+int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pub, const rook_heur_params *p);
 
 #endif

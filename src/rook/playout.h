@@ -12,14 +12,13 @@
 #endif
 
 /* Play one random hand from the deal; write team 0's and team 1's points. */
-static inline void random_hand_points(const rook_rules *r, int trump, int dealer, rook_rng *g,
-                               int32_t *out)
+static inline void random_hand_points(const rook_rules *r, int trump, int dealer, rook_rng *g, int32_t *out)
 {
     uint64_t hands[4], nest;
-    rook_deal_masks(r, g, hands, &nest);                        /* T-2 */
+    rook_deal_masks(r, g, hands, &nest); /* T-2 */
     int32_t points[2] = {0, 0};
     uint8_t tricks_won[2] = {0, 0};
-    int leader = (dealer + 1) & 3;                              /* T-8 */
+    int leader = (dealer + 1) & 3; /* T-8 */
     for (int t = 0; t < r->hand_size; t++) {
         uint8_t cards[4];
         int seat = leader;
@@ -31,9 +30,9 @@ static inline void random_hand_points(const rook_rules *r, int trump, int dealer
             cards[i] = (uint8_t)c;
             seat = (seat + 1) & 3;
         }
-        leader = (leader + rook_trick_winner(r, cards, 4, trump)) & 3;   /* T-11 */
-        points[leader & 1] += r->card_points[cards[0]] + r->card_points[cards[1]]
-                            + r->card_points[cards[2]] + r->card_points[cards[3]];  /* T-12 */
+        leader = (leader + rook_trick_winner(r, cards, 4, trump)) & 3; /* T-11 */
+        points[leader & 1] += r->card_points[cards[0]] + r->card_points[cards[1]] + r->card_points[cards[2]]
+            + r->card_points[cards[3]]; /* T-12 */
         tricks_won[leader & 1]++;
     }
     rook_add_end_points(r, points, leader & 1, rook_points(r, nest), leader & 1, tricks_won);
@@ -41,8 +40,7 @@ static inline void random_hand_points(const rook_rules *r, int trump, int dealer
     out[1] = points[1];
 }
 
-void ROOK_PLAYOUT_FN(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n,
-                     int32_t *points)
+void ROOK_PLAYOUT_FN(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n, int32_t *points)
 {
     rook_rng g;
     for (int64_t i = 0; i < n; i++) {

@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include "rook/check.h"
 
-typedef struct rook_rng { uint64_t s[4]; } rook_rng;
+typedef struct rook_rng {
+    uint64_t s[4];
+} rook_rng;
 
 /* Return the next splitmix64 output and advance *x. */
 static inline uint64_t rook_splitmix64(uint64_t *x)
@@ -28,7 +30,10 @@ static inline void rook_rng_seed(rook_rng *g, uint64_t seed)
         g->s[i] = rook_splitmix64(&seed);
 }
 
-static inline uint64_t rook_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t rook_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 /* Return the next 64 random bits. */
 static inline uint64_t rook_rng_next(rook_rng *g)

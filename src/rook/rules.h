@@ -29,43 +29,43 @@
 #include "rook/check.h"
 
 #define ROOK_MAX_COUNTER_GROUPS 8
-#define ROOK_MAX_POST_STEPS 3
+#define ROOK_MAX_POST_STEPS     3
 
 /* The steps after bidding (T-7) are phase codes ROOK_PH_* of rook/layout.h. */
 
 typedef struct rook_rules {
-    uint64_t deck;            /* C-3: every card of the deck */
-    uint64_t special_trumps;  /* T-10: always trump (bird, permanent trumps) */
-    uint64_t anytime;         /* T-9: may be played instead of following (bird_anytime) */
-    uint64_t counters;        /* T-12: cards worth points */
+    uint64_t deck;           /* C-3: every card of the deck */
+    uint64_t special_trumps; /* T-10: always trump (bird, permanent trumps) */
+    uint64_t anytime;        /* T-9: may be played instead of following (bird_anytime) */
+    uint64_t counters;       /* T-12: cards worth points */
     uint64_t counter_masks[ROOK_MAX_COUNTER_GROUPS]; /* T-12: cards of one point value */
     int32_t counter_values[ROOK_MAX_COUNTER_GROUPS];
     int32_t n_counter_groups;
-    uint8_t strength[64];     /* C-4: order within the color (special trumps: within trump) */
-    uint8_t must_trump;       /* T-9 */
-    uint8_t hand_size;        /* T-2 */
-    uint8_t nest_size;        /* T-2 */
-    uint8_t jump_bids;        /* T-3 */
-    int32_t min_bid, bid_step, max_bid; /* T-3 */
-    uint8_t opener_must_bid;  /* T-6 */
-    uint8_t stick_the_dealer; /* section 4 */
+    uint8_t strength[64];                  /* C-4: order within the color (special trumps: within trump) */
+    uint8_t must_trump;                    /* T-9 */
+    uint8_t hand_size;                     /* T-2 */
+    uint8_t nest_size;                     /* T-2 */
+    uint8_t jump_bids;                     /* T-3 */
+    int32_t min_bid, bid_step, max_bid;    /* T-3 */
+    uint8_t opener_must_bid;               /* T-6 */
+    uint8_t stick_the_dealer;              /* section 4 */
     uint8_t post_bid[ROOK_MAX_POST_STEPS]; /* T-7: phase codes in order */
     uint8_t n_post_bid;
-    uint8_t discard_counters; /* T-20 */
-    uint8_t pass_cards;       /* T-22 */
+    uint8_t discard_counters;    /* T-20 */
+    uint8_t pass_cards;          /* T-22 */
     uint8_t first_lead_declarer; /* T-8 / section 4 */
-    uint8_t nest_to_declarer; /* T-13 / section 4 */
-    uint8_t made_scores_bid;  /* T-31 */
-    uint8_t set_loses_points; /* T-32 */
-    int32_t last_trick_bonus; /* T-13 */
-    int32_t most_tricks_bonus; /* section 4 */
-    int32_t penalty_points;   /* T-35 */
+    uint8_t nest_to_declarer;    /* T-13 / section 4 */
+    uint8_t made_scores_bid;     /* T-31 */
+    uint8_t set_loses_points;    /* T-32 */
+    int32_t last_trick_bonus;    /* T-13 */
+    int32_t most_tricks_bonus;   /* section 4 */
+    int32_t penalty_points;      /* T-35 */
     /* Derived by rook_rules_finish() from the fields above: */
-    int16_t card_points[64];  /* T-12: points of each card */
-    uint64_t trumps[4];       /* T-10: the trump cards for each trump color */
-    uint64_t follow[4][64];   /* T-9, T-10: cards that follow a led card, per trump */
-    uint8_t deck_cards[64];   /* C-3: the deck's card ids, lowest first (the order of a fresh deal) */
-    uint8_t deck_n;           /* C-3: cards in the deck */
+    int16_t card_points[64]; /* T-12: points of each card */
+    uint64_t trumps[4];      /* T-10: the trump cards for each trump color */
+    uint64_t follow[4][64];  /* T-9, T-10: cards that follow a led card, per trump */
+    uint8_t deck_cards[64];  /* C-3: the deck's card ids, lowest first (the order of a fresh deal) */
+    uint8_t deck_n;          /* C-3: cards in the deck */
 } rook_rules;
 
 /* Fill the derived tables of r (card_points, trumps, follow) from its fields.
@@ -89,7 +89,7 @@ static inline void rook_rules_finish(rook_rules *r)
             if (special || (led != ROOK_BIRD && ROOK_COLOR_OF(led) == t))
                 r->follow[t][led] = r->trumps[t];
             else if (led == ROOK_BIRD)
-                r->follow[t][led] = 0;   /* only reached when the bird is not special */
+                r->follow[t][led] = 0; /* only reached when the bird is not special */
             else
                 r->follow[t][led] = ROOK_BB_COLOR(ROOK_COLOR_OF(led)) & ~r->special_trumps;
         }

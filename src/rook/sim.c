@@ -15,10 +15,12 @@ uint64_t rook_hand_seed(uint64_t seed, uint64_t index)
     return z ^ (z >> 31);
 }
 
-static int64_t seat_or_none(uint8_t s) { return s == ROOK_NO_SEAT ? -1 : s; }
+static int64_t seat_or_none(uint8_t s)
+{
+    return s == ROOK_NO_SEAT ? -1 : s;
+}
 
-void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random,
-                    int64_t *view)
+void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random, int64_t *view)
 {
     memset(view, 0, ROOK_VIEW_LEN * sizeof *view);
     view[ROOK_V_SEAT] = seat;
@@ -42,7 +44,7 @@ void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t 
     view[ROOK_V_PASSED] = (int64_t)h->passing[seat];
     view[ROOK_V_RANDOM] = (int64_t)random;
     view[ROOK_V_TRICKS_DONE] = h->tricks_done;
-    if (h->declarer == seat && r->nest_size && rook_hand_nest_taken(h, r)) {   /* T-15: the declarer only */
+    if (h->declarer == seat && r->nest_size && rook_hand_nest_taken(h, r)) { /* T-15: the declarer only */
         view[ROOK_V_NEST] = (int64_t)h->dealt_nest;
         view[ROOK_V_DISCARDED] = (int64_t)h->nest;
     }
@@ -69,8 +71,8 @@ void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t 
 /* Play one hand from its deal, the seats' agents drawing from g[0..3];
  * fill its row and return ROOK_PH_DONE or ROOK_PH_THROWN_IN (or -1 when an
  * action was refused).  *h is left at the end of the hand. */
-static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t deal_seed,
-                    int dealer, int copy, rook_rng g[4], rook_hand *hp, int64_t *row)
+static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t deal_seed, int dealer,
+                    int copy, rook_rng g[4], rook_hand *hp, int64_t *row)
 {
     rook_rng dg;
     rook_hand h;
@@ -79,7 +81,7 @@ static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t
     rook_public pub;
     rook_public_init(&pub);
     rook_rng_seed(&dg, deal_seed);
-    rook_hand_deal(&h, r, dealer, &dg);                         /* T-2 */
+    rook_hand_deal(&h, r, dealer, &dg); /* T-2 */
     memset(row, 0, ROOK_R_LEN * sizeof *row);
     row[ROOK_R_DEALER] = dealer;
     for (int s = 0; s < 4; s++)
@@ -106,7 +108,7 @@ static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t
             row[ROOK_R_ERROR_ACTION] = a;
             break;
         }
-        rook_public_note(&pub, &before, r, s, (int)a);       /* what the action showed */
+        rook_public_note(&pub, &before, r, s, (int)a); /* what the action showed */
     }
     for (int s = 0; s < 4; s++)
         row[ROOK_R_BID0 + s] = pub.bids[s];
@@ -116,7 +118,7 @@ static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t
     row[ROOK_R_TRUMP] = played ? seat_or_none(h.trump) : -1;
     row[ROOK_R_POINTS0] = played ? h.points[0] : 0;
     row[ROOK_R_POINTS1] = played ? h.points[1] : 0;
-    row[ROOK_R_MADE] = played ? h.points[h.declarer & 1] >= h.high_bid : -1;  /* T-31, T-32 */
+    row[ROOK_R_MADE] = played ? h.points[h.declarer & 1] >= h.high_bid : -1; /* T-31, T-32 */
     row[ROOK_R_SCORE0] = played ? h.score[0] : 0;
     row[ROOK_R_SCORE1] = played ? h.score[1] : 0;
     *hp = h;
@@ -131,8 +133,8 @@ static void seat_streams(uint64_t unit_seed, rook_rng g[4])
 }
 
 
-void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t seed,
-                    int64_t first, int64_t n, int duplicate, int64_t *rows)
+void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t first, int64_t n,
+                    int duplicate, int64_t *rows)
 {
     for (int64_t u = first; u < first + n; u++) {
         uint64_t ds = rook_hand_seed(seed, (uint64_t)u);
@@ -146,14 +148,14 @@ void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t
     }
 }
 
-int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t unit,
-                  int copy, int max_hands, int32_t target, int64_t *rows, int64_t *game)
+int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t unit, int copy,
+                  int max_hands, int32_t target, int64_t *rows, int64_t *game)
 {
     uint64_t game_seed = rook_hand_seed(seed, (uint64_t)unit);
     rook_rng g[4];
     rook_hand h;
-    seat_streams(game_seed, g);                          /* one set of agents for the game */
-    int dealer = (int)(unit & 3), n = 0, winner = -1;    /* T-1: the first dealer */
+    seat_streams(game_seed, g);                       /* one set of agents for the game */
+    int dealer = (int)(unit & 3), n = 0, winner = -1; /* T-1: the first dealer */
     int64_t total[2] = {0, 0};
     while (n < max_hands) {
         int64_t *row = rows + (int64_t)n * ROOK_R_LEN;
@@ -161,15 +163,15 @@ int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t s
         n++;
         if (end < 0)
             break;
-        if (end == ROOK_PH_THROWN_IN)                    /* T-6: the same dealer deals again */
+        if (end == ROOK_PH_THROWN_IN) /* T-6: the same dealer deals again */
             continue;
         total[0] += h.score[0];
         total[1] += h.score[1];
-        if ((total[0] >= target || total[1] >= target) && total[0] != total[1]) {   /* T-34 */
+        if ((total[0] >= target || total[1] >= target) && total[0] != total[1]) { /* T-34 */
             winner = total[0] > total[1] ? 0 : 1;
             break;
         }
-        dealer = (dealer + 1) & 3;                       /* T-1: the deal passes left */
+        dealer = (dealer + 1) & 3; /* T-1: the deal passes left */
     }
     game[0] = n;
     game[1] = total[0];

@@ -25,12 +25,36 @@
 
 /* Slots of a view (int64 each; masks are stored bit for bit). */
 enum {
-    ROOK_V_SEAT, ROOK_V_PHASE, ROOK_V_DEALER, ROOK_V_TO_MOVE, ROOK_V_DECLARER, ROOK_V_TRUMP,
-    ROOK_V_HIGH_BID, ROOK_V_LEADER, ROOK_V_TRICK_N, ROOK_V_TRICK0, ROOK_V_TRICK1, ROOK_V_TRICK2,
-    ROOK_V_TRICK3, ROOK_V_POINTS0, ROOK_V_POINTS1, ROOK_V_TRICKS0, ROOK_V_TRICKS1,
-    ROOK_V_REMAINING, ROOK_V_HAND, ROOK_V_PLAYED, ROOK_V_LEGAL_CARDS, ROOK_V_MIN_BID,
-    ROOK_V_MAX_BID, ROOK_V_BID_STEP, ROOK_V_CAN_PASS, ROOK_V_NEST, ROOK_V_DISCARDED,
-    ROOK_V_PASSED, ROOK_V_RANDOM, ROOK_V_TRICKS_DONE,
+    ROOK_V_SEAT,
+    ROOK_V_PHASE,
+    ROOK_V_DEALER,
+    ROOK_V_TO_MOVE,
+    ROOK_V_DECLARER,
+    ROOK_V_TRUMP,
+    ROOK_V_HIGH_BID,
+    ROOK_V_LEADER,
+    ROOK_V_TRICK_N,
+    ROOK_V_TRICK0,
+    ROOK_V_TRICK1,
+    ROOK_V_TRICK2,
+    ROOK_V_TRICK3,
+    ROOK_V_POINTS0,
+    ROOK_V_POINTS1,
+    ROOK_V_TRICKS0,
+    ROOK_V_TRICKS1,
+    ROOK_V_REMAINING,
+    ROOK_V_HAND,
+    ROOK_V_PLAYED,
+    ROOK_V_LEGAL_CARDS,
+    ROOK_V_MIN_BID,
+    ROOK_V_MAX_BID,
+    ROOK_V_BID_STEP,
+    ROOK_V_CAN_PASS,
+    ROOK_V_NEST,
+    ROOK_V_DISCARDED,
+    ROOK_V_PASSED,
+    ROOK_V_RANDOM,
+    ROOK_V_TRICKS_DONE,
     ROOK_VIEW_LEN = 32
 };
 
@@ -40,18 +64,35 @@ typedef int64_t (*rook_policy_fn)(const int64_t *view, int64_t len);
 enum { ROOK_POLICY_RANDOM = 0, ROOK_POLICY_CALLBACK = 1, ROOK_POLICY_HEURISTIC = 2 };
 
 typedef struct rook_policy {
-    int kind;               /* ROOK_POLICY_* */
-    rook_policy_fn fn;      /* for ROOK_POLICY_CALLBACK */
-    rook_heur_params heur;  /* for ROOK_POLICY_HEURISTIC (heuristic.h) */
+    int kind;              /* ROOK_POLICY_* */
+    rook_policy_fn fn;     /* for ROOK_POLICY_CALLBACK */
+    rook_heur_params heur; /* for ROOK_POLICY_HEURISTIC (heuristic.h) */
 } rook_policy;
 
 /* Columns of a result row (int64 each), in the order of simulate.HAND_COLUMNS
  * minus the unit/copy/hand/deal_seed bookkeeping the caller adds. */
 enum {
-    ROOK_R_DEALER, ROOK_R_BID0, ROOK_R_BID1, ROOK_R_BID2, ROOK_R_BID3, ROOK_R_DECLARER,
-    ROOK_R_BID, ROOK_R_TRUMP, ROOK_R_POINTS0, ROOK_R_POINTS1, ROOK_R_MADE, ROOK_R_SCORE0,
-    ROOK_R_SCORE1, ROOK_R_HAND0, ROOK_R_HAND1, ROOK_R_HAND2, ROOK_R_HAND3, ROOK_R_NEST,
-    ROOK_R_ERROR, ROOK_R_ERROR_SEAT, ROOK_R_ERROR_ACTION,
+    ROOK_R_DEALER,
+    ROOK_R_BID0,
+    ROOK_R_BID1,
+    ROOK_R_BID2,
+    ROOK_R_BID3,
+    ROOK_R_DECLARER,
+    ROOK_R_BID,
+    ROOK_R_TRUMP,
+    ROOK_R_POINTS0,
+    ROOK_R_POINTS1,
+    ROOK_R_MADE,
+    ROOK_R_SCORE0,
+    ROOK_R_SCORE1,
+    ROOK_R_HAND0,
+    ROOK_R_HAND1,
+    ROOK_R_HAND2,
+    ROOK_R_HAND3,
+    ROOK_R_NEST,
+    ROOK_R_ERROR,
+    ROOK_R_ERROR_SEAT,
+    ROOK_R_ERROR_ACTION,
     ROOK_R_LEN
 };
 
@@ -60,16 +101,15 @@ uint64_t rook_hand_seed(uint64_t seed, uint64_t index);
 
 /* Fill view[0..ROOK_VIEW_LEN-1] with what `seat` may know of *h (T-15);
  * `random` goes to ROOK_V_RANDOM. */
-void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random,
-                    int64_t *view);
+void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random, int64_t *view);
 
 /* Play units first..first+n-1 of a run (copies 0 and 1 of each when
  * duplicate), policies[i] being agent i; write one row of ROOK_R_LEN int64
  * per hand played to rows, in order.  A refused action ends its hand with
  * ROOK_R_ERROR = 1 and the seat and action; the other columns then hold the
  * hand as far as it got. */
-void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t seed,
-                    int64_t first, int64_t n, int duplicate, int64_t *rows);
+void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t first, int64_t n,
+                    int duplicate, int64_t *rows);
 
 /* Play game `unit` of a run seeded `seed` (copy 0 or 1) to the target (T-33,
  * T-34) or max_hands hands: rook_core.game.Game(variant, hand_seed(seed,
@@ -79,7 +119,7 @@ void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t
  * game[0..3] = hands played, team 0's and team 1's totals, the winner (-1:
  * none).  Return the hands played; a refused action ends the game with its
  * hand's ROOK_R_ERROR set. */
-int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t unit,
-                  int copy, int max_hands, int32_t target, int64_t *rows, int64_t *game);
+int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t unit, int copy,
+                  int max_hands, int32_t target, int64_t *rows, int64_t *game);
 
 #endif

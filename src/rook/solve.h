@@ -52,7 +52,7 @@ typedef struct rook_solver rook_solver;
 /* A trick-play position for the solver. */
 typedef struct rook_dd_pos {
     uint64_t hands[4];
-    uint8_t trick[4];   /* cards already in the current trick, led card first */
+    uint8_t trick[4]; /* cards already in the current trick, led card first */
     uint8_t trick_n;
     uint8_t leader;
     uint8_t trump;
@@ -97,9 +97,14 @@ typedef void (*rook_dd_progress_fn)(void *arg, int lo, int hi, uint64_t nodes);
 void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg);
 
 /* Why the last call stopped early: */
-enum { ROOK_STOP_NONE = 0, ROOK_STOP_NODES = 1, ROOK_STOP_TIME = 2, ROOK_STOP_CALLER = 3,
-       ROOK_STOP_MOOT = 4 /* (internal: a team mate settled the question) */,
-       ROOK_STOP_CUT = 5 /* (internal: a shared node's window closed) */ };
+enum {
+    ROOK_STOP_NONE = 0,
+    ROOK_STOP_NODES = 1,
+    ROOK_STOP_TIME = 2,
+    ROOK_STOP_CALLER = 3,
+    ROOK_STOP_MOOT = 4 /* (internal: a team mate settled the question) */,
+    ROOK_STOP_CUT = 5 /* (internal: a shared node's window closed) */
+};
 
 /* Stop the search under way as soon as it looks (from the progress function,
  * or from another thread): the call returns -1 with stop reason
@@ -127,8 +132,8 @@ int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int
  * (others untouched) and return the position's value, or -1 if the budget ran out;
  * *lo and *hi (if not NULL) get the bounds proven on the position's value
  * (equal once it is known, even if a card's value then ran out). */
-int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64],
-                        int *lo, int *hi);
+int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64], int *lo,
+                        int *hi);
 
 /* Return team 0's value of p clipped to the window [wlo, whi]: the value
  * when it lies inside, else wlo (the value is at most wlo) or whi (at
@@ -144,13 +149,13 @@ int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, 
 /* Return the value of p and set *best to the card ids of the legal cards
  * that achieve it, each class of equivalent cards decided by one
  * null-window search at the value (no card's exact value); -1 on a budget. */
-int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
-                       uint64_t *best, int *lo, int *hi);
+int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, uint64_t *best,
+                       int *lo, int *hi);
 
 /* rook_dd_move_values with a first guess of the position's value (< 0:
  * none), and the position's value found as rook_dd_value_in's anytime. */
-int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
-                              int anytime, int32_t values[64], int *lo, int *hi);
+int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, int anytime,
+                              int32_t values[64], int *lo, int *hi);
 
 /* rook_dd_move_values_guess with an estimate of each card's value too
  * (card_guess[card id], -1: none; NULL: none at all), for instance the
@@ -170,19 +175,19 @@ int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p);
  * whose question another has settled stops at once. */
 #define ROOK_DD_TEAM_MAX 8
 typedef struct rook_dd_team {
-    int lock;                        /* a spin lock over the fields below */
-    int lo, hi;                      /* the bounds proven on the value */
-    int wlo, whi;                    /* the window asked for */
-    int probing[ROOK_DD_TEAM_MAX];   /* each member's target (0: none) */
-    rook_dd_progress_fn progress;    /* told of every step, from any member's thread */
+    int lock;                      /* a spin lock over the fields below */
+    int lo, hi;                    /* the bounds proven on the value */
+    int wlo, whi;                  /* the window asked for */
+    int probing[ROOK_DD_TEAM_MAX]; /* each member's target (0: none) */
+    rook_dd_progress_fn progress;  /* told of every step, from any member's thread */
     void *progress_arg;
     /* a team sharing nodes (rook_dd_value_split): */
-    struct dd_split *open[64];       /* split points with moves left to take */
+    struct dd_split *open[64]; /* split points with moves left to take */
     int n_open;
-    int idle;                        /* members waiting for work */
-    int quit;                        /* the work is done: members return */
-    int active;                      /* members still searching work of their own (cards) */
-    int failed, fail_stop;           /* a member stopped (budget, caller): why; all stop */
+    int idle;              /* members waiting for work */
+    int quit;              /* the work is done: members return */
+    int active;            /* members still searching work of their own (cards) */
+    int failed, fail_stop; /* a member stopped (budget, caller): why; all stop */
 } rook_dd_team;
 
 /* Start a team on a position whose value lies in [0, total]: the window
@@ -194,8 +199,7 @@ void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi);
  * returns then.  Call rook_dd_prepare on one member first.  Return the
  * value clipped to the window, or -1 when this member's budget ran out
  * (the team's bounds hold what was proven). */
-int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
-                       int me);
+int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team, int me);
 
 /* One value by a team sharing nodes: member 0 searches the value as
  * rook_dd_value_in does (the team's window, `guess`; no anytime order),
@@ -205,8 +209,8 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
  * member first and rook_dd_team_init once.  Member 0 returns the value
  * clipped to the window, with *lo, *hi the bounds proven, or -1 when a
  * member's budget ran out (or it was aborted); the others return 0 or -1. */
-int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
-                        int me, int guess, int *lo, int *hi);
+int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team, int me,
+                        int guess, int *lo, int *hi);
 
 /* Every card's value from several threads: given `root`, the position's
  * value, take the next class of the legal cards from *next (atomically)
@@ -220,8 +224,8 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
  * own, and the team's bound on the side of the seat to move (lo for team
  * 0, hi for team 1) follows the best class.  Return 0, or -1 when a budget
  * ran out (or the caller stopped the thread). */
-int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
-                               int *next, int32_t values[64], rook_dd_team *team);
+int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root, int *next,
+                               int32_t values[64], rook_dd_team *team);
 
 /* The same two with the threads started here: n solvers (up to
  * ROOK_DD_TEAM_MAX) sharing one table, ss[0] searching in the calling

@@ -8,7 +8,7 @@
  * were made (the end points, which differ between nests, are kept with
  * each entry instead: table.h).
  */
-#define _POSIX_C_SOURCE 200809L      /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -56,9 +56,9 @@ static void table_release(dd_table *t)
 
 static void table_clear(dd_table *t)
 {
-    if (++t->gen == 0) {             /* wrapped: really clear */
-        memset(t->tt, 0, t->n_buckets * DD_BUCKET * sizeof(dd_entry)
-                         + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
+    if (++t->gen == 0) { /* wrapped: really clear */
+        memset(t->tt, 0,
+               t->n_buckets * DD_BUCKET * sizeof(dd_entry) + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
         t->gen = 1;
     }
 }
@@ -99,9 +99,15 @@ void rook_solver_clear(rook_solver *s)
     table_clear(s->t);
 }
 
-void rook_solver_set_budget(rook_solver *s, uint64_t nodes) { s->budget = nodes; }
+void rook_solver_set_budget(rook_solver *s, uint64_t nodes)
+{
+    s->budget = nodes;
+}
 
-void rook_solver_set_time_budget(rook_solver *s, uint64_t ns) { s->time_budget_ns = ns; }
+void rook_solver_set_time_budget(rook_solver *s, uint64_t ns)
+{
+    s->time_budget_ns = ns;
+}
 
 void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg)
 {
@@ -109,7 +115,10 @@ void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg)
     s->progress_arg = arg;
 }
 
-int rook_solver_stop_reason(const rook_solver *s) { return s->stop; }
+int rook_solver_stop_reason(const rook_solver *s)
+{
+    return s->stop;
+}
 
 void rook_solver_abort(rook_solver *s)
 {
@@ -122,7 +131,10 @@ void rook_solver_set_generalize(rook_solver *s, int on)
     s->exact_only = !on;
 }
 
-uint64_t rook_solver_nodes(const rook_solver *s) { return s->nodes; }
+uint64_t rook_solver_nodes(const rook_solver *s)
+{
+    return s->nodes;
+}
 
 uint64_t rook_solver_stat(const rook_solver *s, int which)
 {
@@ -233,7 +245,8 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
         s->zlead[seat] = dd_mix64(0x5EA7ULL + (uint64_t)seat);
         for (int b = 0; b < 64; b++)
             s->z[seat][b] = ((s->deck >> b) & 1)
-                ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8) | s->tag[b]) : 0;
+                ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8) | s->tag[b])
+                : 0;
     }
     return 0;
 }

@@ -20,11 +20,11 @@
 #include "rook/rules.h"
 #include "rook/solve.h"
 
-#define DD_NONE 255                  /* no card / no lane */
-#define DD_LANE(s) (0xFFFFULL << (16 * (s)))
-#define DD_MAX_TRICKS 16             /* 4 * 16 cards: every deck fits */
-#define DD_TAG_PLANES 3              /* tags 0..7: 0 plain, then kinds of cards */
-#define DD_KILLERS 2
+#define DD_NONE       255 /* no card / no lane */
+#define DD_LANE(s)    (0xFFFFULL << (16 * (s)))
+#define DD_MAX_TRICKS 16 /* 4 * 16 cards: every deck fits */
+#define DD_TAG_PLANES 3  /* tags 0..7: 0 plain, then kinds of cards */
+#define DD_KILLERS    2
 
 /* The key of a trick boundary, packed: key bit i is the i-th card still in
  * hands in solver-bit order (so each suit is a run of key bits, weakest
@@ -32,11 +32,11 @@
  * plane[0], plane[1]: the holder's seat bits; plane[2..4]: the tag bits. */
 #define DD_PLANES (2 + DD_TAG_PLANES)
 typedef struct dd_key {
-    uint64_t coarse;                 /* leader, tricks won, counts by (seat, suit, tag) */
+    uint64_t coarse; /* leader, tricks won, counts by (seat, suit, tag) */
     uint64_t plane[DD_PLANES];
-    uint64_t out;                    /* the cards in hands (solver bits) the key was made of */
-    uint8_t lane_end[4];             /* the key bit after each lane's last */
-    int live;                        /* the key belongs to the boundary on the current path */
+    uint64_t out;        /* the cards in hands (solver bits) the key was made of */
+    uint8_t lane_end[4]; /* the key bit after each lane's last */
+    int live;            /* the key belongs to the boundary on the current path */
 } dd_key;
 
 typedef struct dd_entry dd_entry;
@@ -47,14 +47,14 @@ typedef struct dd_qentry dd_qentry;
  * must then search positions of one context (rules and trump) at a time;
  * entries are written and read without locks (table.h). */
 typedef struct dd_table {
-    void *raw;                       /* the allocation */
+    void *raw; /* the allocation */
     dd_entry *tt;
     uint64_t n_buckets;
-    dd_qentry *qt;                   /* the quasi-symmetry table */
+    dd_qentry *qt; /* the quasi-symmetry table */
     uint64_t n_qbuckets;
-    uint8_t gen;                     /* entries of another generation are empty */
-    int refs;                        /* solvers using it */
-    const rook_rules *ctx_r;         /* the context the entries belong to */
+    uint8_t gen;             /* entries of another generation are empty */
+    int refs;                /* solvers using it */
+    const rook_rules *ctx_r; /* the context the entries belong to */
     int ctx_trump, ctx_exact;
 } dd_table;
 
@@ -72,9 +72,9 @@ struct rook_solver {
     int stop, aborted;
     uint64_t nodes_by_cards[65];
     uint64_t tt_hits;
-    int exact_only;                  /* rook_solver_set_generalize(s, 0) */
-    int record_root;                 /* the next dd_search call is a root: keep root_best */
-    int root_best;                   /* the root's best value so far (wide_value starts it past the far end) */
+    int exact_only;  /* rook_solver_set_generalize(s, 0) */
+    int record_root; /* the next dd_search call is a root: keep root_best */
+    int root_best;   /* the root's best value so far (wide_value starts it past the far end) */
     /* progress reports (rook_solver_set_progress) */
     rook_dd_progress_fn progress;
     void *progress_arg;
@@ -86,47 +86,56 @@ struct rook_solver {
     dd_split *split;                 /* the innermost split point this thread searches under */
     /* per (rules, trump): the layout */
     const rook_rules *r;
-    uint8_t sbit[64];                /* card id -> solver bit (DD_NONE: not in the deck) */
-    uint8_t card[64];                /* solver bit -> card id */
-    int16_t pts[64];                 /* points of each solver bit */
+    uint8_t sbit[64]; /* card id -> solver bit (DD_NONE: not in the deck) */
+    uint8_t card[64]; /* solver bit -> card id */
+    int16_t pts[64];  /* points of each solver bit */
     uint64_t grp_mask[ROOK_MAX_COUNTER_GROUPS];
     int32_t grp_val[ROOK_MAX_COUNTER_GROUPS];
     int n_grp;
-    uint64_t deck;                   /* solver bits of the deck */
-    uint64_t anytime;                /* T-9: may be played instead of following */
-    uint64_t tlane;                  /* the trump lane */
-    int trump;                       /* the trump lane's index */
+    uint64_t deck;    /* solver bits of the deck */
+    uint64_t anytime; /* T-9: may be played instead of following */
+    uint64_t tlane;   /* the trump lane */
+    int trump;        /* the trump lane's index */
     int must_trump;
-    uint8_t tag[64];                 /* key tag of each solver bit */
+    uint8_t tag[64];                     /* key tag of each solver bit */
     int16_t tag_pts[1 << DD_TAG_PLANES]; /* the points of each tag */
-    uint64_t marked;                 /* cards whose tag says more than points (any-time, bird) */
-    int exact_keys;                  /* more kinds than tag planes: every card kept */
-    uint64_t z[4][64];               /* coarse hash terms by seat and solver bit: (seat, suit, tag) */
+    uint64_t marked;                     /* cards whose tag says more than points (any-time, bird) */
+    int exact_keys;                      /* more kinds than tag planes: every card kept */
+    uint64_t z[4][64];                   /* coarse hash terms by seat and solver bit: (seat, suit, tag) */
     uint64_t zlead[4];
     uint64_t zwon[64];
     /* the position being searched */
     uint64_t hands[4];
-    uint8_t trick[4];                /* solver bits, led card first */
+    uint8_t trick[4]; /* solver bits, led card first */
     int trick_n, leader;
-    int end_points;                  /* nest points + last-trick bonus, to the last trick's team */
+    int end_points; /* nest points + last-trick bonus, to the last trick's team */
     int most_bonus;
     int won[2];
     int grain;
-    int pts_out;                     /* points in hands and in the current trick */
+    int pts_out; /* points in hands and in the current trick */
     uint64_t zsum;
     /* search helpers */
-    dd_key keys[DD_MAX_TRICKS + 1];  /* by tricks left: the boundary keys on the current path */
+    dd_key keys[DD_MAX_TRICKS + 1];                /* by tricks left: the boundary keys on the current path */
     uint8_t killer[DD_MAX_TRICKS + 1][DD_KILLERS]; /* leads that cut, by tricks left */
 };
 
 /* The lane (suit) of solver bit b. */
-static inline int dd_lane(int b) { return b >> 4; }
+static inline int dd_lane(int b)
+{
+    return b >> 4;
+}
 
 /* The cards of b's lane strictly above b. */
-static inline uint64_t dd_above(int b) { return DD_LANE(b >> 4) & ~((2ULL << b) - 1); }
+static inline uint64_t dd_above(int b)
+{
+    return DD_LANE(b >> 4) & ~((2ULL << b) - 1);
+}
 
 /* The cards of b's lane strictly below b. */
-static inline uint64_t dd_below(int b) { return DD_LANE(b >> 4) & ((1ULL << b) - 1); }
+static inline uint64_t dd_below(int b)
+{
+    return DD_LANE(b >> 4) & ((1ULL << b) - 1);
+}
 
 /* Every card in the four hands. */
 static inline uint64_t dd_in_hands(const rook_solver *s)

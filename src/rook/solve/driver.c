@@ -35,8 +35,7 @@ static void report(rook_solver *s, int lo, int hi)
  * far from the value is cheap to decide, so the bounds narrow from the
  * first second).  A fail-soft answer may close more than asked.  Return 0,
  * or -1 when a budget ran out (the bounds then hold what was proven). */
-int dd_narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, int whi, int *lo,
-              int *hi)
+int dd_narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, int whi, int *lo, int *hi)
 {
     int gr = s->grain;
     int g = guess, steps = 0;
@@ -221,8 +220,8 @@ int dd_root_moves(rook_solver *s, dd_moves *mv)
     return !(seat & 1);
 }
 
-int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
-                       uint64_t *best, int *lo, int *hi)
+int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, uint64_t *best,
+                       int *lo, int *hi)
 {
     *best = 0;
     if (dd_setup(s, r, p) < 0)
@@ -245,15 +244,14 @@ int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
     return v;
 }
 
-int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
-                              int anytime, int32_t values[64], int *lo, int *hi)
+int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, int anytime,
+                              int32_t values[64], int *lo, int *hi)
 {
     return rook_dd_move_values_guesses(s, r, p, guess, anytime, NULL, values, lo, hi);
 }
 
 int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
-                                int anytime, const int32_t card_guess[64], int32_t values[64], int *lo,
-                                int *hi)
+                                int anytime, const int32_t card_guess[64], int32_t values[64], int *lo, int *hi)
 {
     if (dd_setup(s, r, p) < 0)
         return -2;
@@ -287,8 +285,8 @@ int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_
     return best;
 }
 
-int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64],
-                        int *lo, int *hi)
+int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64], int *lo,
+                        int *hi)
 {
     return rook_dd_move_values_guess(s, r, p, -1, 0, values, lo, hi);
 }
@@ -308,8 +306,7 @@ int rook_dd_solve_batch(rook_solver *s, const rook_rules *r, const rook_dd_pos *
             card_guess[c] = guesses && count[c] ? (int32_t)(sum[c] / count[c]) : -1;
         }
         int g = guesses && solved ? (int)(root_sum / solved) : -1;
-        roots[i] = rook_dd_move_values_guesses(s, r, &ps[i], g, 0, guesses ? card_guess : NULL, v, NULL,
-                                               NULL);
+        roots[i] = rook_dd_move_values_guesses(s, r, &ps[i], g, 0, guesses ? card_guess : NULL, v, NULL, NULL);
         if (roots[i] == -2)
             continue;
         if (roots[i] < 0) {

@@ -19,7 +19,10 @@
 enum { PICK_HALVE = 0, PICK_EDGES = 1 };
 
 /* The first multiple of the grain gr at or above g. */
-static inline int dd_on_grain(int g, int gr) { return gr * ((g + gr - 1) / gr); }
+static inline int dd_on_grain(int g, int gr)
+{
+    return gr * ((g + gr - 1) / gr);
+}
 
 int dd_narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, int whi, int *lo, int *hi);
 int dd_root_moves(rook_solver *s, dd_moves *mv);

@@ -41,12 +41,12 @@
 
 typedef struct dd_moves {
     int n;
-    uint8_t card[DD_MAX_MOVES];      /* the card searched for the class */
-    uint64_t cls[DD_MAX_MOVES];      /* the cards the class stands for */
-    uint64_t rel;                    /* cards whose rank the grouping relied on */
+    uint8_t card[DD_MAX_MOVES]; /* the card searched for the class */
+    uint64_t cls[DD_MAX_MOVES]; /* the cards the class stands for */
+    uint64_t rel;               /* cards whose rank the grouping relied on */
 } dd_moves;
 
-enum { DD_GEN_ROOT = 1 };            /* every class of equal points apart (no dominance) */
+enum { DD_GEN_ROOT = 1 }; /* every class of equal points apart (no dominance) */
 
 /* The highest winning key among the legal cards of `hand` for a trick led
  * from lane ll (by card `led`). */
@@ -124,7 +124,7 @@ static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint
         int want = ours ? p_hi : p_lo, pick = -1;
         for (uint64_t m = run; m; m &= m - 1)
             if (s->pts[rook_lsb(m)] == want)
-                pick = rook_lsb(m);          /* the highest such card */
+                pick = rook_lsb(m); /* the highest such card */
         dd_add_move(mv, pick, run);
         mv->rel |= run;
         if (s->trick_n + 1 < 4)
@@ -153,28 +153,28 @@ static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint
  * DD_W(name) is a weight's value: a constant, or with DD_ORDER_TUNABLE a
  * variable of dd_order_w[] (for tools/fit_order.py, which tries weights
  * without a build each). */
-#define DD_ORDER_WEIGHTS(X) \
-    X(LEAD_SURE, 650)               /* no higher card out, no opponent can ruff */                   \
-    X(LEAD_SURE_TRUMP, 420)         /* the same in trumps (R3) */                                    \
-    X(LEAD_UNDER_PARTNER, 475)      /* the partner holds the suit's top card */                      \
-    X(LEAD_UNDER_PARTNER_PTS, 1)                                                                     \
-    X(LEAD_PARTNER_RUFFS, 200)      /* the partner is void and trumps; no overruff after it (R6) */  \
-    X(LEAD_PARTNER_RUFFS_PTS, 6)                                                                     \
-    X(LEAD_CHEAP, -50)                                                                               \
-    X(LEAD_CHEAP_PTS, 4)                                                                             \
-    X(LEAD_LAST_OF_SUIT, 300)       /* added: a side suit's last card, trumps in hand (R7) */        \
-    X(LEAD_NO_DRAW, 350)            /* taken off: trumps when the other team has none */             \
-    X(LEAD_KILLER_1, 2000)          /* added: the last lead that cut here (R1) */                    \
-    X(LEAD_KILLER_2, 100)           /* added: the one before */                                      \
-    X(FOLLOW_ONTO_PARTNER, 320)     /* the partner wins the trick for sure */                        \
-    X(FOLLOW_ONTO_PARTNER_PTS, 2)                                                                    \
-    X(FOLLOW_UNDER_PARTNER, 255)    /* the partner wins for now: cheap cards */                      \
-    X(FOLLOW_WIN, 300)              /* takes the trick for sure */                                   \
-    X(FOLLOW_WIN_FOR_NOW, 200)      /* a later opponent can still beat it */                         \
-    X(FOLLOW_WIN_BOSS_TRUMP, 115)   /* the top trump still out: it keeps (R2) */                     \
-    X(FOLLOW_WIN_PTS, 3)                                                                             \
-    X(FOLLOW_LOSE, 100)                                                                              \
-    X(FOLLOW_LOSE_PTS, 4)           /* non-counters first (R4) */
+#define DD_ORDER_WEIGHTS(X)                                                                                    \
+    X(LEAD_SURE, 650)          /* no higher card out, no opponent can ruff */                                  \
+    X(LEAD_SURE_TRUMP, 420)    /* the same in trumps (R3) */                                                   \
+    X(LEAD_UNDER_PARTNER, 475) /* the partner holds the suit's top card */                                     \
+    X(LEAD_UNDER_PARTNER_PTS, 1)                                                                               \
+    X(LEAD_PARTNER_RUFFS, 200) /* the partner is void and trumps; no overruff after it (R6) */                 \
+    X(LEAD_PARTNER_RUFFS_PTS, 6)                                                                               \
+    X(LEAD_CHEAP, -50)                                                                                         \
+    X(LEAD_CHEAP_PTS, 4)                                                                                       \
+    X(LEAD_LAST_OF_SUIT, 300)   /* added: a side suit's last card, trumps in hand (R7) */                      \
+    X(LEAD_NO_DRAW, 350)        /* taken off: trumps when the other team has none */                           \
+    X(LEAD_KILLER_1, 2000)      /* added: the last lead that cut here (R1) */                                  \
+    X(LEAD_KILLER_2, 100)       /* added: the one before */                                                    \
+    X(FOLLOW_ONTO_PARTNER, 320) /* the partner wins the trick for sure */                                      \
+    X(FOLLOW_ONTO_PARTNER_PTS, 2)                                                                              \
+    X(FOLLOW_UNDER_PARTNER, 255)  /* the partner wins for now: cheap cards */                                  \
+    X(FOLLOW_WIN, 300)            /* takes the trick for sure */                                               \
+    X(FOLLOW_WIN_FOR_NOW, 200)    /* a later opponent can still beat it */                                     \
+    X(FOLLOW_WIN_BOSS_TRUMP, 115) /* the top trump still out: it keeps (R2) */                                 \
+    X(FOLLOW_WIN_PTS, 3)                                                                                       \
+    X(FOLLOW_LOSE, 100)                                                                                        \
+    X(FOLLOW_LOSE_PTS, 4) /* non-counters first (R4) */
 
 #define DD_W_CONST(k, v) k = v,
 #define DD_W_INDEX(k, v) k##_I,
@@ -249,7 +249,7 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
     uint64_t opp_hands = s->hands[(seat + 1) & 3] | s->hands[(seat + 3) & 3];
     uint64_t partner = s->hands[(seat + 2) & 3];
     if (!s->trick_n) {
-        uint64_t after = s->hands[(seat + 3) & 3];   /* plays after the partner */
+        uint64_t after = s->hands[(seat + 3) & 3]; /* plays after the partner */
         int tl = rook_popcount(in_hands) >> 2;
         uint64_t k0 = s->killer[tl][0] < 64 ? 1ULL << s->killer[tl][0] : 0;
         uint64_t k1 = s->killer[tl][1] < 64 ? 1ULL << s->killer[tl][1] : 0;
@@ -278,7 +278,8 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
                 sc = DD_W(LEAD_PARTNER_RUFFS) + DD_W(LEAD_PARTNER_RUFFS_PTS) * pts - st;
             else
                 sc = DD_W(LEAD_CHEAP) - DD_W(LEAD_CHEAP_PTS) * pts - st
-                     + (l != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, l) ? DD_W(LEAD_LAST_OF_SUIT) : 0);
+                    + (l != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, l) ? DD_W(LEAD_LAST_OF_SUIT)
+                                                                                      : 0);
             if (l == s->trump && !(opp_hands & s->tlane))
                 sc -= DD_W(LEAD_NO_DRAW);
 #ifndef DD_NO_KILLERS
@@ -328,9 +329,12 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
             else if (wins)
 #ifndef DD_NO_R2
                 sc = ((c >> 4) == s->trump && !(others & s->tlane & dd_above(c)) ? DD_W(FOLLOW_WIN_BOSS_TRUMP)
-                      : later > key ? DD_W(FOLLOW_WIN_FOR_NOW) : DD_W(FOLLOW_WIN)) + DD_W(FOLLOW_WIN_PTS) * pts - st;
+                          : later > key                                          ? DD_W(FOLLOW_WIN_FOR_NOW)
+                                                                                 : DD_W(FOLLOW_WIN))
+                    + DD_W(FOLLOW_WIN_PTS) * pts - st;
 #else
-                sc = (later > key ? DD_W(FOLLOW_WIN_FOR_NOW) : DD_W(FOLLOW_WIN)) + DD_W(FOLLOW_WIN_PTS) * pts - st;
+                sc = (later > key ? DD_W(FOLLOW_WIN_FOR_NOW) : DD_W(FOLLOW_WIN)) + DD_W(FOLLOW_WIN_PTS) * pts
+                    - st;
 #endif
             else
 #ifndef DD_NO_R4

@@ -40,9 +40,9 @@ static inline int ab_step(int maximize, int v, int *best, int *alpha, int *beta)
  * points, the swap only moves points, so the values differ by at most the
  * difference d: when move j's bound, moved by d towards the window, still
  * misses it, move i is decided too; return 2 with that bound in *v. */
-static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint64_t *cls,
-                                 const uint64_t *rels, const uint8_t *searched, const int *vals, int i,
-                                 int maximize, int alpha, int beta, int *v)
+static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint64_t *cls, const uint64_t *rels,
+                                 const uint8_t *searched, const int *vals, int i, int maximize, int alpha,
+                                 int beta, int *v)
 {
     int c = mv->card[i];
     if (s->exact_only || ((s->anytime >> c) & 1))

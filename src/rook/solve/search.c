@@ -15,7 +15,7 @@
  * window wider than one point, the moves after the first are searched as a
  * principal variation search does (pv_child).
  */
-#define _POSIX_C_SOURCE 200809L      /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <time.h>
 #include "rook/solve/search.h"
 #include "rook/solve/table.h"
@@ -27,11 +27,11 @@
 #ifdef DD_ORDER_TUNABLE
 /* The ordering weights as variables (moves.h), for tools/fit_order.py. */
 #define DD_W_VALUE(k, v) v,
-#define DD_W_NAME(k, v) #k,
+#define DD_W_NAME(k, v)  #k,
 __attribute__((visibility("default"))) const int dd_order_n = DD_ORDER_N;
 __attribute__((visibility("default"))) int dd_order_w[DD_ORDER_N] = {DD_ORDER_WEIGHTS(DD_W_VALUE)};
-__attribute__((visibility("default"))) const char *const dd_order_names[DD_ORDER_N] = {
-    DD_ORDER_WEIGHTS(DD_W_NAME)};
+__attribute__((visibility("default")))
+const char *const dd_order_names[DD_ORDER_N] = {DD_ORDER_WEIGHTS(DD_W_NAME)};
 #endif
 
 static uint64_t now_ns(void)
@@ -191,7 +191,8 @@ static inline int pv_child(rook_solver *s, int card, int maximize, int alpha, in
  * node's own loop, and the move search of a split point). */
 static inline int later_child(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel)
 {
-    return beta - alpha > 1 ? pv_child(s, card, maximize, alpha, beta, rel) : dd_child(s, card, alpha, beta, rel);
+    return beta - alpha > 1 ? pv_child(s, card, maximize, alpha, beta, rel)
+                            : dd_child(s, card, alpha, beta, rel);
 }
 
 /* Whether the search must stop now: the node budget, the time budget
@@ -229,16 +230,16 @@ static inline int must_stop(rook_solver *s)
 
 /* What the search knows of a trick boundary before any move. */
 typedef struct boundary {
-    dd_key *key;                     /* the boundary's key (NULL: none made) */
-    uint64_t qlock;                  /* its quasi-symmetry lock (0: not used) */
+    dd_key *key;    /* the boundary's key (NULL: none made) */
+    uint64_t qlock; /* its quasi-symmetry lock (0: not used) */
 } boundary;
 
 /* At a trick boundary of n_cards cards (more than 8): try the sure bounds,
  * the table and the quasi-symmetry table.  Return 1 with the answer in *v
  * and *rel when they settle the node; else narrow (*alpha, *beta), add what
  * the narrowing rests on to *R, and return 0 (b holds the key, live). */
-static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *alpha, int *beta,
-                                  uint64_t *R, boundary *b, int *v, uint64_t *rel)
+static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *alpha, int *beta, uint64_t *R,
+                                  boundary *b, int *v, uint64_t *rel)
 {
     int sure[2];
     uint64_t run = dd_sure_points(s, sure);
@@ -279,8 +280,7 @@ static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *a
         /* a point variant of this position, widened (table.h) */
         int qlo = lo, qhi = hi;
         uint64_t qrel = 0;
-        if (dd_qs_probe(s, key, b->qlock, &qlo, &qhi, &qrel)
-            && (qlo >= *beta || qhi <= *alpha || qlo == qhi)) {
+        if (dd_qs_probe(s, key, b->qlock, &qlo, &qhi, &qrel) && (qlo >= *beta || qhi <= *alpha || qlo == qhi)) {
             s->tt_hits++;
             *rel = qrel | *R;
             *v = qlo >= *beta ? qlo : qhi <= *alpha ? qhi : qlo;
@@ -365,9 +365,9 @@ typedef struct shared {
  * moves' skips merged them.  (Out of line: the split point's frame is only
  * on the stack of the nodes that share.) */
 static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_moves *mv, uint64_t *cls,
-                                                    const uint64_t *rels, const int *vals,
-                                                    const uint8_t *searched, int next, int maximize,
-                                                    int best, int alpha, int beta, uint64_t R, int n_cards)
+                                                   const uint64_t *rels, const int *vals,
+                                                   const uint8_t *searched, int next, int maximize, int best,
+                                                   int alpha, int beta, uint64_t R, int n_cards)
 {
     dd_split split, *sp = &split;
     dd_position_save(s, &sp->at);
@@ -404,7 +404,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     *rel = 0;
     if (must_stop(s))
         return 0;
-    int root = s->record_root;       /* (a load per node; the store only at the root) */
+    int root = s->record_root; /* (a load per node; the store only at the root) */
     if (root)
         s->record_root = 0;
     int n_cards = rook_popcount(dd_in_hands(s));
@@ -463,7 +463,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         if (sc)
             continue;
         uint64_t crel;
-        v = i ? later_child(s, mv.card[i], maximize, alpha, beta, &crel) : dd_child(s, mv.card[i], alpha, beta, &crel);
+        v = i ? later_child(s, mv.card[i], maximize, alpha, beta, &crel)
+              : dd_child(s, mv.card[i], alpha, beta, &crel);
         if (s->aborted) {
             if (b.key)
                 b.key->live = 0;
@@ -478,8 +479,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
             s->root_best = best;
         if (!cut && s->split_team && n_cards >= DD_SPLIT_MIN && i + 1 < n && dd_split_wanted(s)) {
             /* a team mate waits: share the moves left */
-            shared sh = share_rest(s, &mv, cls, rels, vals, searched, i + 1, maximize, best, alpha, beta, R,
-                                   n_cards);
+            shared sh =
+                share_rest(s, &mv, cls, rels, vals, searched, i + 1, maximize, best, alpha, beta, R, n_cards);
             if (root)
                 s->root_best = sh.best;
             if (s->aborted) {

@@ -80,8 +80,9 @@ static void work(rook_solver *s, dd_split *sp)
         sp->done = sp->next;
         if (sp->next >= sp->mv.n)
             close_split(t, sp);
-        int v, sc = sibling_covers(s, &sp->mv, sp->cls, sp->rels, sp->searched, sp->vals, i, sp->maximize,
-                                   sp->alpha, sp->beta, &v);
+        int v,
+            sc = sibling_covers(s, &sp->mv, sp->cls, sp->rels, sp->searched, sp->vals, i, sp->maximize,
+                                sp->alpha, sp->beta, &v);
         if (sc) {
             if (sc == 2 && ab_step(sp->maximize, v, &sp->best, &sp->alpha, &sp->beta)) {
                 __atomic_store_n(&sp->cut, 1, __ATOMIC_RELAXED);
@@ -191,7 +192,7 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
         relax();
     }
     __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
-    dd_team_lock(t);                         /* (the last worker's results are seen) */
+    dd_team_lock(t); /* (the last worker's results are seen) */
     int failed = t->failed;
     dd_team_unlock(t);
     if (aborted) {
@@ -212,7 +213,7 @@ int dd_split_help(rook_solver *s)
         if (__atomic_load_n(&t->quit, __ATOMIC_ACQUIRE) || __atomic_load_n(&t->failed, __ATOMIC_RELAXED))
             break;
         if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED)) {
-            r = -1;                  /* the caller stopped this member */
+            r = -1; /* the caller stopped this member */
             break;
         }
         if (!__atomic_load_n(&t->n_open, __ATOMIC_RELAXED)) {

@@ -22,7 +22,7 @@
 #include "rook/solve/moves.h"
 
 #ifndef DD_SPLIT_MIN
-#define DD_SPLIT_MIN 16              /* cards in hands from which a node may be shared */
+#define DD_SPLIT_MIN 16 /* cards in hands from which a node may be shared */
 #endif
 
 /* The fields of a solver that say where the search is. */
@@ -62,21 +62,21 @@ static inline void dd_position_load(rook_solver *s, const dd_position *p)
 }
 
 struct dd_split {
-    struct dd_split *parent;         /* the split point its owner searched under (NULL: none) */
-    dd_position at;                  /* the node's position */
-    int n_cards;                     /* cards in hands there */
+    struct dd_split *parent; /* the split point its owner searched under (NULL: none) */
+    dd_position at;          /* the node's position */
+    int n_cards;             /* cards in hands there */
     /* its moves and what is known of them (under the team's lock) */
     dd_moves mv;
     uint64_t cls[DD_MAX_MOVES], rels[DD_MAX_MOVES];
     int vals[DD_MAX_MOVES];
     uint8_t searched[DD_MAX_MOVES];
-    int next;                        /* the next move to take */
-    int done;                        /* moves taken: 0 .. done-1 */
+    int next; /* the next move to take */
+    int done; /* moves taken: 0 .. done-1 */
     int maximize, best, alpha, beta;
-    uint64_t R;                      /* the cards the results so far rest on */
-    int cut_card;                    /* the move that closed the window (DD_NONE: none) */
-    int workers;                     /* threads in it, its owner included */
-    int cut;                         /* the window closed: every search under it stops */
+    uint64_t R;   /* the cards the results so far rest on */
+    int cut_card; /* the move that closed the window (DD_NONE: none) */
+    int workers;  /* threads in it, its owner included */
+    int cut;      /* the window closed: every search under it stops */
     /* how to search one of its moves: the node's own later-move search
      * (search.c gives it, so that this file knows nothing of the search) */
     int (*search_move)(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel);
@@ -90,7 +90,10 @@ static inline void dd_team_lock(rook_dd_team *t)
             ;
 }
 
-static inline void dd_team_unlock(rook_dd_team *t) { __atomic_store_n(&t->lock, 0, __ATOMIC_RELEASE); }
+static inline void dd_team_unlock(rook_dd_team *t)
+{
+    __atomic_store_n(&t->lock, 0, __ATOMIC_RELEASE);
+}
 
 /* Whether a team mate waits for work. */
 static inline int dd_split_wanted(const rook_solver *s)

@@ -32,13 +32,13 @@
 #ifndef DD_BUCKET
 #define DD_BUCKET 4
 #endif
-#define DD_KEEP_BITS 5               /* kept count per suit: 0..16 */
-#define DD_END_MAX 1023              /* end points an entry can say it was proven with */
-#define DD_BOUND_MAX 16383           /* the largest bound an entry holds */
+#define DD_KEEP_BITS 5     /* kept count per suit: 0..16 */
+#define DD_END_MAX   1023  /* end points an entry can say it was proven with */
+#define DD_BOUND_MAX 16383 /* the largest bound an entry holds */
 
 struct dd_entry {
-    uint64_t lock;                   /* bits 8..63: hash; bits 0..7: generation (0: empty) */
-    uint64_t data;                   /* kept counts 0..19, cards 20..25, end 26..35, lo 36..49, hi 50..63 */
+    uint64_t lock; /* bits 8..63: hash; bits 0..7: generation (0: empty) */
+    uint64_t data; /* kept counts 0..19, cards 20..25, end 26..35, lo 36..49, hi 50..63 */
 };
 
 _Static_assert(sizeof(struct dd_entry) == 16, "a table entry is 16 bytes");
@@ -46,19 +46,25 @@ _Static_assert(sizeof(struct dd_entry) == 16, "a table entry is 16 bytes");
 /* Entries are read and written without locks, by several threads when
  * solvers share a table: the first word holds the lock XOR the data, so a
  * read that mixes the words of two writes fails its check. */
-static inline uint64_t dd_ld(const uint64_t *w) { return __atomic_load_n(w, __ATOMIC_RELAXED); }
-static inline void dd_st(uint64_t *w, uint64_t x) { __atomic_store_n(w, x, __ATOMIC_RELAXED); }
+static inline uint64_t dd_ld(const uint64_t *w)
+{
+    return __atomic_load_n(w, __ATOMIC_RELAXED);
+}
+static inline void dd_st(uint64_t *w, uint64_t x)
+{
+    __atomic_store_n(w, x, __ATOMIC_RELAXED);
+}
 
-#define DD_E_KEEP(d) ((uint32_t)((d) & 0xFFFFF))
+#define DD_E_KEEP(d)  ((uint32_t)((d) & 0xFFFFF))
 #define DD_E_CARDS(d) ((int)(((d) >> 20) & 63))
-#define DD_E_END(d) ((int)(((d) >> 26) & 1023))
-#define DD_E_LO(d) ((int)(((d) >> 36) & 16383))
-#define DD_E_HI(d) ((int)(((d) >> 50) & 16383))
+#define DD_E_END(d)   ((int)(((d) >> 26) & 1023))
+#define DD_E_LO(d)    ((int)(((d) >> 36) & 16383))
+#define DD_E_HI(d)    ((int)(((d) >> 50) & 16383))
 
 static inline uint64_t dd_e_pack(uint32_t keep, int cards, int end, int lo, int hi)
 {
     return (uint64_t)keep | (uint64_t)cards << 20 | (uint64_t)end << 26 | (uint64_t)lo << 36
-         | (uint64_t)hi << 50;
+        | (uint64_t)hi << 50;
 }
 
 static inline uint64_t dd_mix64(uint64_t x)
@@ -114,8 +120,10 @@ static inline void dd_key_make(const rook_solver *s, dd_key *k)
         int seat = (s->hands[1] & bit) ? 1 : (s->hands[2] & bit) ? 2 : (s->hands[3] & bit) ? 3 : 0;
         int t = s->tag[b];
         uint64_t kb = 1ULL << i;
-        if (seat & 1) k->plane[0] |= kb;
-        if (seat & 2) k->plane[1] |= kb;
+        if (seat & 1)
+            k->plane[0] |= kb;
+        if (seat & 2)
+            k->plane[1] |= kb;
         for (int p = 0; p < DD_TAG_PLANES; p++)
             if ((t >> p) & 1)
                 k->plane[2 + p] |= kb;
@@ -135,7 +143,7 @@ static inline void dd_key_from(const rook_solver *s, const dd_key *up, dd_key *k
     uint64_t pl[DD_PLANES];
     for (int p = 0; p < DD_PLANES; p++)
         pl[p] = up->plane[p];
-    while (gone) {               /* highest first: lower indices stay valid */
+    while (gone) { /* highest first: lower indices stay valid */
         int b = rook_msb(gone);
         gone &= ~(1ULL << b);
         uint64_t low = (1ULL << rook_popcount(up->out & ((1ULL << b) - 1))) - 1;
@@ -160,7 +168,7 @@ static inline uint64_t dd_keep_mask(const dd_key *k, uint32_t keep)
         int end = k->lane_end[l];
         int kept = (int)((keep >> (DD_KEEP_BITS * l)) & 31);
         if (kept > end - start)
-            kept = end - start;      /* another position's counts: the lock tells them apart */
+            kept = end - start; /* another position's counts: the lock tells them apart */
         if (kept)
             m |= ((1ULL << kept) - 1) << (end - kept);
         start = end;
@@ -178,7 +186,8 @@ static inline uint32_t dd_keep_of(const rook_solver *s, const dd_key *k, uint64_
         uint64_t lane = k->out & DD_LANE(l);
         uint64_t r = rel & lane;
         int kept = s->exact_keys ? rook_popcount(lane)
-                 : r ? rook_popcount(lane & ~((1ULL << rook_lsb(r)) - 1)) : 0;
+            : r                  ? rook_popcount(lane & ~((1ULL << rook_lsb(r)) - 1))
+                                 : 0;
         keep |= (uint32_t)kept << (DD_KEEP_BITS * l);
     }
     return keep;
@@ -193,7 +202,7 @@ static inline uint64_t dd_rel_of_keep(const dd_key *k, uint32_t keep)
         uint64_t lane = k->out & DD_LANE(l);
         int kept = (int)((keep >> (DD_KEEP_BITS * l)) & 31);
         for (int n = rook_popcount(lane); n > kept; n--)
-            lane &= lane - 1;        /* drop the lowest cards until `kept` are left */
+            lane &= lane - 1; /* drop the lowest cards until `kept` are left */
         if (kept)
             rel |= lane & -lane;
     }
@@ -205,8 +214,8 @@ static inline uint64_t dd_lock(const dd_key *k, uint32_t keep, uint64_t km)
     /* a multilinear sum (independent products), then one mix */
     uint64_t h = k->coarse ^ ((uint64_t)keep * 0xD6E8FEB86659FD93ULL);
     h += (k->plane[0] & km) * 0x9E3779B97F4A7C15ULL + (k->plane[1] & km) * 0xC2B2AE3D27D4EB4FULL
-       + (k->plane[2] & km) * 0x165667B19E3779F9ULL + (k->plane[3] & km) * 0x27D4EB2F165667C5ULL
-       + (k->plane[4] & km) * 0xFF51AFD7ED558CCDULL + km * 0xC4CEB9FE1A85EC53ULL;
+        + (k->plane[2] & km) * 0x165667B19E3779F9ULL + (k->plane[3] & km) * 0x27D4EB2F165667C5ULL
+        + (k->plane[4] & km) * 0xFF51AFD7ED558CCDULL + km * 0xC4CEB9FE1A85EC53ULL;
     return dd_mix64(h) & ~0xFFULL;
 }
 
@@ -303,16 +312,16 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
  * seat and suit below the line) and the same differences come out.  Only
  * for positions of at most DD_QS_MAX_CARDS cards. */
 #ifndef DD_QS_SHARE
-#define DD_QS_SHARE 4                /* a quarter of the memory; 0: none */
+#define DD_QS_SHARE 4 /* a quarter of the memory; 0: none */
 #endif
-#define DD_QBUCKET 2
+#define DD_QBUCKET      2
 #define DD_QS_MAX_CARDS 32
 
 struct dd_qentry {
-    uint64_t lock;                   /* as dd_entry, XOR dd_q_check of the rest */
-    uint64_t data;                   /* as dd_entry (no kept counts: every card is kept) */
-    uint64_t tags01;                 /* the key's tag planes 0 and 1 (32 bits each) */
-    uint64_t tags2;                  /* the key's tag plane 2 */
+    uint64_t lock;   /* as dd_entry, XOR dd_q_check of the rest */
+    uint64_t data;   /* as dd_entry (no kept counts: every card is kept) */
+    uint64_t tags01; /* the key's tag planes 0 and 1 (32 bits each) */
+    uint64_t tags2;  /* the key's tag plane 2 */
 };
 
 _Static_assert(sizeof(struct dd_qentry) == 32, "a quasi-symmetry entry is 32 bytes");
@@ -322,7 +331,7 @@ static inline uint64_t dd_qs_lock(const rook_solver *s, const dd_key *k)
 {
     uint64_t h = s->zlead[s->leader] ^ s->zwon[s->won[0] & 63];
     h ^= (uint64_t)k->lane_end[0] << 32 | (uint64_t)k->lane_end[1] << 40 | (uint64_t)k->lane_end[2] << 48
-       | (uint64_t)k->lane_end[3] << 56;
+        | (uint64_t)k->lane_end[3] << 56;
     h += k->plane[0] * 0x9E3779B97F4A7C15ULL + k->plane[1] * 0xD6E8FEB86659FD93ULL;
     for (uint64_t m = s->marked & k->out; m; m &= m - 1) {
         int b = rook_lsb(m);
@@ -344,8 +353,7 @@ static inline dd_qentry *dd_qbucket(const rook_solver *s, uint64_t lock)
 }
 
 /* Narrow [*lo, *hi] with a quasi-symmetric entry; return whether one did. */
-static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, int *lo, int *hi,
-                              uint64_t *rel)
+static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, int *lo, int *hi, uint64_t *rel)
 {
     dd_qentry *b = dd_qbucket(s, lock);
     int used = 0;

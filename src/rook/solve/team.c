@@ -53,8 +53,8 @@ static int open_class_value(rook_solver *s, rook_dd_team *team, const dd_moves *
     return 0;
 }
 
-int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root,
-                               int *next, int32_t values[64], rook_dd_team *team)
+int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root, int *next,
+                               int32_t values[64], rook_dd_team *team)
 {
     if (dd_setup(s, r, p) < 0)
         return -2;
@@ -68,8 +68,9 @@ int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_d
             break;
         int clo = maximize ? 0 : root, chi = maximize ? root : total;
         if (root < 0 ? open_class_value(s, team, &mv, i, maximize, total, &clo) < 0
-                     : dd_narrow(s, mv.card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total, &clo,
-                                 &chi) < 0) {
+                     : dd_narrow(s, mv.card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total,
+                                 &clo, &chi)
+                    < 0) {
             res = -1;
             break;
         }
@@ -92,7 +93,7 @@ int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_d
 /* ---- teams: several threads on one value (rook_dd_value_team) ---- */
 
 #ifndef DD_HELP_FROM
-#define DD_HELP_FROM 32              /* cards in hands from which a helper rotates the moves */
+#define DD_HELP_FROM 32 /* cards in hands from which a helper rotates the moves */
 #endif
 
 void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi)
@@ -134,8 +135,7 @@ static int team_pick(const rook_dd_team *t, int me, int L, int H, int gr)
     return best;
 }
 
-int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
-                       int me)
+int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team, int me)
 {
     if (me < 0 || me >= ROOK_DD_TEAM_MAX || dd_setup(s, r, p) < 0)
         return -2;
@@ -204,8 +204,8 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
 
 /* ---- teams sharing the nodes of one search (split.c) ---- */
 
-int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
-                        int me, int guess, int *lo, int *hi)
+int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team, int me,
+                        int guess, int *lo, int *hi)
 {
     if (me < 0 || me >= ROOK_DD_TEAM_MAX)
         return -2;
@@ -233,10 +233,10 @@ typedef struct member {
     const rook_rules *r;
     const rook_dd_pos *p;
     rook_dd_team *team;
-    int me, guess, root;             /* value: the guess; cards: the position's value */
-    int *lo, *hi;                    /* value: the bounds proven (member 0) */
-    int *next;                       /* cards: the next class to take */
-    int32_t *values;                 /* cards: by card id */
+    int me, guess, root; /* value: the guess; cards: the position's value */
+    int *lo, *hi;        /* value: the bounds proven (member 0) */
+    int *next;           /* cards: the next class to take */
+    int32_t *values;     /* cards: by card id */
     int result;
 } member;
 
