@@ -1,5 +1,5 @@
 """Toonerville contract checks (TV-2, TV-4, TV-5, TV-7, TV-12): the native
-kernel (``src/rook/contract.c``) against the brute-force reference.
+kernel (``src/rook/contract/``) against the brute-force reference.
 
 Hands are dealt from a shoe of four full-57 decks (a four-player game,
 TV-1), 12 cards for rounds 1-8 and the round's deal for 9-11 (TV-2); every

@@ -131,3 +131,15 @@ def test_the_graph_reader_sees_the_imports_it_checks() -> None:
     assert "rook_core._native.hand" in graph["rook_core._native"]
     assert "rook_core.errors" in graph["rook_core._native.hand"]
     assert "rook_core._native.rules" in graph["rook_core._native.hand"]
+
+
+def test_no_source_file_is_over_800_lines() -> None:
+    """One concept per file: a file that outgrows 800 lines is split by concept."""
+    long = {}
+    for folder in ("rook_core", "src", "tools", "bench", "tests"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in (".py", ".pyx", ".pxd", ".pyi", ".c", ".h") and "__pycache__" not in path.parts:
+                n = len(path.read_text().splitlines())
+                if n > 800:
+                    long[str(path.relative_to(ROOT))] = n
+    assert not long, long

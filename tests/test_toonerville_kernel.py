@@ -1,7 +1,7 @@
 """The native Toonerville contract kernel against the brute-force reference
 (TV-1, TV-2, TV-4, TV-5, TV-7, TV-12).
 
-``rook_core.toonerville.solver`` (C kernel ``src/rook/contract.c``) must give
+``rook_core.toonerville.solver`` (C kernel ``src/rook/contract/``) must give
 exactly the reference's ``can_meet`` and ``deadwood``
 (``rook_core._reference.contract``) on hands dealt from shoes of 3-5 full
 decks (duplicates, up to five birds), on hands built to meet each round's

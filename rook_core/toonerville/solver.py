@@ -10,7 +10,7 @@ melds of the same hand are laid too (TV-7)?
 The answers equal the brute-force reference
 (:func:`rook_core._reference.contract.solve_contract`, which the tests
 check them against); the work is done by the C kernel
-``src/rook/contract.c``: about 0.1 us a random 12-card hand in a batch
+``src/rook/contract/``: about 0.1 us a random 12-card hand in a batch
 (:func:`contract_deadwood_many`), a few us a call one hand at a time.
 
 >>> r = solve_contract(MultiHand.parse("B7 G7 R7 Y9 Y9 B9 R3 R4 R5 R6 G2 Rook"), 1)

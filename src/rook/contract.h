@@ -7,7 +7,7 @@
  * each valid (TV-4, TV-5 with the wild fraction num/den), and what is the
  * least deadwood, the TV-12 points (ranks 1-9: 5, 10-14: 10, bird: 25) of
  * the cards left outside every meld once the further melds of the same
- * hand are laid too (TV-7)?  See contract.c for the algorithm.
+ * hand are laid too (TV-7)?  See contract/search.c for the algorithm.
  *
  * The functions trust their input: counts of at most ROOK_TV_MAX_COPIES per
  * card, at most ROOK_TV_MAX_CARDS cards, nothing on the empty ids, `sets`
@@ -34,7 +34,7 @@ enum {
                                      within the limits above; kept as a guard) */
 };
 
-/* Representation of the hand during the search over runs (see contract.c). */
+/* Representation of the hand during the search over runs (see contract/search.c). */
 enum {
     ROOK_TV_REPR_PLANES = 0,                   /* bit planes: plane j = the cards held more than j times */
     ROOK_TV_REPR_COUNTS = 1,                   /* a count per card id */

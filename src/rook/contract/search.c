@@ -1,4 +1,4 @@
-/* contract.c: least deadwood of a Toonerville hand under a contract
+/* contract/search.c: least deadwood of a Toonerville hand under a contract
  * (RULES.md TV-2, TV-4, TV-5, TV-7, TV-12).
  *
  * Algorithm.  A lay-down is a set of runs, sets per rank, and the cards
@@ -20,7 +20,7 @@
  *    fraction * cards; so a candidate run is its naturals with those birds,
  *    and any further bird it may take (its "pad": at an end, within rank 14
  *    and the wild rule) is given out after the sets, as birds left over.
- *    The candidates are listed once per hand (gen_runs; a bird may stand in
+ *    The candidates are listed once per hand (runs.c; a bird may stand in
  *    a gap where the natural is held, keeping that natural for a set).
  *
  * The search (tv_search) goes over every multiset of candidate runs that
@@ -43,193 +43,15 @@
  * vectors ahead on random hands (cheaper to set up), so they are the
  * default.
  */
-#include "rook/contract.h"
-
 #include <stdlib.h>
 #include <string.h>
 
-#include "rook/bits.h"
+#include "rook/contract/internal.h"
 
 #if defined(__SSSE3__)
 #include <tmmintrin.h>
 #define TV_SIMD 1
 #endif
-
-#define MAXB        ROOK_TV_MAX_COPIES
-#define NEED        ROOK_TV_MAX_NEED
-#define BIRD_ID     15
-#define BIRD_POINTS 25
-#define LANE        0x7ffeu /* ranks 1..14 of one color's 16-bit lane */
-/* Candidate runs of one hand.  Within ROOK_TV_MAX_CARDS there are at most
- * 9,938: the most come from one whole color and five birds at fraction 1
- * (9,907), since holding more ranks only adds candidates. */
-#define RUN_CAP   16384
-#define MAX_DEPTH (ROOK_TV_MAX_CARDS + 1)
-
-#if defined(__GNUC__)
-#define TV_INLINE static inline __attribute__((always_inline))
-#else
-#define TV_INLINE static inline
-#endif
-
-/* TV-12: points of a natural of rank r left in hand. */
-static const uint8_t RANK_POINTS[16] = {0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 0};
-
-typedef struct tv_run {
-    uint64_t nat;  /* its naturals, one copy each (bits of one color's lane) */
-    int16_t value; /* their points + BIRD_POINTS per bird */
-    uint8_t birds; /* birds in the gaps and the end birds up to 4 cards */
-    uint8_t pad;   /* birds it can still take at its ends */
-    uint8_t len;   /* naturals + birds */
-} tv_run;
-
-struct rook_tv_work {
-    int n_runs;
-    tv_run runs[RUN_CAP];
-};
-
-/* ------------------------------------------------------------------ tables */
-
-static int wild_ok(const rook_tv_ctx *ctx, int birds, int cards)
-{
-    return birds * ctx->den < ctx->num * cards; /* TV-5 */
-}
-
-int rook_tv_ctx_init(rook_tv_ctx *ctx, int32_t num, int32_t den)
-{
-    int n, b, x, y, len, p;
-    if (den <= 0 || den > ROOK_TV_MAX_DEN || num < 0 || num > den)
-        return -1;
-    ctx->num = num;
-    ctx->den = den;
-    for (n = 0; n <= ROOK_TV_POOL; n++) {
-        for (b = 0; b <= MAXB; b++) {
-            int best = -1, fx = 0, fy = 0;
-            if (n == 0 && b == 0)
-                best = 0;
-            for (x = 1; x <= n; x++) {
-                for (y = 0; y <= b; y++) {
-                    int sub;
-                    if (x + y < 3 || !wild_ok(ctx, y, x + y))
-                        continue;
-                    sub = ctx->set_groups[n - x][b - y];
-                    if (sub >= 0 && sub + 1 > best) {
-                        best = sub + 1;
-                        fx = x;
-                        fy = y;
-                    }
-                }
-            }
-            ctx->set_groups[n][b] = (int8_t)best;
-            ctx->set_first[n][b][0] = (uint8_t)fx;
-            ctx->set_first[n][b][1] = (uint8_t)fy;
-        }
-    }
-    for (n = 0; n <= ROOK_TV_POOL; n++) {
-        int most = 0;
-        ctx->set_birds[n] = MAXB + 1;
-        for (b = 0; b <= MAXB; b++) {
-            if (n && ctx->set_groups[n][b] > most)
-                most = ctx->set_groups[n][b];
-            if (n && ctx->set_groups[n][b] > 0 && ctx->set_birds[n] > MAXB)
-                ctx->set_birds[n] = (uint8_t)b;
-            ctx->set_most[n][b] = (uint8_t)most;
-        }
-    }
-    for (len = 0; len <= 14; len++) {
-        for (b = 0; b <= MAXB; b++) {
-            p = 0;
-            while (len + p + 1 <= 14 && b + p + 1 <= MAXB && wild_ok(ctx, b + p + 1, len + p + 1))
-                p++;
-            ctx->run_pad[len][b] = (uint8_t)p;
-        }
-    }
-    return 0;
-}
-
-rook_tv_work *rook_tv_work_new(void)
-{
-    rook_tv_work *w = (rook_tv_work *)malloc(sizeof(rook_tv_work));
-    if (w)
-        w->n_runs = 0;
-    return w;
-}
-
-void rook_tv_work_free(rook_tv_work *w)
-{
-    free(w);
-}
-
-/* ------------------------------------------------------- candidate runs */
-
-typedef struct gen_state {
-    const rook_tv_ctx *ctx;
-    rook_tv_work *w;
-    uint32_t avail; /* ranks held in this color (lane bits) */
-    int birds;      /* birds in the hand */
-    int color, lo;
-    int overflow;
-} gen_state;
-
-/* List the runs of color g->color whose lowest natural is g->lo and whose
- * naturals so far are `nat` up to `hi` with `gaps` gap birds: the longer
- * ones first, then this one if it is a run. */
-static void gen_extend(gen_state *g, int hi, uint32_t nat, int gaps, int value)
-{
-    int nxt, span, emin, b;
-    for (nxt = hi + 1; nxt <= 14 && gaps + (nxt - hi - 1) <= g->birds; nxt++)
-        if (g->avail >> nxt & 1u)
-            gen_extend(g, nxt, nat | (1u << nxt), gaps + (nxt - hi - 1), value + RANK_POINTS[nxt]);
-    span = hi - g->lo + 1;
-    emin = span < 4 ? 4 - span : 0;
-    b = gaps + emin;
-    if (b <= g->birds && wild_ok(g->ctx, b, span + emin)) {
-        tv_run *r;
-        if (g->w->n_runs >= RUN_CAP) {
-            g->overflow = 1;
-            return;
-        }
-        r = &g->w->runs[g->w->n_runs++];
-        r->nat = (uint64_t)nat << (16 * g->color);
-        r->value = (int16_t)(value + BIRD_POINTS * b);
-        r->birds = (uint8_t)b;
-        r->pad = g->ctx->run_pad[span + emin][b];
-        r->len = (uint8_t)(span + emin);
-    }
-}
-
-/* Fill w->runs with the candidate runs of the naturals `avail` (plane 0)
- * and `birds` birds; returns -1 on overflow. */
-static int gen_runs(const rook_tv_ctx *ctx, rook_tv_work *w, uint64_t avail, int birds)
-{
-    gen_state g;
-    int c;
-    w->n_runs = 0;
-    g.ctx = ctx;
-    g.w = w;
-    g.birds = birds;
-    g.overflow = 0;
-    for (c = 0; c < 4; c++) {
-        uint32_t a = (uint32_t)(avail >> (16 * c)) & LANE;
-        uint32_t lows, w2;
-        if (!a)
-            continue;
-        /* quick test: every run has 4 ranks in a row holding all but its
-           birds; without birds, 4 held in a row; with one, 3 of 4 */
-        w2 = a & (a >> 1) & (a >> 2);
-        if (birds == 0 && !(w2 & (a >> 3)))
-            continue;
-        if (birds == 1 && !(w2 | (a & (a >> 1) & (a >> 3)) | (a & (a >> 2) & (a >> 3))))
-            continue;
-        g.avail = a;
-        g.color = c;
-        for (lows = a; lows; lows &= lows - 1) {
-            g.lo = rook_lsb(lows);
-            gen_extend(&g, g.lo, 1u << g.lo, 0, RANK_POINTS[g.lo]);
-        }
-    }
-    return g.overflow ? -1 : 0;
-}
 
 /* ------------------------------------------------------------------- sets */
 
@@ -489,7 +311,7 @@ TV_INLINE int32_t tv_search(const rook_tv_ctx *ctx, rook_tv_work *w, const uint8
     best->value = -1;
     best->depth = 0;
     w->n_runs = 0;
-    if (avail && gen_runs(ctx, w, avail, birds) < 0)
+    if (avail && rook_tv_gen_runs(ctx, w, avail, birds) < 0)
         return -2;
     n = w->n_runs;
     if (runs > 0 && n == 0)
