@@ -87,3 +87,54 @@ REFUSALS = (
     ('DISCARD_COUNTER', 'T-20', '{name}: counters may not be discarded into the nest in this variant'),
     ('BAD_COLOR', 'T-7', '{name}: there is no such color'),
 )
+
+# The view a native policy reads: its slots in order, and each slot's number
+# (plain ints, so that Numba code can read them as constants).
+VIEW_SLOTS = ('seat', 'phase', 'dealer', 'to_move', 'declarer', 'trump', 'high_bid', 'leader', 'trick_n', 'trick0', 'trick1', 'trick2', 'trick3', 'points0', 'points1', 'tricks0', 'tricks1', 'remaining', 'hand', 'played', 'legal_cards', 'min_bid', 'max_bid', 'bid_step', 'can_pass', 'nest', 'discarded', 'passed', 'random', 'tricks_done')
+VIEW_LEN = 32
+V_SEAT = 0
+V_PHASE = 1
+V_DEALER = 2
+V_TO_MOVE = 3
+V_DECLARER = 4
+V_TRUMP = 5
+V_HIGH_BID = 6
+V_LEADER = 7
+V_TRICK_N = 8
+V_TRICK0 = 9
+V_TRICK1 = 10
+V_TRICK2 = 11
+V_TRICK3 = 12
+V_POINTS0 = 13
+V_POINTS1 = 14
+V_TRICKS0 = 15
+V_TRICKS1 = 16
+V_REMAINING = 17
+V_HAND = 18
+V_PLAYED = 19
+V_LEGAL_CARDS = 20
+V_MIN_BID = 21
+V_MAX_BID = 22
+V_BID_STEP = 23
+V_CAN_PASS = 24
+V_NEST = 25
+V_DISCARDED = 26
+V_PASSED = 27
+V_RANDOM = 28
+V_TRICKS_DONE = 29
+
+# The columns of a result row of the native hand loop.
+ROW_COLUMNS = ('dealer', 'bid_0', 'bid_1', 'bid_2', 'bid_3', 'declarer', 'bid', 'trump', 'points_0', 'points_1', 'made', 'score_0', 'score_1', 'hand_0', 'hand_1', 'hand_2', 'hand_3', 'nest', 'error', 'error_seat', 'error_action')
+ROW_LEN = 21
+
+# The kinds of native policy.
+POLICY_RANDOM = 0
+POLICY_CALLBACK = 1
+POLICY_HEURISTIC = 2
+
+# Seeds: the hand-seed mixer and the agents' salt (rook_core/rng.py).
+GOLDEN_GAMMA = 0x9e3779b97f4a7c15
+SEED_STEP = 0xbf58476d1ce4e5b9
+MIX_1 = 0xbf58476d1ce4e5b9
+MIX_2 = 0x94d049bb133111eb
+AGENT_SALT = 0xa5a5a5a5

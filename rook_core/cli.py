@@ -171,7 +171,7 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
         w(f"  declarer: seat {d} (team {d % 2}) at {h.high_bid}\n")
         for ph, _seat, a in h.events():
             if ph == Phase.TRUMP:
-                w(f"  trump: {L.COLOR_NAMES[a - 65]}\n")
+                w(f"  trump: {L.COLOR_NAMES[a - L.ACTION_TRUMP]}\n")
         if variant.nest_size and h.phase in (Phase.PLAY, Phase.DONE):
             w(f"  seat {d} takes the nest {fmt_hand(h.dealt_nest)} and discards {fmt_hand(h.nest)}\n")
         if variant.pass_cards and h.phase in (Phase.PLAY, Phase.DONE):

@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from . import _layout as L
+
 __all__ = ["NativeStream", "agent_seed", "hand_seed", "hand_seeds", "splitmix64"]
 
 M64 = (1 << 64) - 1
@@ -32,18 +34,18 @@ M32 = (1 << 32) - 1
 
 def splitmix64(x: int) -> tuple[int, int]:
     """Return (output, advanced state) of splitmix64 (rng.h)."""
-    x = (x + 0x9E3779B97F4A7C15) & M64
+    x = (x + L.GOLDEN_GAMMA) & M64
     z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    z = ((z ^ (z >> 30)) * L.MIX_1) & M64
+    z = ((z ^ (z >> 27)) * L.MIX_2) & M64
     return z ^ (z >> 31), x
 
 
 def hand_seed(game_seed: int, index: int) -> int:
     """Return the deal seed of hand ``index`` (0-based, redeals counted) of a game."""
-    z = (game_seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    z = (game_seed * L.GOLDEN_GAMMA + (index + 1) * L.SEED_STEP) & M64
+    z = ((z ^ (z >> 30)) * L.MIX_1) & M64
+    z = ((z ^ (z >> 27)) * L.MIX_2) & M64
     return z ^ (z >> 31)
 
 
@@ -52,17 +54,16 @@ def hand_seeds(seed: int | npt.NDArray[np.uint64], units: npt.NDArray[np.integer
     ``seed`` is one seed or one per unit."""
     base = np.uint64(seed & M64) if isinstance(seed, int) else np.asarray(seed, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        z = (base * np.uint64(0x9E3779B97F4A7C15)
-             + (units.astype(np.uint64) + np.uint64(1)) * np.uint64(0xBF58476D1CE4E5B9))
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = base * np.uint64(L.GOLDEN_GAMMA) + (units.astype(np.uint64) + np.uint64(1)) * np.uint64(L.SEED_STEP)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(L.MIX_1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(L.MIX_2)
         out: npt.NDArray[np.uint64] = z ^ (z >> np.uint64(31))
         return out
 
 
 def agent_seed(seed: int, unit: int, seat: int) -> int:
     """Return the seed of the agent at ``seat`` for unit ``unit`` of a run."""
-    return hand_seed(hand_seed(seed, unit) ^ 0xA5A5A5A5, seat)
+    return hand_seed(hand_seed(seed, unit) ^ L.AGENT_SALT, seat)
 
 
 def _rotl(x: int, k: int) -> int:

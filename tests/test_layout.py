@@ -75,3 +75,19 @@ def test_every_refusal_cites_a_rule_of_the_rules_and_formats_its_message() -> No
     for name, rule, message in L.REFUSALS:
         assert rule is None or rule == "by phase" or re.fullmatch(r"T-\d+", rule), name
         assert message.format(**fields)
+
+
+def test_the_view_slots_row_columns_and_seeds_come_from_the_one_table() -> None:
+    """The native loop's view and rows (src/rook/sim.h) and the seed constants,
+    as C, Cython and Python (and Numba, through plain ints) see them."""
+    from rook_core import _native, rng
+    text = (ROOT / "src" / "rook" / "layout.h").read_text()
+    assert [n.lower() for n in re.findall(r"ROOK_V_(\w+),", text)] == list(L.VIEW_SLOTS)
+    assert [n.lower() for n in re.findall(r"ROOK_R_(\w+),", text)] == list(L.ROW_COLUMNS)
+    assert all(getattr(L, f"V_{n.upper()}") == i for i, n in enumerate(L.VIEW_SLOTS))
+    assert _native.VIEW_SLOTS == L.VIEW_SLOTS and _native.ROW_COLUMNS == L.ROW_COLUMNS
+    assert _native.ROW_LEN == len(L.ROW_COLUMNS) and _native.VIEW_LEN == L.VIEW_LEN
+    assert (_native.POLICY_RANDOM, _native.POLICY_CALLBACK, _native.POLICY_HEURISTIC) == (
+        L.POLICY_RANDOM, L.POLICY_CALLBACK, L.POLICY_HEURISTIC)
+    for seed, index in ((0, 0), (7, 3), (2**64 - 1, 12345)):
+        assert _native.hand_seed(seed, index) == rng.hand_seed(seed, index)

@@ -90,6 +90,31 @@ REFUSALS = (
     ("BAD_COLOR", "T-7", "{name}: there is no such color"),
 )
 
+# The view a native policy reads (src/rook/sim.h), one int64 slot each, in order.
+VIEW_SLOTS = ("seat", "phase", "dealer", "to_move", "declarer", "trump", "high_bid", "leader",
+              "trick_n", "trick0", "trick1", "trick2", "trick3", "points0", "points1", "tricks0",
+              "tricks1", "remaining", "hand", "played", "legal_cards", "min_bid", "max_bid",
+              "bid_step", "can_pass", "nest", "discarded", "passed", "random", "tricks_done")
+VIEW_LEN = 32                # slots after the named ones are 0 (room to grow)
+
+# The columns of a result row of the native hand loop, in order.
+ROW_COLUMNS = ("dealer", "bid_0", "bid_1", "bid_2", "bid_3", "declarer", "bid", "trump",
+               "points_0", "points_1", "made", "score_0", "score_1", "hand_0", "hand_1", "hand_2",
+               "hand_3", "nest", "error", "error_seat", "error_action")
+
+# The kinds of native policy.
+POLICIES = ("random", "callback", "heuristic")
+
+# Seeds: splitmix64 (rng.h) steps by GOLDEN_GAMMA and mixes with MIX_1, MIX_2;
+# hand_seed(S, i) mixes S * GOLDEN_GAMMA + (i + 1) * SEED_STEP the same way;
+# the seat's agent stream is seeded by hand_seed(hand_seed(S, u) ^ AGENT_SALT, seat).
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+SEED_STEP = 0xBF58476D1CE4E5B9
+MIX_1 = 0xBF58476D1CE4E5B9
+MIX_2 = 0x94D049BB133111EB
+AGENT_SALT = 0xA5A5A5A5
+assert len(VIEW_SLOTS) <= VIEW_LEN
+
 ALL_COLORED = sum(color_mask(c) for c in range(N_COLORS))
 BB_BIRD = 1 << BIRD
 assert ALL_COLORED & BB_BIRD == 0
@@ -154,6 +179,25 @@ def c_header() -> str:
         "    ROOK_E_N_ERRORS",
         "};",
         "",
+        "/* Slots of the view a native policy reads (int64 each; masks bit for bit). */",
+        "enum {",
+    ]
+    out += [f"    ROOK_V_{n.upper()}," for n in VIEW_SLOTS]
+    out += [f"    ROOK_VIEW_LEN = {VIEW_LEN}", "};", "",
+            "/* Columns of a result row of the native hand loop (int64 each). */", "enum {"]
+    out += [f"    ROOK_R_{n.upper()}," for n in ROW_COLUMNS]
+    out += ["    ROOK_R_LEN", "};", "", "/* Kinds of native policy. */", "enum {"]
+    out += [f"    ROOK_POLICY_{n.upper()} = {i}," for i, n in enumerate(POLICIES)]
+    out += [
+        "};",
+        "",
+        "/* Seeds (rook_core/rng.py): the hand-seed mixer and the agents' salt. */",
+        f"#define ROOK_GOLDEN_GAMMA 0x{GOLDEN_GAMMA:016x}ULL",
+        f"#define ROOK_SEED_STEP 0x{SEED_STEP:016x}ULL",
+        f"#define ROOK_MIX_1 0x{MIX_1:016x}ULL",
+        f"#define ROOK_MIX_2 0x{MIX_2:016x}ULL",
+        f"#define ROOK_AGENT_SALT 0x{AGENT_SALT:08x}ULL",
+        "",
         "#endif",
         "",
     ]
@@ -183,7 +227,11 @@ def pxd() -> str:
                                     "ROOK_MAX_BID_LIMIT", "ROOK_N_ACTIONS", "ROOK_NO_SEAT")]
     out += [f"    int ROOK_PH_{p.upper()}" for p in PHASES]
     out += ["    int ROOK_OK"] + [f"    int ROOK_E_{name}" for name, _, _ in REFUSALS]
-    out += ["    int ROOK_E_N_ERRORS", ""]
+    out += ["    int ROOK_E_N_ERRORS"]
+    out += [f"    int ROOK_V_{n.upper()}" for n in VIEW_SLOTS] + ["    int ROOK_VIEW_LEN"]
+    out += [f"    int ROOK_R_{n.upper()}" for n in ROW_COLUMNS] + ["    int ROOK_R_LEN"]
+    out += [f"    int ROOK_POLICY_{n.upper()}" for n in POLICIES]
+    out += [""]
     return "\n".join(out)
 
 
@@ -250,7 +298,16 @@ def py() -> str:
         "REFUSALS = (",
     ]
     out += [f"    ({name!r}, {rule!r}, {msg!r})," for name, rule, msg in REFUSALS]
-    out += [")", ""]
+    out += [")", "", "# The view a native policy reads: its slots in order, and each slot's number",
+            "# (plain ints, so that Numba code can read them as constants)."]
+    out += [f"VIEW_SLOTS = {VIEW_SLOTS!r}", f"VIEW_LEN = {VIEW_LEN}"]
+    out += [f"V_{n.upper()} = {i}" for i, n in enumerate(VIEW_SLOTS)]
+    out += ["", "# The columns of a result row of the native hand loop.", f"ROW_COLUMNS = {ROW_COLUMNS!r}",
+            f"ROW_LEN = {len(ROW_COLUMNS)}", "", "# The kinds of native policy."]
+    out += [f"POLICY_{n.upper()} = {i}" for i, n in enumerate(POLICIES)]
+    out += ["", "# Seeds: the hand-seed mixer and the agents' salt (rook_core/rng.py).",
+            f"GOLDEN_GAMMA = 0x{GOLDEN_GAMMA:016x}", f"SEED_STEP = 0x{SEED_STEP:016x}", f"MIX_1 = 0x{MIX_1:016x}",
+            f"MIX_2 = 0x{MIX_2:016x}", f"AGENT_SALT = 0x{AGENT_SALT:08x}", ""]
     return "\n".join(out)
 
 

@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-# slot numbers (rook_core._native.sim.VIEW_SLOTS)
-PHASE, HAND, LEGAL, MIN_BID, CAN_PASS, TRICK_N = 1, 18, 20, 21, 24, 8
-PASS, TRUMP, BID = 64, 65, 72
+# the view's slot numbers and the action offsets, from the generated table (plain ints: Numba constants)
+from rook_core._layout import ACTION_BID as BID
+from rook_core._layout import ACTION_PASS as PASS
+from rook_core._layout import ACTION_TRUMP as TRUMP
+from rook_core._layout import V_CAN_PASS as CAN_PASS
+from rook_core._layout import V_HAND as HAND
+from rook_core._layout import V_LEGAL_CARDS as LEGAL
+from rook_core._layout import V_MIN_BID as MIN_BID
+from rook_core._layout import V_PHASE as PHASE
+from rook_core._layout import V_TRICK_N as TRICK_N
 
 
 def compile_example() -> Any:

@@ -106,12 +106,7 @@ cdef extern from "rook/heuristic.h" nogil:
         int32_t nest_bonus
 
 cdef extern from "rook/sim.h" nogil:
-    enum:
-        ROOK_VIEW_LEN
-        ROOK_R_LEN
-        ROOK_POLICY_RANDOM
-        ROOK_POLICY_CALLBACK
-        ROOK_POLICY_HEURISTIC
+    # the view's slots, the row's columns and the policy kinds: layout.pxd (generated)
     ctypedef int64_t (*rook_policy_fn)(const int64_t *view, int64_t len) noexcept nogil
     ctypedef struct rook_policy:
         int kind

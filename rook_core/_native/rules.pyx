@@ -13,7 +13,7 @@ from rook_core._native.crook cimport (
     rook_playout_kernels,
     rook_trump_mask, rook_follow_mask, rook_rules_finish,
 )
-from rook_core._native.layout cimport ROOK_PH_NEST, ROOK_PH_TRUMP, ROOK_PH_PASS
+from rook_core._native.layout cimport ROOK_NO_CARD, ROOK_PH_NEST, ROOK_PH_PASS, ROOK_PH_TRUMP
 
 from rook_core.errors import NotationError, RookError, VariantError
 
@@ -83,7 +83,7 @@ cdef class Rules:
         """
         _check_trump(trump)
         if led == -1:
-            led = 255
+            led = ROOK_NO_CARD
         elif not 0 <= led < 64 or not (self.r.deck >> led) & 1:
             raise NotationError(f"led card id {led} is not in the deck", led)
         return rook_legal_mask(&self.r, hand & self.r.deck, led, trump)

@@ -15,22 +15,20 @@ import numpy as np
 from libc.stdint cimport int64_t, uint64_t
 from rook_core._native.crook cimport (
     rook_policy, rook_policy_fn, rook_sim_hands, rook_sim_game, rook_view_fill, rook_hand_seed,
+)
+from rook_core._native.layout cimport (
     ROOK_VIEW_LEN, ROOK_R_LEN, ROOK_POLICY_RANDOM, ROOK_POLICY_CALLBACK, ROOK_POLICY_HEURISTIC,
 )
 from rook_core._native.rules cimport Rules
 from rook_core._native.hand cimport HandCore
 
+from rook_core import _layout
 from rook_core.errors import RookError
 
 VIEW_LEN = ROOK_VIEW_LEN
 ROW_LEN = ROOK_R_LEN
-VIEW_SLOTS = ("seat", "phase", "dealer", "to_move", "declarer", "trump", "high_bid", "leader",
-              "trick_n", "trick0", "trick1", "trick2", "trick3", "points0", "points1", "tricks0",
-              "tricks1", "remaining", "hand", "played", "legal_cards", "min_bid", "max_bid",
-              "bid_step", "can_pass", "nest", "discarded", "passed", "random", "tricks_done")
-ROW_COLUMNS = ("dealer", "bid_0", "bid_1", "bid_2", "bid_3", "declarer", "bid", "trump",
-               "points_0", "points_1", "made", "score_0", "score_1", "hand_0", "hand_1", "hand_2",
-               "hand_3", "nest", "error", "error_seat", "error_action")
+VIEW_SLOTS = _layout.VIEW_SLOTS      # both generated with layout.h's enums (tools/gen_layout.py)
+ROW_COLUMNS = _layout.ROW_COLUMNS
 POLICY_RANDOM = ROOK_POLICY_RANDOM
 POLICY_CALLBACK = ROOK_POLICY_CALLBACK
 POLICY_HEURISTIC = ROOK_POLICY_HEURISTIC

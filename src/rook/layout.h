@@ -70,4 +70,79 @@ enum {
     ROOK_E_N_ERRORS
 };
 
+/* Slots of the view a native policy reads (int64 each; masks bit for bit). */
+enum {
+    ROOK_V_SEAT,
+    ROOK_V_PHASE,
+    ROOK_V_DEALER,
+    ROOK_V_TO_MOVE,
+    ROOK_V_DECLARER,
+    ROOK_V_TRUMP,
+    ROOK_V_HIGH_BID,
+    ROOK_V_LEADER,
+    ROOK_V_TRICK_N,
+    ROOK_V_TRICK0,
+    ROOK_V_TRICK1,
+    ROOK_V_TRICK2,
+    ROOK_V_TRICK3,
+    ROOK_V_POINTS0,
+    ROOK_V_POINTS1,
+    ROOK_V_TRICKS0,
+    ROOK_V_TRICKS1,
+    ROOK_V_REMAINING,
+    ROOK_V_HAND,
+    ROOK_V_PLAYED,
+    ROOK_V_LEGAL_CARDS,
+    ROOK_V_MIN_BID,
+    ROOK_V_MAX_BID,
+    ROOK_V_BID_STEP,
+    ROOK_V_CAN_PASS,
+    ROOK_V_NEST,
+    ROOK_V_DISCARDED,
+    ROOK_V_PASSED,
+    ROOK_V_RANDOM,
+    ROOK_V_TRICKS_DONE,
+    ROOK_VIEW_LEN = 32
+};
+
+/* Columns of a result row of the native hand loop (int64 each). */
+enum {
+    ROOK_R_DEALER,
+    ROOK_R_BID_0,
+    ROOK_R_BID_1,
+    ROOK_R_BID_2,
+    ROOK_R_BID_3,
+    ROOK_R_DECLARER,
+    ROOK_R_BID,
+    ROOK_R_TRUMP,
+    ROOK_R_POINTS_0,
+    ROOK_R_POINTS_1,
+    ROOK_R_MADE,
+    ROOK_R_SCORE_0,
+    ROOK_R_SCORE_1,
+    ROOK_R_HAND_0,
+    ROOK_R_HAND_1,
+    ROOK_R_HAND_2,
+    ROOK_R_HAND_3,
+    ROOK_R_NEST,
+    ROOK_R_ERROR,
+    ROOK_R_ERROR_SEAT,
+    ROOK_R_ERROR_ACTION,
+    ROOK_R_LEN
+};
+
+/* Kinds of native policy. */
+enum {
+    ROOK_POLICY_RANDOM = 0,
+    ROOK_POLICY_CALLBACK = 1,
+    ROOK_POLICY_HEURISTIC = 2,
+};
+
+/* Seeds (rook_core/rng.py): the hand-seed mixer and the agents' salt. */
+#define ROOK_GOLDEN_GAMMA 0x9e3779b97f4a7c15ULL
+#define ROOK_SEED_STEP 0xbf58476d1ce4e5b9ULL
+#define ROOK_MIX_1 0xbf58476d1ce4e5b9ULL
+#define ROOK_MIX_2 0x94d049bb133111ebULL
+#define ROOK_AGENT_SALT 0xa5a5a5a5ULL
+
 #endif

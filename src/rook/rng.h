@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "rook/check.h"
+#include "rook/layout.h"
 
 typedef struct rook_rng {
     uint64_t s[4];
@@ -17,9 +18,9 @@ typedef struct rook_rng {
 /* Return the next splitmix64 output and advance *x. */
 static inline uint64_t rook_splitmix64(uint64_t *x)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    uint64_t z = (*x += ROOK_GOLDEN_GAMMA);
+    z = (z ^ (z >> 30)) * ROOK_MIX_1;
+    z = (z ^ (z >> 27)) * ROOK_MIX_2;
     return z ^ (z >> 31);
 }
 

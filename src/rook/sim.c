@@ -9,9 +9,9 @@
 
 uint64_t rook_hand_seed(uint64_t seed, uint64_t index)
 {
-    uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (index + 1) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    uint64_t z = seed * ROOK_GOLDEN_GAMMA + (index + 1) * ROOK_SEED_STEP;
+    z = (z ^ (z >> 30)) * ROOK_MIX_1;
+    z = (z ^ (z >> 27)) * ROOK_MIX_2;
     return z ^ (z >> 31);
 }
 
@@ -85,7 +85,7 @@ static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t
     memset(row, 0, ROOK_R_LEN * sizeof *row);
     row[ROOK_R_DEALER] = dealer;
     for (int s = 0; s < 4; s++)
-        row[ROOK_R_HAND0 + s] = (int64_t)h.hands[s];
+        row[ROOK_R_HAND_0 + s] = (int64_t)h.hands[s];
     row[ROOK_R_NEST] = (int64_t)h.nest;
     while (h.phase != ROOK_PH_DONE && h.phase != ROOK_PH_THROWN_IN) {
         int s = h.to_move;
@@ -111,16 +111,16 @@ static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t
         rook_public_note(&pub, &before, r, s, (int)a); /* what the action showed */
     }
     for (int s = 0; s < 4; s++)
-        row[ROOK_R_BID0 + s] = pub.bids[s];
+        row[ROOK_R_BID_0 + s] = pub.bids[s];
     int played = h.phase == ROOK_PH_DONE;
     row[ROOK_R_DECLARER] = played ? seat_or_none(h.declarer) : -1;
     row[ROOK_R_BID] = played ? h.high_bid : 0;
     row[ROOK_R_TRUMP] = played ? seat_or_none(h.trump) : -1;
-    row[ROOK_R_POINTS0] = played ? h.points[0] : 0;
-    row[ROOK_R_POINTS1] = played ? h.points[1] : 0;
+    row[ROOK_R_POINTS_0] = played ? h.points[0] : 0;
+    row[ROOK_R_POINTS_1] = played ? h.points[1] : 0;
     row[ROOK_R_MADE] = played ? h.points[h.declarer & 1] >= h.high_bid : -1; /* T-31, T-32 */
-    row[ROOK_R_SCORE0] = played ? h.score[0] : 0;
-    row[ROOK_R_SCORE1] = played ? h.score[1] : 0;
+    row[ROOK_R_SCORE_0] = played ? h.score[0] : 0;
+    row[ROOK_R_SCORE_1] = played ? h.score[1] : 0;
     *hp = h;
     return row[ROOK_R_ERROR] ? -1 : h.phase;
 }
@@ -129,7 +129,7 @@ static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t
 static void seat_streams(uint64_t unit_seed, rook_rng g[4])
 {
     for (int s = 0; s < 4; s++)
-        rook_rng_seed(&g[s], rook_hand_seed(unit_seed ^ 0xA5A5A5A5ULL, (uint64_t)s));
+        rook_rng_seed(&g[s], rook_hand_seed(unit_seed ^ ROOK_AGENT_SALT, (uint64_t)s));
 }
 
 

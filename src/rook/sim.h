@@ -13,7 +13,7 @@
  * run of the same agents give the same rows: unit u of a run with seed S is
  * dealt from hand_seed(S, u) by dealer u % 4; the agent at seat s has the
  * stream seeded by agent_seed(S, u, s) = hand_seed(hand_seed(S, u) ^
- * 0xA5A5A5A5, s).  In duplicate mode copy 1 replays the deal with seat s
+ * ROOK_AGENT_SALT, s).  In duplicate mode copy 1 replays the deal with seat s
  * played by agent (s + 1) % 4 (the streams stay with the seats).
  */
 #ifndef ROOK_SIM_H
@@ -23,78 +23,18 @@
 #include "rook/hand.h"
 #include "rook/heuristic.h"
 
-/* Slots of a view (int64 each; masks are stored bit for bit). */
-enum {
-    ROOK_V_SEAT,
-    ROOK_V_PHASE,
-    ROOK_V_DEALER,
-    ROOK_V_TO_MOVE,
-    ROOK_V_DECLARER,
-    ROOK_V_TRUMP,
-    ROOK_V_HIGH_BID,
-    ROOK_V_LEADER,
-    ROOK_V_TRICK_N,
-    ROOK_V_TRICK0,
-    ROOK_V_TRICK1,
-    ROOK_V_TRICK2,
-    ROOK_V_TRICK3,
-    ROOK_V_POINTS0,
-    ROOK_V_POINTS1,
-    ROOK_V_TRICKS0,
-    ROOK_V_TRICKS1,
-    ROOK_V_REMAINING,
-    ROOK_V_HAND,
-    ROOK_V_PLAYED,
-    ROOK_V_LEGAL_CARDS,
-    ROOK_V_MIN_BID,
-    ROOK_V_MAX_BID,
-    ROOK_V_BID_STEP,
-    ROOK_V_CAN_PASS,
-    ROOK_V_NEST,
-    ROOK_V_DISCARDED,
-    ROOK_V_PASSED,
-    ROOK_V_RANDOM,
-    ROOK_V_TRICKS_DONE,
-    ROOK_VIEW_LEN = 32
-};
+/* The slots of a view (ROOK_V_*, ROOK_VIEW_LEN), the columns of a result row
+ * (ROOK_R_*, ROOK_R_LEN) and the kinds of policy (ROOK_POLICY_*) are generated
+ * into rook/layout.h by tools/gen_layout.py. */
 
 /* A callback policy: return an action for the view's seat. */
 typedef int64_t (*rook_policy_fn)(const int64_t *view, int64_t len);
-
-enum { ROOK_POLICY_RANDOM = 0, ROOK_POLICY_CALLBACK = 1, ROOK_POLICY_HEURISTIC = 2 };
 
 typedef struct rook_policy {
     int kind;              /* ROOK_POLICY_* */
     rook_policy_fn fn;     /* for ROOK_POLICY_CALLBACK */
     rook_heur_params heur; /* for ROOK_POLICY_HEURISTIC (heuristic.h) */
 } rook_policy;
-
-/* Columns of a result row (int64 each), in the order of simulate.HAND_COLUMNS
- * minus the unit/copy/hand/deal_seed bookkeeping the caller adds. */
-enum {
-    ROOK_R_DEALER,
-    ROOK_R_BID0,
-    ROOK_R_BID1,
-    ROOK_R_BID2,
-    ROOK_R_BID3,
-    ROOK_R_DECLARER,
-    ROOK_R_BID,
-    ROOK_R_TRUMP,
-    ROOK_R_POINTS0,
-    ROOK_R_POINTS1,
-    ROOK_R_MADE,
-    ROOK_R_SCORE0,
-    ROOK_R_SCORE1,
-    ROOK_R_HAND0,
-    ROOK_R_HAND1,
-    ROOK_R_HAND2,
-    ROOK_R_HAND3,
-    ROOK_R_NEST,
-    ROOK_R_ERROR,
-    ROOK_R_ERROR_SEAT,
-    ROOK_R_ERROR_ACTION,
-    ROOK_R_LEN
-};
 
 /* Return the seed of hand `index` of a game or run seeded `seed` (rook_core.game.hand_seed). */
 uint64_t rook_hand_seed(uint64_t seed, uint64_t index);
