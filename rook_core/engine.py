@@ -36,6 +36,7 @@ request                                         answer
 
 from __future__ import annotations
 
+import json  # noqa: F401  (the module's doctest reads the answers with it)
 from typing import Any, TextIO
 
 from ._version import __version__
