@@ -165,3 +165,27 @@ def test_TV4_TV5_candidate_melds_are_every_meld_in_the_hand(cards: list[str], fr
     every = {(kind, sub) for n in range(3, len(ids) + 1) for sub in set(combinations(ids, n))
              for kind, test in (("set", is_set), ("run", is_run)) if test(sub, fraction)}
     assert listed == every
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["B3", "B4", "B5", "B6", "B7", "B9", "B14", "G4", "G5", "G6", "R4", "Y4",
+                                 "Y13", "Y14", "Rook"]), min_size=4, max_size=14),
+       st.sampled_from([0.5, 1 / 3, 2 / 3, 1.0]))
+def test_TV4_TV5_candidate_melds_equal_the_reference_enumeration(cards: list[str], fraction: float) -> None:
+    """The product's meld generator and the reference's enumeration by the rules' words
+    (rook_core._reference.contract, which shares no code with it) list the same melds."""
+    from fractions import Fraction
+
+    from rook_core._reference.contract import candidate_melds as reference
+    from rook_core.toonerville.melds import candidate_melds
+    counts = [0] * 64
+    for c in cards:
+        counts[int(parse_card(c))] = min(5, counts[int(parse_card(c))] + 1)
+    fr = Fraction(fraction).limit_denominator(1000)
+    listed = set()
+    for kind, meld in candidate_melds(counts, fr):
+        vec = [0] * 64
+        for c in meld:
+            vec[c] += 1
+        listed.add((kind, tuple(vec)))
+    assert listed == set(reference(tuple(counts), fr))

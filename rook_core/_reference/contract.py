@@ -6,11 +6,15 @@ points of the cards left in hand) once any further melds of the same hand
 are laid too (TV-7)?  The oracle for the native contract kernel: slow and
 plain.
 
-Every candidate meld of a hand is listed (:func:`candidate_melds`, from
-:func:`rook_core.toonerville.melds.candidate_melds`, itself checked against
-every sub-multiset of small hands): a set is any choice of one rank's
-naturals and birds, a run any span of 4 ranks or more of one color, each
-rank given by its natural (if held) or a bird, within the wild limit.
+Every candidate meld of a hand is listed by :func:`candidate_melds`, which
+shares no code with the product's meld generator: it goes over every
+sub-multiset of one rank's naturals with some birds (the possible sets) and
+of one color's naturals, one card per rank, with some birds (the possible
+runs), and keeps those that the rules' own words accept: a set is 3 or more
+cards of one rank (TV-4), a run 4 or more cards of one color whose naturals
+have distinct ranks and fit with the birds in consecutive ranks 1..14
+(TV-4), and fewer than ``max_wild_fraction`` of a meld's cards are birds
+(TV-5).
 
 The search picks ``s`` sets and ``r`` runs that fit in the hand together
 (in a fixed order, so no choice is tried twice), then lays further melds to
@@ -29,23 +33,72 @@ from functools import cache
 from .. import _layout as L
 from ..toonerville.contracts import Contract, ContractResult, contract_for
 from ..toonerville.hand import MultiHand, card_points
-from ..toonerville.melds import candidate_melds as melds_of_hand
 
 __all__ = ["ContractResult", "candidate_melds", "solve_contract"]
 
 Counts = tuple[int, ...]
 
 
-def candidate_melds(counts: Counts, fraction: Fraction) -> list[tuple[str, Counts]]:
-    """Return every meld (kind, counts) the multiset ``counts`` can lay (TV-4, TV-5):
-    :func:`rook_core.toonerville.melds.candidate_melds` as count vectors."""
-    out: list[tuple[str, Counts]] = []
-    for kind, cards in melds_of_hand(counts, fraction):
-        m = [0] * L.N_CARD_IDS
-        for c in cards:
-            m[c] += 1
-        out.append((kind, tuple(m)))
+def _wild_ok(birds: int, cards: int, fraction: Fraction) -> bool:
+    """TV-5: fewer than ``fraction`` of the meld's cards are birds."""
+    return birds < fraction * cards
+
+
+def _is_set(naturals: list[int], birds: int, fraction: Fraction) -> bool:
+    """TV-4, TV-5: 3 or more cards, the naturals all of one rank."""
+    n = len(naturals) + birds
+    return (n >= 3 and bool(naturals) and len({c & 15 for c in naturals}) == 1
+            and _wild_ok(birds, n, fraction))
+
+
+def _is_run(naturals: list[int], birds: int, fraction: Fraction) -> bool:
+    """TV-4, TV-5: 4 or more cards of one color in consecutive ranks (no
+    wrap): the naturals' ranks are distinct and, with the birds standing for
+    the missing ones, fill a span inside 1..14."""
+    n = len(naturals) + birds
+    if n < 4 or n > 14 or not naturals or len({c >> 4 for c in naturals}) != 1:
+        return False
+    ranks = sorted(c & 15 for c in naturals)
+    if len(set(ranks)) != len(ranks):
+        return False
+    return ranks[-1] - ranks[0] + 1 <= n and _wild_ok(birds, n, fraction)
+
+
+def _sub_multisets(cards: list[tuple[int, int]]) -> list[list[int]]:
+    """Every sub-multiset of ``cards`` (pairs of card id and copies held), as card lists."""
+    out: list[list[int]] = [[]]
+    for card, copies in cards:
+        out = [m + [card] * k for m in out for k in range(copies + 1)]
     return out
+
+
+def candidate_melds(counts: Counts, fraction: Fraction) -> list[tuple[str, Counts]]:
+    """Return every meld (kind, counts) the multiset ``counts`` can lay (TV-4, TV-5),
+    each distinct count vector once per kind."""
+    birds = counts[L.BIRD]
+    found: dict[tuple[str, Counts], None] = {}
+
+    def keep(kind: str, naturals: list[int], b: int) -> None:
+        m = [0] * L.N_CARD_IDS
+        for c in naturals:
+            m[c] += 1
+        m[L.BIRD] = b
+        found[(kind, tuple(m))] = None
+
+    for rank in range(L.MIN_RANK, L.MAX_RANK + 1):
+        held = [(L.card_id(c, rank), counts[L.card_id(c, rank)]) for c in range(L.N_COLORS)]
+        for naturals in _sub_multisets([h for h in held if h[1]]):
+            for b in range(birds + 1):
+                if _is_set(naturals, b, fraction):
+                    keep("set", naturals, b)
+    for color in range(L.N_COLORS):
+        held = [(L.card_id(color, r), 1) for r in range(L.MIN_RANK, L.MAX_RANK + 1)
+                if counts[L.card_id(color, r)]]
+        for naturals in _sub_multisets(held):
+            for b in range(birds + 1):
+                if _is_run(naturals, b, fraction):
+                    keep("run", naturals, b)
+    return list(found)
 
 
 def _fits(m: Counts, rem: Counts) -> bool:
