@@ -27,11 +27,14 @@ cap the number of hands for that reason.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import RookError
 from .rng import M64, NativeStream
 from .variant import Variant, get_preset
+
+if TYPE_CHECKING:
+    from .hand import HandState
 
 __all__ = ["Agent", "RandomAgent", "AGENTS", "agent_kinds", "make_agent", "act_for"]
 
@@ -114,7 +117,7 @@ def make_agent(kind: str, variant: Variant | str, seed: int = 0, **options: Any)
         raise RookError(f"bad options for agent {kind!r}: {e}") from None
 
 
-def act_for(agent: Agent, state: Any, seat: int) -> int:
+def act_for(agent: Agent, state: HandState, seat: int) -> int:
     """Return ``agent``'s action for ``seat`` in ``state`` (a ``HandState``):
     from the seat's observation, or, for an agent with ``act_with_state``
     (``dd``, which sees every card, and native policies, which read the

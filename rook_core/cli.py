@@ -30,10 +30,13 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import RookError
 from .text import fmt_hand, show_solution
+
+if TYPE_CHECKING:
+    from .hand import HandState
 
 __all__ = ["main"]
 
@@ -104,7 +107,7 @@ def _progress_line(done: int, total: int) -> None:
 
 
 def _nest_answer(workers: int, budget: int) -> Callable[[Any], dict[str, Any]]:
-    def answer(hand: Any) -> dict[str, Any]:
+    def answer(hand: HandState) -> dict[str, Any]:
         from .hand import HandState
         from .nest import nest_decision
         if isinstance(hand, dict):
@@ -116,7 +119,7 @@ def _nest_answer(workers: int, budget: int) -> Callable[[Any], dict[str, Any]]:
     return answer
 
 
-def _show_nest(hand: Any, answer: dict[str, Any]) -> str:
+def _show_nest(hand: HandState, answer: dict[str, Any]) -> str:
     from .cards import CardSet
     d = answer["declarer"]
     lines = [f"{hand.variant.name}: seat {d} (team {d % 2}) declares at {hand.high_bid} and "
@@ -153,7 +156,7 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
     w(f"rook play: {variant.name}, seed {seed}, target {variant.target}; "
       f"seats 0-3: {', '.join(agents)}; teams: 0 = seats 0+2, 1 = seats 1+3\n")
 
-    def hand_report(h: Any, number: int) -> None:
+    def hand_report(h: HandState, number: int) -> None:
         w(f"\n=== Hand {number}: dealer seat {h.dealer} ===\n")
         start = h.clone()
         while len(start):
@@ -168,6 +171,8 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
             w("  all passed: the same dealer deals again (T-6)\n")
             return
         d = h.declarer
+        if d is None:           # a hand not thrown in has a declarer (T-5)
+            return
         w(f"  declarer: seat {d} (team {d % 2}) at {h.high_bid}\n")
         for ph, _seat, a in h.events():
             if ph == Phase.TRUMP:

@@ -270,6 +270,17 @@ class HandState(HandCore):
         """The current :class:`~rook_core.actions.Phase`."""
         return Phase(self.phase_id)
 
+    def seat_to_move(self) -> int:
+        """Return the seat to act (``to_move``, never None).
+
+        :raises IllegalActionError: once the hand is over (T-14).
+        """
+        seat = self.to_move
+        if seat is None:
+            raise IllegalActionError(f"the hand is over ({self.phase.label}): no seat is to move (T-14)",
+                                     rule="T-14")
+        return seat
+
     def hand(self, seat: int) -> CardSet:
         """Return seat's cards as a :class:`CardSet`."""
         return CardSet(self.hand_mask(seat))

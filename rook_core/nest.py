@@ -40,7 +40,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._layout import BB_COLORS
 from ._native import rules_for
@@ -48,6 +48,9 @@ from .actions import TRUMP, Phase
 from .cards import CardSet, color_name
 from .errors import PositionError, RookError
 from .solver import BudgetExceeded, Solver
+
+if TYPE_CHECKING:
+    from .hand import HandState
 
 __all__ = ["NestDecision", "TrumpChoice", "nest_decision"]
 
@@ -128,13 +131,13 @@ class NestDecision:
 
 # ---------------------------------------------------------------- discards
 
-def _classes(hand: Any, trump: int, allowed: int) -> list[list[int]]:
+def _classes(hand: HandState, trump: int, allowed: int) -> list[list[int]]:
     """Return the declarer's discardable cards in classes of equivalent cards
     under ``trump``: one suit (T-10), no other seat's card ranked between
     them, the same points (T-12); the bird and any card playable at any time
     (T-9) stand alone.  Each class is ordered weakest first."""
     rules = rules_for(hand.variant)
-    me = hand.to_move
+    me = hand.seat_to_move()
     mine = hand.hand_mask(me)
     others = 0
     for s in range(4):
@@ -181,11 +184,11 @@ def _discards(classes: list[list[int]], k: int) -> Iterator[tuple[int, ...]]:
     yield from rec(0, k)
 
 
-def _looks_cheap(hand: Any, trump: int, discard: tuple[int, ...]) -> tuple[Any, ...]:
+def _looks_cheap(hand: HandState, trump: int, discard: tuple[int, ...]) -> tuple[Any, ...]:
     """Sort key, best-looking discard first: fewest trumps and points buried,
     then the most side suits emptied, then the weakest cards."""
     rules = rules_for(hand.variant)
-    mine = hand.hand_mask(hand.to_move)
+    mine = hand.hand_mask(hand.seat_to_move())
     gone = 0
     for c in discard:
         gone |= 1 << c
@@ -221,7 +224,7 @@ def _interleave(a: list[int], b: list[int]) -> Iterator[int]:
 
 # ------------------------------------------------------------------ search
 
-def _check(hand: Any) -> tuple[int, int, list[int]]:
+def _check(hand: HandState) -> tuple[int, int, list[int]]:
     """Return (declarer, cards to bury, trumps to try) for a hand in the nest
     phase whose play follows the discard (and the trump) directly."""
     if hand.phase != Phase.NEST:
@@ -233,10 +236,10 @@ def _check(hand: Any) -> tuple[int, int, list[int]]:
                             f"(T-22), so the hands the play starts from are not known yet")
     k = hand.remaining
     trumps = [hand.trump] if hand.trump is not None else [0, 1, 2, 3]
-    return hand.to_move, k, trumps
+    return hand.seat_to_move(), k, trumps
 
 
-def _play_state(hand: Any, discard: tuple[int, ...], trump: int) -> Any:
+def _play_state(hand: HandState, discard: tuple[int, ...], trump: int) -> HandState:
     state = hand.clone()
     for c in discard:
         state.apply(c)
@@ -248,7 +251,7 @@ def _play_state(hand: Any, discard: tuple[int, ...], trump: int) -> Any:
     return state
 
 
-def _declarer_points(state: Any, value: int, total: int, declarer: int) -> int:
+def _declarer_points(state: HandState, value: int, total: int, declarer: int) -> int:
     team = declarer % 2
     points = value if team == 0 else total - value
     if state.variant.nest_to == "declarer":
@@ -256,7 +259,7 @@ def _declarer_points(state: Any, value: int, total: int, declarer: int) -> int:
     return points
 
 
-def _total(state: Any) -> int:
+def _total(state: HandState) -> int:
     rules = rules_for(state.variant)
     cards = 0
     for s in range(4):
@@ -267,7 +270,7 @@ def _total(state: Any) -> int:
     return total
 
 
-def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver,
+def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: Solver,
                     tick: Callable[[], None]) -> TrumpChoice:
     allowed = 0
     for a in hand.legal_actions():
@@ -357,7 +360,7 @@ def _best_for_trump(hand: Any, declarer: int, k: int, trump: int, solver: Solver
                        best[3], unsettled)
 
 
-def nest_decision(hand: Any, *, workers: int = 1, tt_bytes: int = 256 << 20,
+def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 20,
                   node_budget: int = 0,
                   progress: Callable[[int, int], None] | None = None) -> NestDecision:
     """Return the declarer's best discard and its points for every trump.

@@ -23,7 +23,7 @@ true deal.  It is an upper bound for analysis, not a fair player.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import RookError
 from .heuristic import HeuristicAgent
@@ -31,6 +31,9 @@ from .knowledge import Knowledge
 from .solver import BudgetExceeded, Solver, SolveResult, solve_many
 from .variant import Variant
 from .worlds import world_positions
+
+if TYPE_CHECKING:
+    from .hand import HandState
 
 __all__ = ["PIMCAgent", "DDAgent", "card_means"]
 
@@ -132,9 +135,9 @@ class DDAgent:
     def act(self, observation: dict[str, Any]) -> int:
         raise RookError("the dd agent sees every card: call act_with_state(state)")
 
-    def act_with_state(self, state: Any) -> int:
+    def act_with_state(self, state: HandState) -> int:
         """Return the action of the seat to move in ``state`` (a ``HandState``)."""
-        seat = state.to_move
+        seat = state.seat_to_move()
         obs = state.observation(seat)
         legal = obs["legal_actions"]
         if obs["phase"] != "play" or len(legal) == 1:

@@ -40,12 +40,15 @@ from __future__ import annotations
 
 import ctypes
 from collections import namedtuple
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._native import VIEW_SLOTS, view_of
 from .errors import RookError
 from .rng import M64, NativeStream
 from .variant import Variant
+
+if TYPE_CHECKING:
+    from .hand import HandState
 
 __all__ = ["VIEW", "NativePolicy", "example_policy"]
 
@@ -94,9 +97,8 @@ class NativePolicyAgent:
     def act(self, observation: dict[str, Any]) -> int:
         raise RookError("a native policy reads the seat's native view: call act_with_state(state)")
 
-    def act_with_state(self, state: Any) -> int:
-        seat = state.to_move
-        view = view_of(state, seat, self.stream.next())
+    def act_with_state(self, state: HandState) -> int:
+        view = view_of(state, state.seat_to_move(), self.stream.next())
         ptr = view.ctypes.data_as(ctypes.POINTER(ctypes.c_int64))
         return int(self.policy._call(ptr, len(view)))
 

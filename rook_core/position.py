@@ -9,14 +9,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from .cards import Card, CardSet, parse_card, parse_cards, parse_color
 from .errors import NotationError, PositionError, RookError
 from .jsonio import read_object
 from .variant import Variant, get_preset
 
-__all__ = ["Position", "parse_position"]
+__all__ = ["Position", "PositionData", "parse_position"]
 
 _FIELDS = {"id", "preset", "variant", "trump", "leader", "trick", "hands", "nest_points", "taken",
            "tricks"}
@@ -95,7 +95,11 @@ def _int(value: Any, what: str, lo: int, hi: int) -> int:
     return value
 
 
-def parse_position(data: Any) -> Position:
+PositionData: TypeAlias = "Position | dict[str, Any] | str | bytes"
+"""A trick-play position as callers give it: a :class:`Position`, its dict or its JSON text."""
+
+
+def parse_position(data: PositionData) -> Position:
     """Return the :class:`Position` described by ``data`` (a dict or JSON text).
 
     :raises PositionError: naming the inconsistent field (sizes that do not fit

@@ -21,6 +21,10 @@ from ._native import SolverCore
 from .cards import Card
 from .errors import PositionError, RookError
 
+if TYPE_CHECKING:
+    from .hand import HandState
+    from .position import PositionData
+
 __all__ = ["BestCards", "BudgetExceeded", "SolveResult", "Solver", "solve_many", "release_solvers"]
 
 class BudgetExceeded(RookError):
@@ -102,15 +106,15 @@ class Solver(SolverCore):
     15
     """
 
-    if TYPE_CHECKING:   # the answers the hooks below build, for type checkers
-        def best_cards(self, position: Any, *, guess: int | None = None) -> BestCards: ...
-        def solve_batch(self, positions: Any, *, keep_table: bool = False,
+    if TYPE_CHECKING:   # the positions it reads and the answers the hooks below build, for type checkers
+        def best_cards(self, position: HandState | PositionData, *, guess: int | None = None) -> BestCards: ...
+        def solve_batch(self, positions: Iterable[HandState | PositionData], *, keep_table: bool = False,
                         guesses: bool = False) -> list[SolveResult | RookError]: ...
-        def solve(self, position: Any, *, guess: int | None = None, anytime: bool = False,
+        def solve(self, position: HandState | PositionData, *, guess: int | None = None, anytime: bool = False,
                   progress: Callable[[int, int, int], object] | None = None,
                   workers: int = 1) -> SolveResult: ...
 
-    def _raw_position(self, position: Any) -> tuple[Any, ...]:
+    def _raw_position(self, position: HandState | PositionData) -> tuple[Any, ...]:
         from .hand import HandState
         from .position import parse_position
         if isinstance(position, HandState):

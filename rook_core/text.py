@@ -4,7 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .position import Position
+    from .solver import SolveResult
 
 __all__ = ["fmt_hand", "show_solution"]
 
@@ -25,7 +29,7 @@ def fmt_hand(mask_cards: Iterable[Any]) -> str:
     return "  ".join(groups) if groups else "-"
 
 
-def show_solution(pos: Any, res: Any) -> str:
+def show_solution(pos: Position, res: SolveResult) -> str:
     """Return a solved position (``res``: a SolveResult of ``pos``) as a table."""
     from . import _layout as L
     from .cards import Card, CardSet
