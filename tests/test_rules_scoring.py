@@ -486,3 +486,19 @@ def test_T35_wrong_number_of_discards_is_refused() -> None:
         assert e.value.rule in ("T-20", "T-35")
         assert h.raw_bytes() == before
     assert h.score == (0, 0)  # refusing is not a penalty by itself
+
+
+def test_T14_seat_to_move_names_the_mover_and_refuses_after_the_hand() -> None:
+    """seat_to_move() is to_move while a seat is to act; once the hand is scored
+    (T-14) no seat is, and it raises instead of giving None."""
+    import random
+
+    h = HandState.deal("tournament", seed=11)
+    rng = random.Random(11)
+    while not h.is_over:
+        assert h.seat_to_move() == h.to_move
+        h.apply(rng.choice(h.legal_actions()))
+    assert h.to_move is None
+    with pytest.raises(IllegalActionError, match="T-14") as e:
+        h.seat_to_move()
+    assert e.value.rule == "T-14"
