@@ -20,7 +20,7 @@ cards under a fixed trump, points), ``tournament``.
    judged on the median wall time.  The best round and the rate per CPU
    second of the calling thread (``time.thread_time``) are printed beside it
    to tell a slow kernel from a busy machine.  Then the same hands on two
-   threads (``rook_core.playout.random_playouts(workers=2)``), against one
+   threads (``rook_core.sim.playout.random_playouts(workers=2)``), against one
    thread in alternating slots, on N_TWO hands a call; target >= 1.8x.
 """
 
@@ -34,7 +34,7 @@ import pytest
 import rookbench as B
 
 from rook_core._native.rules import playout_kernels, rules_for
-from rook_core.playout import random_playouts
+from rook_core.sim.playout import random_playouts
 
 NAME = "tournament"
 TRUMP = 2            # R

@@ -1,4 +1,4 @@
-"""Groups sim-*: bots and the simulator (``rook_core.pimc``, ``rook_core.simulate``).
+"""Groups sim-*: bots and the simulator (``rook_core.bots.pimc``, ``rook_core.sim.simulate``).
 
 sim-pimc.  One PIMC card decision with 100 worlds at the first lead of a
   ``tournament`` hand (deal seed ``PIMC_SEED``, heuristic bidding, nest and
@@ -20,11 +20,11 @@ import random
 import pytest
 
 from rook_core import HandState
-from rook_core.agents import make_agent
-from rook_core.knowledge import Knowledge
-from rook_core.pimc import PIMCAgent
-from rook_core.simulate import simulate
-from rook_core.worlds import sample_world
+from rook_core.bots.agents import make_agent
+from rook_core.bots.knowledge import Knowledge
+from rook_core.bots.pimc import PIMCAgent
+from rook_core.bots.worlds import sample_world
+from rook_core.sim.simulate import simulate
 
 PIMC_SEED = 4
 WORLDS = 100
@@ -143,7 +143,7 @@ def test_native_loop_random_hands(benchmark, ledger):
 @pytest.mark.benchmark(group="sim-native")
 def test_native_loop_numba_policy(benchmark, ledger):
     pytest.importorskip("numba")
-    from rook_core.policy import example_policy
+    from rook_core.bots.policy import example_policy
     ex = example_policy()
     agents = [ex, "random", ex, "random"]
     n = benchmark.pedantic(_native_run, args=(agents, N_NATIVE // 4), rounds=3, iterations=1)

@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
 from solver_vs import compare, quantile, report, signature  # noqa: E402
 
+from rook_core.bots.worlds import world_positions  # noqa: E402
 from rook_core.solver import BudgetExceeded, Solver, solve_many  # noqa: E402
-from rook_core.worlds import world_positions  # noqa: E402
 
 BASE = "649b7bd"
 N_DEALS = int(os.environ.get("ROOK_BENCH_DEALS", "60"))

@@ -79,7 +79,7 @@ def _hand_at_nest(preset: str, seed: int) -> Any:
     """Deal hand ``seed`` of ``preset`` and bid with the heuristic bots until the
     declarer has taken the nest (T-3 .. T-7, T-20)."""
     from .actions import Phase
-    from .agents import make_agent
+    from .bots.agents import make_agent
     from .hand import HandState
     from .variant import get_preset
     variant = get_preset(preset)
@@ -145,7 +145,7 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
     """Play a seeded game between bots and write a readable log; return the winner or -1."""
     from . import _layout as L
     from .actions import Phase
-    from .agents import act_for, make_agent
+    from .bots.agents import act_for, make_agent
     from .game import Game
     from .variant import get_preset
 
@@ -374,7 +374,7 @@ def _progress_bar(total: int, unit: str, off: bool) -> tuple[Any, Any]:
 
 
 def _simulate_toonerville(args: argparse.Namespace) -> int:
-    from .simulate import check_out_path
+    from .sim.simulate import check_out_path
     from .toonerville.simulate import format_toonerville_summary, simulate_toonerville
     agents = _agent_list(args, ["heuristic", "random"])
     if args.out:
@@ -397,8 +397,8 @@ def _simulate_toonerville(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .sim_report import check_report_path, format_summary, write_report
-    from .simulate import check_out_path, simulate
+    from .sim.report import check_report_path, format_summary, write_report
+    from .sim.simulate import check_out_path, simulate
     _check_trick_only(args)
     if args.preset == "toonerville":
         return _simulate_toonerville(args)
@@ -510,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
                 players = args.players if args.players is not None else len(agents)
                 write_game_log(players, args.seed, agents, sys.stdout, _toonerville_rounds(args), args.turn_limit)
                 return 0
-            from .agents import AGENTS
+            from .bots.agents import AGENTS
             for a in agents:
                 if a not in AGENTS:
                     raise RookError(f"unknown agent {a!r}; known: {', '.join(AGENTS)}")

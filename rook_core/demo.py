@@ -7,9 +7,9 @@ The tour a new user sees first (the README's first command):
 2. solve the position at the first lead double dummy: the value for each
    team and the value of every card of the leader (:mod:`rook_core.solver`);
 3. simulate a batch of duplicate hands, heuristic against random bots, and
-   print the summary with 95% intervals (:mod:`rook_core.simulate`);
+   print the summary with 95% intervals (:mod:`rook_core.sim.simulate`);
 4. run a million random playouts through the native kernel on every core
-   (:mod:`rook_core.playout`).
+   (:mod:`rook_core.sim.playout`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import os
 import time
 from typing import TextIO
 
-from .agents import make_agent
+from .bots.agents import make_agent
 
 __all__ = ["run_demo"]
 
@@ -28,10 +28,10 @@ def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000
     from . import _layout as L
     from .actions import Phase
     from .hand import HandState
-    from .playout import random_playouts
     from .position import Position
-    from .sim_report import format_summary
-    from .simulate import simulate
+    from .sim.playout import random_playouts
+    from .sim.report import format_summary
+    from .sim.simulate import simulate
     from .solver import Solver
     from .text import fmt_hand, show_solution
 

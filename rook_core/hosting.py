@@ -193,7 +193,7 @@ class HostedGame:
         if isinstance(self.state, ToonervilleGame):
             from .toonerville.agents import make_toonerville_agent
             return make_toonerville_agent(kind, self.state.rules, seed)
-        from .agents import make_agent
+        from .bots.agents import make_agent
         return make_agent(kind, self.state.variant, seed)
 
     def bot_action(self, bot: Any, seat: int) -> str:
@@ -201,5 +201,5 @@ class HostedGame:
         if isinstance(self.state, ToonervilleGame):
             return str(bot.act(self.state.observation(seat, legal=bot.needs_legal)))
         from .actions import action_name
-        from .agents import act_for
+        from .bots.agents import act_for
         return action_name(act_for(bot, self.state.current, seat))

@@ -4,7 +4,7 @@ random stream (``src/rook/rng.h``).
 
 :func:`hand_seed` (and its vectorised :func:`hand_seeds`) gives the deal
 seed of hand ``index`` of a game or run; ``src/rook/sim.c`` computes the
-same natively (``rook_hand_seed``; tests/test_sim_native.py checks they
+same natively (``rook_hand_seed``; tests/sim/test_sim_native.py checks they
 agree).  :func:`agent_seed` gives the seed of a seat's bot.
 
 ``NativeStream`` draws exactly the numbers ``rook_rng`` draws from the same

@@ -10,8 +10,8 @@ import pytest
 MODULES = [
     "rook_core", "rook_core.cards", "rook_core.variant", "rook_core.actions",
     "rook_core.position", "rook_core.game", "rook_core.hand", "rook_core.solver",
-    "rook_core.knowledge", "rook_core.simulate", "rook_core.playout", "rook_core._reference.playout",
-    "rook_core.features", "rook_core.rng", "rook_core.toonerville.hand", "rook_core.toonerville.melds",
+    "rook_core.bots.knowledge", "rook_core.sim.simulate", "rook_core.sim.playout", "rook_core._reference.playout",
+    "rook_core.bots.features", "rook_core.rng", "rook_core.toonerville.hand", "rook_core.toonerville.melds",
     "rook_core.toonerville.contracts", "rook_core._reference.contract", "rook_core.toonerville.solver",
     "rook_core.toonerville.rules", "rook_core.toonerville.actions", "rook_core.toonerville.table",
     "rook_core.toonerville.game", "rook_core.toonerville.agents", "rook_core.toonerville.playlog",

@@ -241,7 +241,7 @@ def test_T14_a_batch_of_worlds_answers_as_separate_solves(keep: bool, guesses: b
     """``solve_batch`` (one native call, the table kept and the running means
     as guesses or not) gives each position's own answers."""
     from rook_core import HandState
-    from rook_core.worlds import world_positions
+    from rook_core.bots.worlds import world_positions
     h = HandState.deal("tournament", seed=11)
     rng = random.Random(11)
     while h.phase.label != "play":

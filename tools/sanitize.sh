@@ -27,5 +27,5 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 root=$(pwd)
 cd "$(mktemp -d)"
 "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests" \
-  --ignore "$root/tests/test_simulate_dask.py" --ignore "$root/tests/test_service_browser.py" "$@"
-exec "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/test_simulate_dask.py" "$@"
+  --ignore "$root/tests/sim/test_simulate_dask.py" --ignore "$root/tests/test_service_browser.py" "$@"
+exec "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/sim/test_simulate_dask.py" "$@"

@@ -1,4 +1,4 @@
-"""An example native policy written with Numba (see rook_core.policy).
+"""An example native policy written with Numba (see rook_core.bots.policy).
 
 Phases are the C core's numbers (rook_core.actions.Phase): 0 bid, 1 nest,
 2 trump, 3 pass, 4 play.  Strength is taken as the card's rank, the bird

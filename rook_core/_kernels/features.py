@@ -1,4 +1,4 @@
-"""Numba kernels over arrays of 64-bit hand masks (see rook_core.features).
+"""Numba kernels over arrays of 64-bit hand masks (see rook_core.bots.features).
 
 Every kernel takes a 1-d ``uint64`` array of hands and plain tables, loops
 once over the hands and writes one row per hand; no Python object is

@@ -1,6 +1,6 @@
 """Simulation jobs of the service: run in the background, polled, downloaded.
 
-A job is one :func:`~rook_core.simulate.simulate` (trick-taking presets) or
+A job is one :func:`~rook_core.sim.simulate.simulate` (trick-taking presets) or
 :func:`~rook_core.toonerville.simulate.simulate_toonerville` run in a worker
 process, so that it never holds the server's interpreter; its progress, the
 count of hands or games done, comes back through a small file.  When it
@@ -157,7 +157,7 @@ def _simulate_job(spec: dict[str, Any], directory: str, job_id: str) -> dict[str
         result = simulate_toonerville(spec["agents"], games=spec["games"], seed=spec.get("seed", 0),
                                       progress=progress)
     else:
-        from ..simulate import simulate
+        from ..sim.simulate import simulate
         unit = {"hands": spec["hands"]} if spec.get("hands") else {"games": spec["games"]}
         result = simulate(spec["preset"], spec["agents"], seed=spec.get("seed", 0), progress=progress, **unit)
     for ext in FORMATS:

@@ -1,6 +1,6 @@
 """Many seeded Toonerville games between bots, as columns (``rook simulate --preset toonerville``).
 
-The conventions of :func:`rook_core.simulate.simulate`: game ``g`` of a run
+The conventions of :func:`rook_core.sim.simulate.simulate`: game ``g`` of a run
 with seed ``s`` is ``ToonervilleGame(rules, hand_seed(s, g), first_dealer=g %
 players)`` and the bot of player ``p`` gets the seed ``agent_seed(s, g, p)``,
 so a game's result depends only on the run's seed and its index, never on
@@ -28,8 +28,8 @@ import numpy as np
 
 from ..errors import RookError
 from ..rng import agent_seed, hand_seed
-from ..simulate import SimResult
-from ..stats import mean_ci, wilson
+from ..sim.simulate import SimResult
+from ..sim.stats import mean_ci, wilson
 from .agents import make_toonerville_agent, play_game, toonerville_agent_kinds
 from .game import ToonervilleGame
 from .rules import ToonervilleRules

@@ -6,7 +6,7 @@
  * draw and one bit selection, and a trick costs one trick-winner call.  It
  * draws from the stream exactly as rook_random_hand does through the full
  * hand state (the same deal, then one draw per card in play order), so the
- * two give the same points; tests/test_playout.py checks this on every
+ * two give the same points; tests/sim/test_playout.py checks this on every
  * preset.
  */
 #include "rook/batch.h"

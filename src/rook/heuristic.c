@@ -1,4 +1,4 @@
-/* heuristic.c: HeuristicAgent in C (see heuristic.h and rook_core/heuristic.py). */
+/* heuristic.c: HeuristicAgent in C (see heuristic.h and rook_core/bots/heuristic.py). */
 #include "rook/heuristic.h"
 
 #define NO_CARD (-1)

@@ -1,11 +1,11 @@
-/* heuristic.h: the native twin of rook_core/heuristic.py (HeuristicAgent).
+/* heuristic.h: the native twin of rook_core/bots/heuristic.py (HeuristicAgent).
  *
  * The same decisions, made from the same facts: the seat's hand, the cards
  * played, the declarer's own discards, the current trick, the suits each
  * seat showed it lacks (T-9, T-10) and which seats have bid (T-3).  The
  * Python agent reads them from its observation; the native loop keeps the
  * public ones in a rook_public as the hand goes.  Every quantity is an
- * integer, so the two agree exactly (tests/test_sim_native.py compares
+ * integer, so the two agree exactly (tests/sim/test_sim_native.py compares
  * whole simulations).  Ties go to the lowest card id, as Python's min/max
  * over cards in ascending order do.
  */

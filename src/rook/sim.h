@@ -9,7 +9,7 @@
  * An action the rules refuse stops the hand with an error, the state as it
  * was (rook_hand_apply changes nothing when it refuses).
  *
- * Seeds follow rook_core/simulate.py exactly, so a native run and a Python
+ * Seeds follow rook_core/sim/simulate.py exactly, so a native run and a Python
  * run of the same agents give the same rows: unit u of a run with seed S is
  * dealt from hand_seed(S, u) by dealer u % 4; the agent at seat s has the
  * stream seeded by agent_seed(S, u, s) = hand_seed(hand_seed(S, u) ^

@@ -2,7 +2,7 @@
 
 A *world* gives every card the seat has not seen a place: another seat's
 hand or the hidden nest.  :func:`sample_world` draws one that agrees with
-everything in the seat's :class:`~rook_core.knowledge.Knowledge`:
+everything in the seat's :class:`~rook_core.bots.knowledge.Knowledge`:
 
 * each holder gets exactly as many cards as it holds now;
 * a seat never gets a card of a suit it showed it lacks (T-9, T-10);
@@ -27,10 +27,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import iter_bits
-from .errors import RookError
+from ..cards import iter_bits
+from ..errors import RookError
+from ..position import Position
 from .knowledge import NEST, Knowledge
-from .position import Position
 
 __all__ = ["sample_world", "world_positions"]
 

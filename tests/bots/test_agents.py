@@ -12,13 +12,13 @@ import random
 import pytest
 
 from rook_core import HandState
-from rook_core.agents import AGENTS, act_for, make_agent
+from rook_core.bots.agents import AGENTS, act_for, make_agent
+from rook_core.bots.heuristic import HeuristicAgent, estimate_units
+from rook_core.bots.pimc import DDAgent, PIMCAgent, card_means
+from rook_core.bots.worlds import world_positions
 from rook_core.errors import RookError
-from rook_core.heuristic import HeuristicAgent, estimate_units
-from rook_core.pimc import DDAgent, PIMCAgent, card_means
 from rook_core.solver import BudgetExceeded, Solver, solve_many
 from rook_core.variant import PRESETS, get_preset
-from rook_core.worlds import world_positions
 
 TRICK_PRESETS = sorted(PRESETS)
 OPTIONS = {"pimc": {"worlds": 2}}

@@ -31,7 +31,7 @@ pool, or ``distributed.Client(...).get_executor()`` for a Dask cluster),
 run chunks of units side by side; the chunks are put back in order.
 
 **Native loop.**  When the four agents are ``"random"``, ``"heuristic"`` or
-:class:`~rook_core.policy.NativePolicy` objects, the units are played by
+:class:`~rook_core.bots.policy.NativePolicy` objects, the units are played by
 the C loop of ``src/rook/sim.c`` without the GIL (``workers`` are then
 threads), with the C twin of the heuristic agent; it draws from the same
 streams and decides as the Python agents do, so the rows are the same as
@@ -49,15 +49,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .actions import Phase
-from .agents import AGENTS, act_for, make_agent
-from .errors import IllegalActionError, RookError
-from .game import Game
-from .hand import HandState
-from .policy import NativePolicy
-from .rng import agent_seed, hand_seed, hand_seeds
+from ..actions import Phase
+from ..bots.agents import AGENTS, act_for, make_agent
+from ..bots.policy import NativePolicy
+from ..errors import IllegalActionError, RookError
+from ..game import Game
+from ..hand import HandState
+from ..rng import agent_seed, hand_seed, hand_seeds
+from ..variant import Variant, get_preset
 from .stats import mean_ci, wilson
-from .variant import Variant, get_preset
 
 __all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path"]
 
@@ -386,7 +386,7 @@ def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, 
              progress: Callable[[int, int], None] | None = None,
              native: bool | None = None) -> SimResult:
     """Play ``hands`` single hands or ``games`` games between ``agents``
-    (four kinds or :class:`~rook_core.policy.NativePolicy` objects, seat 0
+    (four kinds or :class:`~rook_core.bots.policy.NativePolicy` objects, seat 0
     first) and return the results as columns.
 
     ``agent_options`` gives keyword options per kind (``{"pimc": {"worlds":
@@ -492,8 +492,8 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
                      ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Play a run in the native loop (src/rook/sim.c) on ``workers`` threads,
     or in chunks on ``executor``; return the hand and game columns."""
-    from ._native import POLICY_CALLBACK, POLICY_HEURISTIC, POLICY_RANDOM, ROW_COLUMNS, ROW_LEN
-    from .heuristic import HeuristicAgent
+    from .._native import POLICY_CALLBACK, POLICY_HEURISTIC, POLICY_RANDOM, ROW_COLUMNS, ROW_LEN
+    from ..bots.heuristic import HeuristicAgent
     policies: list[tuple[int, Any]] = []
     for a in agents:
         if a == "random":
@@ -578,7 +578,7 @@ def _native_chunk(variant: Variant, policies: list[tuple[int, Any]], seed: int, 
                   count: int, mode: str, duplicate: bool, max_hands: int
                   ) -> tuple[np.ndarray, np.ndarray | None]:
     """Play units first .. first+count-1 natively; return (hand rows, game rows or None)."""
-    from ._native import rules_for, sim_games, sim_hands
+    from .._native import rules_for, sim_games, sim_hands
     rules = rules_for(variant)
     if mode == "hands":
         return sim_hands(rules, policies, seed, first, count, duplicate), None

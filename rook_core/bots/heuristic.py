@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _layout as L
-from ._native import rules_for
-from .actions import BID, PASS, TRUMP
-from .cards import iter_bits
-from .errors import RookError
+from .. import _layout as L
+from .._native import rules_for
+from ..actions import BID, PASS, TRUMP
+from ..cards import iter_bits
+from ..errors import RookError
+from ..variant import Variant
 from .knowledge import Knowledge
-from .variant import Variant
 
 __all__ = ["HeuristicAgent", "hand_estimate", "estimate_units"]
 

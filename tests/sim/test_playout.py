@@ -13,7 +13,7 @@ import pytest
 
 from rook_core._reference.playout import replay_random_hand
 from rook_core.errors import NotationError, RookError
-from rook_core.playout import random_playouts
+from rook_core.sim.playout import random_playouts
 from rook_core.variant import PRESETS
 
 

@@ -1,4 +1,4 @@
-"""What a seat knows (rook_core.knowledge) and the worlds drawn from it (rook_core.worlds).
+"""What a seat knows (rook_core.bots.knowledge) and the worlds drawn from it (rook_core.bots.worlds).
 
 The central property: every world drawn for a seat could be the true deal.
 Put the world's cards back with the cards each seat played, and the whole
@@ -15,12 +15,12 @@ import pytest
 
 from rook_core import HandState
 from rook_core._native.rules import rules_for
-from rook_core.agents import make_agent
+from rook_core.bots.agents import make_agent
+from rook_core.bots.knowledge import NEST, Knowledge
+from rook_core.bots.worlds import sample_world, world_positions
 from rook_core.cards import iter_bits, parse_card
 from rook_core.errors import RookError
-from rook_core.knowledge import NEST, Knowledge
 from rook_core.variant import PRESETS
-from rook_core.worlds import sample_world, world_positions
 
 TRICK_PRESETS = sorted(PRESETS)
 

@@ -10,7 +10,7 @@ fresh random bits from the seat's seeded stream for every decision.
 With Numba::
 
     from numba import cfunc, carray, types
-    from rook_core.policy import VIEW, NativePolicy
+    from rook_core.bots.policy import VIEW, NativePolicy
 
     @cfunc(types.int64(types.CPointer(types.int64), types.int64))
     def lowest(view_ptr, n):
@@ -22,7 +22,7 @@ With Numba::
              hands=100_000, workers=2)
 
 When every agent of a simulation is ``"random"``, ``"heuristic"`` or a
-:class:`NativePolicy`, :func:`~rook_core.simulate.simulate` plays the hands
+:class:`NativePolicy`, :func:`~rook_core.sim.simulate.simulate` plays the hands
 or games in the native loop (``src/rook/sim.c``) on threads, without the
 GIL; any other mix runs in Python, where :class:`NativePolicy` builds the very same
 view (``rook_view_fill``) and calls the function through ctypes, so both
@@ -42,13 +42,13 @@ import ctypes
 from collections import namedtuple
 from typing import TYPE_CHECKING, Any
 
-from ._native import VIEW_SLOTS, view_of
-from .errors import RookError
-from .rng import M64, NativeStream
-from .variant import Variant
+from .._native import VIEW_SLOTS, view_of
+from ..errors import RookError
+from ..rng import M64, NativeStream
+from ..variant import Variant
 
 if TYPE_CHECKING:
-    from .hand import HandState
+    from ..hand import HandState
 
 __all__ = ["VIEW", "NativePolicy", "example_policy"]
 
@@ -105,5 +105,5 @@ class NativePolicyAgent:
 
 def example_policy() -> NativePolicy:
     """Compile and return the example policy of the module docstring (needs Numba)."""
-    from ._kernels.example_policy import compile_example
+    from .._kernels.example_policy import compile_example
     return NativePolicy(compile_example(), "example")

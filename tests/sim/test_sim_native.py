@@ -13,10 +13,10 @@ import pytest
 
 from rook_core import HandState
 from rook_core._native import sim as S
+from rook_core.bots.policy import VIEW, NativePolicy, example_policy
 from rook_core.errors import IllegalActionError, RookError
-from rook_core.policy import VIEW, NativePolicy, example_policy
 from rook_core.rng import hand_seed
-from rook_core.simulate import simulate
+from rook_core.sim.simulate import simulate
 from rook_core.variant import PRESETS
 
 NAMES = sorted(PRESETS)

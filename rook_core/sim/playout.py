@@ -23,10 +23,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
-from ._native import rules_for
-from .cards import parse_color
-from .errors import RookError
-from .variant import Variant, get_preset
+from .._native import rules_for
+from ..cards import parse_color
+from ..errors import RookError
+from ..variant import Variant, get_preset
 
 __all__ = ["random_playouts"]
 

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from rook_core.simulate import simulate
+from rook_core.sim.simulate import simulate
 
 distributed = pytest.importorskip("distributed")
 

@@ -10,12 +10,12 @@ the seeds.
 Kinds (``make_agent(kind, variant, seed, **options)``):
 
 * ``random`` (:class:`RandomAgent`): uniform over the legal actions.
-* ``heuristic`` (:class:`~rook_core.heuristic.HeuristicAgent`): a
+* ``heuristic`` (:class:`~rook_core.bots.heuristic.HeuristicAgent`): a
   rule-of-thumb player for every phase.
-* ``pimc`` (:class:`~rook_core.pimc.PIMCAgent`): plays cards by sampling the
+* ``pimc`` (:class:`~rook_core.bots.pimc.PIMCAgent`): plays cards by sampling the
   hidden cards and solving each sample double dummy; bids, discards and
   names trump like ``heuristic``.
-* ``dd`` (:class:`~rook_core.pimc.DDAgent`): the cheating upper bound.  It is
+* ``dd`` (:class:`~rook_core.bots.pimc.DDAgent`): the cheating upper bound.  It is
   the one kind that sees every card: its ``sees_all`` is true, and callers
   hand it the whole state through ``act_with_state(state)``.
 
@@ -29,12 +29,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .errors import RookError
-from .rng import M64, NativeStream
-from .variant import Variant, get_preset
+from ..errors import RookError
+from ..rng import M64, NativeStream
+from ..variant import Variant, get_preset
 
 if TYPE_CHECKING:
-    from .hand import HandState
+    from ..hand import HandState
 
 __all__ = ["Agent", "RandomAgent", "AGENTS", "agent_kinds", "make_agent", "act_for"]
 

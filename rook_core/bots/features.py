@@ -1,7 +1,7 @@
 """Hand features over arrays of hands, for bidding studies (Numba kernels).
 
 :func:`hand_features` takes many hands at once (64-bit masks, e.g. the
-``hand_0`` .. ``hand_3`` columns of :func:`rook_core.simulate.simulate`)
+``hand_0`` .. ``hand_3`` columns of :func:`rook_core.sim.simulate.simulate`)
 and returns one NumPy column per feature:
 
 * ``lengths`` ``(n, 4)``: cards of each color (C-1; the bird has no color);
@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _layout as L
-from .errors import RookError
-from .variant import Variant, get_preset
+from .. import _layout as L
+from ..errors import RookError
+from ..variant import Variant, get_preset
 
 __all__ = ["hand_features"]
 
@@ -59,7 +59,7 @@ def hand_features(hands: Any, variant: Variant | str, top_ranks: int = 2) -> dic
     :raises RookError: for hands that are not card masks of the variant's deck,
         or ``top_ranks`` outside 1..14.
     """
-    from ._kernels import features as K
+    from .._kernels import features as K
     v = variant if isinstance(variant, Variant) else get_preset(variant)
     if isinstance(top_ranks, bool) or not isinstance(top_ranks, int) or not 1 <= top_ranks <= 14:
         raise RookError(f"top_ranks must be 1..14, not {top_ranks!r}")

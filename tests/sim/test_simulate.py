@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from rook_core import HandState
-from rook_core.agents import act_for, make_agent
+from rook_core.bots.agents import act_for, make_agent
 from rook_core.errors import RookError
 from rook_core.rng import agent_seed, hand_seed
-from rook_core.sim_report import format_summary, write_report
-from rook_core.simulate import GAME_COLUMNS, HAND_COLUMNS, simulate
+from rook_core.sim.report import format_summary, write_report
+from rook_core.sim.simulate import GAME_COLUMNS, HAND_COLUMNS, simulate
 from rook_core.variant import get_preset
 
 HR = ["heuristic", "random", "heuristic", "random"]
@@ -210,8 +210,8 @@ def test_cli_demo_deals_solves_and_simulates() -> None:
 
 def test_T2_report_strength_of_a_custom_variant() -> None:
     """The declarer's hand strength is valued under the run's own variant, a custom one too."""
-    from rook_core.heuristic import hand_estimate
-    from rook_core.sim_report import declarer_strength
+    from rook_core.bots.heuristic import hand_estimate
+    from rook_core.sim.report import declarer_strength
     from rook_core.variant import Variant
     v = Variant.from_preset("tournament", target=500)
     r = simulate(v, HR, hands=12, seed=3)
@@ -225,7 +225,7 @@ def test_T2_report_strength_of_a_custom_variant() -> None:
 
 
 def test_wilson_interval_stays_within_zero_and_one() -> None:
-    from rook_core.stats import wilson as _wilson
+    from rook_core.sim.stats import wilson as _wilson
     for k, n in [(0, 1), (0, 40), (40, 40), (1, 3), (7, 7)]:
         p, lo, hi = _wilson(k, n)
         assert 0.0 <= lo <= p <= hi <= 1.0 and str(lo) != "-0.0"

@@ -2,11 +2,11 @@
 
 :class:`PIMCAgent` (perfect-information Monte Carlo) plays a card this way:
 draw ``worlds`` deals of the cards it has not seen that agree with what it
-has seen (:mod:`rook_core.worlds`), solve each one double dummy
+has seen (:mod:`rook_core.bots.worlds`), solve each one double dummy
 (:func:`rook_core.solver.solve_many`: the value of every legal card), and
 play the card with the best mean value for its team.  Cards of equal mean
 are split by the cheapest card (fewest points, then lowest).  Bidding, the
-nest and trump are left to :class:`~rook_core.heuristic.HeuristicAgent`.
+nest and trump are left to :class:`~rook_core.bots.heuristic.HeuristicAgent`.
 
 Each world's search is bounded by a node budget (default 300,000 nodes,
 a few tenths of a second) or a time budget; a world whose search runs out
@@ -25,15 +25,15 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from .errors import RookError
+from ..errors import RookError
+from ..solver import BudgetExceeded, Solver, SolveResult, solve_many
+from ..variant import Variant
 from .heuristic import HeuristicAgent
 from .knowledge import Knowledge
-from .solver import BudgetExceeded, Solver, SolveResult, solve_many
-from .variant import Variant
 from .worlds import world_positions
 
 if TYPE_CHECKING:
-    from .hand import HandState
+    from ..hand import HandState
 
 __all__ = ["PIMCAgent", "DDAgent", "card_means"]
 
@@ -113,7 +113,7 @@ class PIMCAgent:
 
 class DDAgent:
     """Play a best card of the true deal (double dummy); bid, discard and
-    name trump like :class:`~rook_core.heuristic.HeuristicAgent`.
+    name trump like :class:`~rook_core.bots.heuristic.HeuristicAgent`.
 
     It sees every card: call :meth:`act_with_state`.  The search is bounded
     by ``node_budget`` (default 5,000,000 nodes; 0: none); past it the

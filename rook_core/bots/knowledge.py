@@ -4,8 +4,8 @@
 into card masks: the seat's hand, the cards played, the cards it has not
 seen, the cards it knows another seat holds (the ones it passed, T-22),
 and the colors each other seat is known to lack.  The bots
-(:mod:`rook_core.heuristic`) and the world sampler of the PIMC player
-(:mod:`rook_core.worlds`) both read it.
+(:mod:`rook_core.bots.heuristic`) and the world sampler of the PIMC player
+(:mod:`rook_core.bots.worlds`) both read it.
 
 A seat is known to lack a suit when it once played a card that the rules
 allowed only to a player without that suit (T-9, T-10): a card outside the
@@ -26,11 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import _layout as L
-from ._native import Rules, rules_for
-from .cards import parse_card, parse_color
-from .errors import RookError
-from .variant import Variant, get_preset
+from .. import _layout as L
+from .._native import Rules, rules_for
+from ..cards import parse_card, parse_color
+from ..errors import RookError
+from ..variant import Variant, get_preset
 
 __all__ = ["Knowledge"]
 

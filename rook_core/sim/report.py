@@ -7,7 +7,7 @@
 1. make rate by winning bid, with the number of hands at each bid;
 2. the declaring team's hand points, a histogram;
 3. winning bid against the declarer's dealt hand strength
-   (:func:`~rook_core.heuristic.hand_estimate`), made and set hands apart.
+   (:func:`~rook_core.bots.heuristic.hand_estimate`), made and set hands apart.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import RookError
+from ..errors import RookError
 from .simulate import SimResult
 
 __all__ = ["format_summary", "write_report", "check_report_path", "declarer_strength"]
@@ -26,10 +26,10 @@ __all__ = ["format_summary", "write_report", "check_report_path", "declarer_stre
 
 def declarer_strength(result: SimResult) -> np.ndarray:
     """Return, per hand, the declarer's dealt hand valued by
-    :func:`~rook_core.heuristic.hand_estimate` for the trump it named (NaN
+    :func:`~rook_core.bots.heuristic.hand_estimate` for the trump it named (NaN
     for a hand thrown in)."""
-    from .heuristic import hand_estimate
-    from .variant import get_preset
+    from ..bots.heuristic import hand_estimate
+    from ..variant import get_preset
     v = result.meta.get("variant") or get_preset(result.preset)   # a custom variant travels in meta
     h = result.hands
     out = np.full(len(h["unit"]), np.nan)

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rook_core import _layout as L
+from rook_core.bots.features import hand_features
 from rook_core.errors import RookError
-from rook_core.features import hand_features
-from rook_core.simulate import simulate
+from rook_core.sim.simulate import simulate
 from rook_core.variant import PRESETS
 
 NAMES = sorted(PRESETS)

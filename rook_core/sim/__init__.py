@@ -1,0 +1,7 @@
+"""Many hands at once: the batch simulator and what it reports.
+
+* :mod:`.simulate`: seeded hands and games between agents, as columns;
+* :mod:`.report`: a run's summary as text, a report page with charts;
+* :mod:`.playout`: random playouts in bulk, natively;
+* :mod:`.stats`: the intervals of the summaries.
+"""
