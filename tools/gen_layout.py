@@ -97,10 +97,33 @@ VIEW_SLOTS = ("seat", "phase", "dealer", "to_move", "declarer", "trump", "high_b
               "bid_step", "can_pass", "nest", "discarded", "passed", "random", "tricks_done")
 VIEW_LEN = 32                # slots after the named ones are 0 (room to grow)
 
-# The columns of a result row of the native hand loop, in order.
-ROW_COLUMNS = ("dealer", "bid_0", "bid_1", "bid_2", "bid_3", "declarer", "bid", "trump",
-               "points_0", "points_1", "made", "score_0", "score_1", "hand_0", "hand_1", "hand_2",
-               "hand_3", "nest", "error", "error_seat", "error_action")
+# The columns of a result row of the native hand loop, in order: (name, the
+# NumPy type of the simulator's column, what it holds).  The error columns
+# stay inside the loop's rows (the simulator raises on an error).
+ROW_SCHEMA = (
+    ("dealer", "int8", "the dealer's seat (T-1)"),
+    ("bid_0", "int16", "the highest bid of seat 0, 0 if it never bid (T-3); bid_1..bid_3 alike"),
+    ("bid_1", "int16", ""),
+    ("bid_2", "int16", ""),
+    ("bid_3", "int16", ""),
+    ("declarer", "int8", "the declarer's seat, -1 when every seat passed (T-5, T-6)"),
+    ("bid", "int16", "the winning bid, 0 when thrown in"),
+    ("trump", "int8", "the trump color 0..3 (B, G, R, Y), -1 when thrown in (T-7)"),
+    ("points_0", "int16", "team 0's hand points (T-14)"),
+    ("points_1", "int16", "team 1's hand points"),
+    ("made", "int8", "1 made, 0 set, -1 thrown in (T-31, T-32)"),
+    ("score_0", "int16", "team 0's score for the hand (T-30 .. T-32)"),
+    ("score_1", "int16", "team 1's score for the hand"),
+    ("hand_0", "uint64", "seat 0's dealt cards as a card mask (T-2); hand_1..hand_3 alike"),
+    ("hand_1", "uint64", ""),
+    ("hand_2", "uint64", ""),
+    ("hand_3", "uint64", ""),
+    ("nest", "uint64", "the dealt nest as a card mask (T-2)"),
+    ("error", "int8", "1 when an action was refused (the hand stopped there)"),
+    ("error_seat", "int8", "the seat whose action was refused"),
+    ("error_action", "int16", "the refused action"),
+)
+ROW_COLUMNS = tuple(name for name, _, _ in ROW_SCHEMA)
 
 # The kinds of native policy.
 POLICIES = ("random", "callback", "heuristic")
@@ -302,8 +325,11 @@ def py() -> str:
             "# (plain ints, so that Numba code can read them as constants)."]
     out += [f"VIEW_SLOTS = {VIEW_SLOTS!r}", f"VIEW_LEN = {VIEW_LEN}"]
     out += [f"V_{n.upper()} = {i}" for i, n in enumerate(VIEW_SLOTS)]
-    out += ["", "# The columns of a result row of the native hand loop.", f"ROW_COLUMNS = {ROW_COLUMNS!r}",
-            f"ROW_LEN = {len(ROW_COLUMNS)}", "", "# The kinds of native policy."]
+    out += ["", "# The columns of a result row of the native hand loop: (name, NumPy type, what it holds).",
+            "ROW_SCHEMA = ("]
+    out += [f"    ({n!r}, {t!r}, {d!r})," for n, t, d in ROW_SCHEMA]
+    out += [")", "ROW_COLUMNS = tuple(name for name, _, _ in ROW_SCHEMA)", f"ROW_LEN = {len(ROW_COLUMNS)}", "",
+            "# The kinds of native policy."]
     out += [f"POLICY_{n.upper()} = {i}" for i, n in enumerate(POLICIES)]
     out += ["", "# Seeds: the hand-seed mixer and the agents' salt (rook_core/rng.py).",
             f"GOLDEN_GAMMA = 0x{GOLDEN_GAMMA:016x}", f"SEED_STEP = 0x{SEED_STEP:016x}", f"MIX_1 = 0x{MIX_1:016x}",

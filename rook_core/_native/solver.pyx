@@ -39,28 +39,8 @@ cdef class SolverCore:
     and errors (``_card``, ``_result``, ``_best_cards``, ``_budget_exceeded``);
     the defaults here give plain tuples, card ids and a RookError.
 
-    :param tt_bytes: size of the transposition table (default 24 MiB,
-        about 350,000 entries).  A larger table saves nodes on long searches
-        (128 MiB: about 9% fewer on full ``tournament`` deals, every card
-        scored) but costs the first touch of its memory pages in every new
-        solver, and threads touching fresh pages at once slow each other
-        down: reuse a solver, one per thread.
-    :param node_budget: stop a search after this many nodes (0: no limit);
-        the call then raises :class:`BudgetExceeded` with proven bounds (a
-        budget does not change the search, so a call that ends within it
-        costs what it costs without one; the bounds of a value stopped
-        early are those of the moves searched so far, on one side only,
-        unless the call asks for ``anytime`` bounds).
-    :param time_budget: stop a call after this many seconds (0: no limit),
-        the same way.  A node budget gives the same answer on every
-        machine; a time budget does not (checked every 1,024 nodes).
-    :param generalize: let one table entry stand for every position that
-        differs only in cards whose rank the search did not rely on, and
-        skip a card whose sibling's search showed it gives the same bound
-        (the default); ``False`` keys entries by the exact position and
-        searches every class of equivalent cards, a slower mode kept as the
-        baseline the tests compare against.
-
+    The parameters (the table's size, the node and time budgets, whether
+    entries generalise) are those of :class:`rook_core.solver.Solver`.
     """
 
     cdef rook_solver *s

@@ -49,6 +49,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .. import _layout as L
 from ..actions import Phase
 from ..bots.agents import AGENTS, act_for, make_agent
 from ..bots.policy import NativePolicy
@@ -82,20 +83,8 @@ HAND_COLUMNS: dict[str, tuple[str, str]] = {
     "copy": ("int8", "0, or 1 for the duplicate replay with the agents moved one seat left"),
     "hand": ("int32", "1-based hand number within its game (1 for hands=)"),
     "deal_seed": ("uint64", "the seed the hand was dealt from (T-2)"),
-    "dealer": ("int8", "the dealer's seat (T-1)"),
-    "bid_0": ("int16", "the highest bid of seat 0, 0 if it never bid (T-3); bid_1..bid_3 alike"),
-    "bid_1": ("int16", ""), "bid_2": ("int16", ""), "bid_3": ("int16", ""),
-    "declarer": ("int8", "the declarer's seat, -1 when every seat passed (T-5, T-6)"),
-    "bid": ("int16", "the winning bid, 0 when thrown in"),
-    "trump": ("int8", "the trump color 0..3 (B, G, R, Y), -1 when thrown in (T-7)"),
-    "points_0": ("int16", "team 0's hand points (T-14)"),
-    "points_1": ("int16", "team 1's hand points"),
-    "made": ("int8", "1 made, 0 set, -1 thrown in (T-31, T-32)"),
-    "score_0": ("int16", "team 0's score for the hand (T-30 .. T-32)"),
-    "score_1": ("int16", "team 1's score for the hand"),
-    "hand_0": ("uint64", "seat 0's dealt cards as a card mask (T-2); hand_1..hand_3 alike"),
-    "hand_1": ("uint64", ""), "hand_2": ("uint64", ""), "hand_3": ("uint64", ""),
-    "nest": ("uint64", "the dealt nest as a card mask (T-2)"),
+    # the native loop's row columns (one table: tools/gen_layout.py), less its error columns
+    **{name: (dtype, what) for name, dtype, what in L.ROW_SCHEMA if not name.startswith("error")},
 }
 GAME_COLUMNS: dict[str, tuple[str, str]] = {
     "unit": ("int32", "the game index"),
