@@ -110,3 +110,18 @@ def test_rook_play_toonerville_as_a_subprocess() -> None:
     r = subprocess.run([sys.executable, "-m", "rook_core", "play", "--preset", "toonerville", "--players", "3",
                         "--seed", "2", "--rounds", "1"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and "wins (TV-12)" in r.stdout
+
+
+def test_the_toonerville_result_has_its_own_rounds_table(tmp_path) -> None:
+    """ToonervilleSimResult keeps one row per round in ``rounds`` (TV-2) and one per
+    game in ``games``, and writes both: the rounds at the path, the games beside it."""
+    r = simulate_toonerville(["heuristic", "random", "heuristic"], games=3, seed=4, rounds=(1, 2),
+                             turn_limit=300)
+    assert len(r) == 3 and r.rounds["round"].tolist() == [1, 2] * 3
+    assert not hasattr(r, "hands") and list(r.tables()) == ["rounds", "games"]
+    written = r.save(tmp_path / "tv.csv")
+    assert [p.rsplit("/", 1)[1] for p in written] == ["tv.csv", "tv.games.csv"]
+    header = (tmp_path / "tv.csv").read_text().splitlines()[0].split(",")
+    assert header[:3] == ["unit", "round", "dealer"] and len((tmp_path / "tv.csv").read_text().splitlines()) == 7
+    with pytest.raises(RookError, match="no table 'hands'"):
+        r.to_arrow("hands")

@@ -3,5 +3,6 @@
 * :mod:`.simulate`: seeded hands and games between agents, as columns;
 * :mod:`.report`: a run's summary as text, a report page with charts;
 * :mod:`.playout`: random playouts in bulk, natively;
-* :mod:`.stats`: the intervals of the summaries.
+* :mod:`.stats`: the intervals of the summaries;
+* :mod:`.tables`: results as named tables of columns, and their files.
 """

@@ -41,11 +41,10 @@ with ``native=False``.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -59,22 +58,10 @@ from ..hand import HandState
 from ..rng import agent_seed, hand_seed, hand_seeds
 from ..variant import Variant, get_preset
 from .stats import mean_ci, wilson
+from .tables import Tables, check_out_path
 
 __all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path"]
 
-OUT_EXTENSIONS = (".parquet", ".csv", ".npz")
-
-
-def check_out_path(path: str | os.PathLike[str]) -> str:
-    """Return the extension of ``path`` if results can be written there.
-
-    :raises RookError: for another extension.
-    """
-    p = os.fspath(path)
-    ext = os.path.splitext(p)[1].lower()
-    if ext not in OUT_EXTENSIONS:
-        raise RookError(f"cannot write {p!r}: use a .parquet, .csv or .npz file")
-    return ext
 
 _M64 = (1 << 64) - 1
 
@@ -212,8 +199,8 @@ def _to_arrays(rows: dict[str, list[Any]], cols: dict[str, tuple[str, str]]) -> 
     return {k: np.asarray(rows[k], dtype=cols[k][0]) for k in cols}
 
 
-@dataclass
-class SimResult:
+@dataclass(eq=False)
+class SimResult(Tables):
     """Columnar results of :func:`simulate`.
 
     ``hands`` maps each name of :data:`HAND_COLUMNS` to a NumPy array, one
@@ -229,7 +216,6 @@ class SimResult:
     hands: dict[str, np.ndarray]
     games: dict[str, np.ndarray]
     meta: dict[str, Any] = field(default_factory=dict)
-    row_name: ClassVar[str] = "hands"          # what a row of ``hands`` is, in .npz keys
 
     def __len__(self) -> int:
         return len(self.hands["unit"]) if self.mode == "hands" else len(self.games["unit"])
@@ -307,53 +293,22 @@ class SimResult:
         return res
 
     # ------------------------------------------------------------- output
+    def tables(self) -> dict[str, dict[str, np.ndarray]]:
+        return {"hands": self.hands, "games": self.games}
+
+    def file_tables(self) -> list[str]:
+        return ["hands", "games"] if self.mode == "games" else ["hands"]
+
+    def metadata(self) -> dict[str, str]:
+        return {"preset": self.preset, "agents": ",".join(self.agents), "seed": str(self.seed),
+                "mode": self.mode, "duplicate": str(self.duplicate)}
+
     def to_arrow(self, which: str = "hands") -> Any:
         """Return the ``hands`` or ``games`` columns as a ``pyarrow.Table``.
 
         :raises RookError: when pyarrow is not installed.
         """
-        try:
-            import pyarrow as pa  # type: ignore[import-untyped]
-        except ImportError:
-            raise RookError("pyarrow is needed for Arrow and Parquet output: "
-                            "pip install 'rook_core[sim]'") from None
-        cols = self.hands if which == "hands" else self.games
-        meta = {b"rook.preset": self.preset.encode(), b"rook.agents": ",".join(self.agents).encode(),
-                b"rook.seed": str(self.seed).encode(), b"rook.mode": self.mode.encode(),
-                b"rook.duplicate": str(self.duplicate).encode()}
-        return pa.table(cols).replace_schema_metadata(meta)
-
-    def save(self, path: str | os.PathLike[str]) -> list[str]:
-        """Write the results to ``path`` by its extension: ``.parquet``,
-        ``.csv`` or ``.npz``.  A ``games=`` run also writes the games table
-        beside it (``NAME.games.EXT``; ``.npz`` holds both).  Return the
-        paths written.
-
-        :raises RookError: for another extension.
-        """
-        p = os.fspath(path)
-        ext = check_out_path(p)
-        base = os.path.splitext(p)[0]
-        if ext == ".npz":
-            arrays = {f"{self.row_name}.{k}": v for k, v in self.hands.items()}
-            arrays.update({f"games.{k}": v for k, v in self.games.items()})
-            np.savez_compressed(p, **arrays)  # type: ignore[arg-type]
-            return [p]
-        written = []
-        tables = [("hands", p)] + ([("games", f"{base}.games{ext}")] if self.mode == "games" else [])
-        for which, target in tables:
-            if ext == ".parquet":
-                import pyarrow.parquet as pq  # type: ignore[import-untyped]
-                pq.write_table(self.to_arrow(which), target)
-            else:
-                cols = self.hands if which == "hands" else self.games
-                with open(target, "w", encoding="utf-8") as f:
-                    f.write(",".join(cols) + "\n")
-                    for row in zip(*(c.tolist() for c in cols.values())):
-                        f.write(",".join("" if isinstance(x, float) and math.isnan(x) else str(x)
-                                         for x in row) + "\n")
-            written.append(target)
-        return written
+        return super().to_arrow(which)
 
 
 def _agent_name(a: Any) -> str:

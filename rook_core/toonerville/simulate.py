@@ -12,7 +12,7 @@ and one per game (:data:`GAME_COLUMNS`); a player who is not in the game (a
 
 >>> r = simulate_toonerville(["heuristic", "random", "heuristic"], games=2, seed=3,
 ...                          rounds=(1, 2), turn_limit=200)
->>> len(r), r.hands["round"].tolist()
+>>> len(r), r.rounds["round"].tolist()
 (2, [1, 2, 1, 2])
 """
 
@@ -22,14 +22,15 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..errors import RookError
 from ..rng import agent_seed, hand_seed
-from ..sim.simulate import SimResult
 from ..sim.stats import mean_ci, wilson
+from ..sim.tables import Tables
 from .agents import make_toonerville_agent, play_game, toonerville_agent_kinds
 from .game import ToonervilleGame
 from .rules import ToonervilleRules
@@ -59,17 +60,40 @@ GAME_COLUMNS: dict[str, tuple[str, str]] = {
 }
 
 
-class ToonervilleSimResult(SimResult):
-    """Results of :func:`simulate_toonerville`: ``hands`` holds the round rows
-    (:data:`ROUND_COLUMNS`), ``games`` the game rows (:data:`GAME_COLUMNS`)."""
+@dataclass(eq=False)
+class ToonervilleSimResult(Tables):
+    """Results of :func:`simulate_toonerville`: ``rounds`` holds one row per
+    round played (:data:`ROUND_COLUMNS`), ``games`` one per game
+    (:data:`GAME_COLUMNS`); ``meta`` the rules and the machine."""
 
-    row_name: ClassVar[str] = "rounds"
+    preset: str
+    agents: tuple[str, ...]
+    seed: int
+    rounds: dict[str, np.ndarray]
+    games: dict[str, np.ndarray]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.games["unit"])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ToonervilleSimResult):
+            return NotImplemented
+        return (self.preset, self.agents, self.seed) == (other.preset, other.agents, other.seed) and all(
+            np.array_equal(a[k], b[k]) for a, b in ((self.rounds, other.rounds), (self.games, other.games))
+            for k in a)
+
+    def tables(self) -> dict[str, dict[str, np.ndarray]]:
+        return {"rounds": self.rounds, "games": self.games}
+
+    def metadata(self) -> dict[str, str]:
+        return {"preset": self.preset, "agents": ",".join(self.agents), "seed": str(self.seed), "mode": "games"}
 
     def summary(self) -> dict[str, Any]:
         """Per player: the agent, mean total per game, win rate (Wilson; a shared
         win counts for each), how often they went out and laid the contract
         per round; and the rounds that reached the turn limit."""
-        r, g = self.hands, self.games
+        r, g = self.rounds, self.games
         players = len(self.agents)
         n_rounds = len(r["unit"])
         out: dict[str, Any] = {"preset": self.preset, "agents": list(self.agents), "seed": self.seed,
@@ -171,8 +195,8 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
         return {k: np.asarray([x for part in parts for x in part[which][k]], dtype=dt)
                 for k, (dt, _) in cols.items()}
 
-    return ToonervilleSimResult("toonerville", kinds, seed, "games", False, arrays(0, ROUND_COLUMNS),
-                                arrays(1, GAME_COLUMNS), {"rules": rules.to_dict(), "cpu_count": os.cpu_count()})
+    return ToonervilleSimResult("toonerville", kinds, seed, arrays(0, ROUND_COLUMNS), arrays(1, GAME_COLUMNS),
+                                {"rules": rules.to_dict(), "cpu_count": os.cpu_count()})
 
 
 def format_toonerville_summary(summary: dict[str, Any]) -> str:

@@ -1,0 +1,98 @@
+"""The results of a run as named tables of NumPy columns, and their files.
+
+:class:`Tables` is what the simulator's results share: the trick-taking
+:class:`~rook_core.sim.simulate.SimResult` (hands and games) and
+Toonerville's :class:`~rook_core.toonerville.simulate.ToonervilleSimResult`
+(rounds and games).  A subclass says which tables it has (:meth:`tables`,
+the main one first) and which of them are written as files of their own;
+this class writes them: ``.parquet`` and ``.csv`` one file a table (the main
+one at the path given, the others beside it as ``NAME.TABLE.EXT``), ``.npz``
+every table in one file under ``TABLE.COLUMN`` keys.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+import numpy as np
+
+from ..errors import RookError
+
+__all__ = ["OUT_EXTENSIONS", "Tables", "check_out_path"]
+
+OUT_EXTENSIONS = (".parquet", ".csv", ".npz")
+
+
+def check_out_path(path: str | os.PathLike[str]) -> str:
+    """Return the extension of ``path`` if results can be written there.
+
+    :raises RookError: for another extension.
+    """
+    p = os.fspath(path)
+    ext = os.path.splitext(p)[1].lower()
+    if ext not in OUT_EXTENSIONS:
+        raise RookError(f"cannot write {p!r}: use a .parquet, .csv or .npz file")
+    return ext
+
+
+class Tables:
+    """Named tables of columns with the run's metadata (see the module's note)."""
+
+    def tables(self) -> dict[str, dict[str, np.ndarray]]:
+        """Every table by name, the main one first."""
+        raise NotImplementedError
+
+    def file_tables(self) -> list[str]:
+        """The tables written as files of their own (``.parquet``, ``.csv``), the main one first."""
+        return list(self.tables())
+
+    def metadata(self) -> dict[str, str]:
+        """What the run was (written into Arrow and Parquet files)."""
+        raise NotImplementedError
+
+    def to_arrow(self, which: str) -> Any:
+        """Return the table ``which`` as a ``pyarrow.Table`` with the run's metadata.
+
+        :raises RookError: when pyarrow is not installed, or for an unknown table.
+        """
+        try:
+            import pyarrow as pa  # type: ignore[import-untyped]
+        except ImportError:
+            raise RookError("pyarrow is needed for Arrow and Parquet output: "
+                            "pip install 'rook_core[sim]'") from None
+        tables = self.tables()
+        if which not in tables:
+            raise RookError(f"no table {which!r}; the tables are {', '.join(tables)}")
+        meta = {f"rook.{k}".encode(): v.encode() for k, v in self.metadata().items()}
+        return pa.table(tables[which]).replace_schema_metadata(meta)
+
+    def save(self, path: str | os.PathLike[str]) -> list[str]:
+        """Write the tables to ``path`` by its extension (``.parquet``, ``.csv`` or
+        ``.npz``) and return the paths written.
+
+        :raises RookError: for another extension.
+        """
+        p = os.fspath(path)
+        ext = check_out_path(p)
+        if ext == ".npz":
+            arrays = {f"{name}.{k}": v for name, cols in self.tables().items() for k, v in cols.items()}
+            np.savez_compressed(p, **arrays)  # type: ignore[arg-type]
+            return [p]
+        base = os.path.splitext(p)[0]
+        written = []
+        for i, which in enumerate(self.file_tables()):
+            target = p if i == 0 else f"{base}.{which}{ext}"
+            if ext == ".parquet":
+                import pyarrow.parquet as pq  # type: ignore[import-untyped]
+                pq.write_table(self.to_arrow(which), target)
+            else:
+                cols = self.tables()[which]
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(",".join(cols) + "\n")
+                    for row in zip(*(c.tolist() for c in cols.values())):
+                        f.write(",".join("" if isinstance(x, float) and math.isnan(x) else str(x)
+                                         for x in row) + "\n")
+            written.append(target)
+        return written
