@@ -20,6 +20,7 @@ from .actions import Phase, action_name, parse_action
 from .cards import Card, CardSet, card_name, color_name, parse_card, parse_cards, parse_color
 from .errors import IllegalActionError, NotationError, RookError
 from .jsonio import read_object, replay
+from .observation import Observation, TrickSeen
 from .variant import PRESETS, Variant, get_preset
 
 if TYPE_CHECKING:
@@ -326,42 +327,30 @@ class HandState(HandCore):
         return [{"leader": lead, "cards": [(s, Card(c)) for s, c in cards], "winner": w, "points": pts}
                 for lead, cards, w, pts in self.trick_records()]
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Return what ``seat`` may know now, as JSON-ready data (T-15).
+    def observe(self, seat: int) -> Observation:
+        """Return what ``seat`` may know now (T-15), as a typed :class:`~rook_core.observation.Observation`.
 
         It holds the seat's own cards, the public bidding, trump and tricks,
-        and the nest only for the declarer; never another seat's unplayed
-        cards, except the ones this seat itself passed (T-22), which it knows.
+        and the nest only for the declarer once taken; never another seat's
+        unplayed cards, except the ones this seat itself passed (T-22), which it knows.
         """
         check_seat(seat, "seat")
         decl = self.declarer
-        obs: dict[str, Any] = {
-            "variant": self.variant.name,
-            "seat": seat,
-            "phase": self.phase.label,
-            "dealer": self.dealer,
-            "to_move": self.to_move,
-            "hand": CardSet(self.hand_mask(seat)).names(),
-            "bids": [[s, b] for s, b in self.bids()],
-            "high_bid": self.high_bid,
-            "declarer": decl,
-            "trump": None if self.trump is None else color_name(self.trump),
-            "trick": [[s, str(c)] for s, c in self.trick_seats],
-            "tricks": [{"leader": lead, "cards": [[s, card_name(c)] for s, c in cards], "winner": w}
-                       for lead, cards, w, _ in self.trick_records()],
-            "tricks_won": list(self.tricks_won),
-            "points": list(self.points),
-            "score": list(self.score) if self.is_over else None,
-        }
-        if decl == seat and self.variant.nest_size and self.nest_taken:
-            obs["nest"] = CardSet(self.dealt_nest_mask).names()     # T-15: the declarer only
-            obs["discarded"] = CardSet(self.nest_mask).names()
-        passed = self.passing_mask(seat)
-        if passed:
-            obs["passed"] = CardSet(passed).names()
-        if self.to_move == seat:
-            obs["legal_actions"] = self.legal_actions()
-        return obs
+        taken = decl == seat and self.variant.nest_size and self.nest_taken
+        lead = self.leader or 0
+        return Observation(
+            variant=self.variant, seat=seat, phase=self.phase, dealer=self.dealer, to_move=self.to_move,
+            hand=self.hand_mask(seat), bids=tuple(self.bids()), high_bid=self.high_bid, declarer=decl,
+            trump=self.trump, trick=tuple(((lead + i) % 4, c) for i, c in enumerate(self.trick_ids)),
+            tricks=tuple(TrickSeen(ld, tuple(cards), w) for ld, cards, w, _ in self.trick_records()),
+            tricks_won=self.tricks_won, points=self.points, score=self.score if self.is_over else None,
+            nest=self.dealt_nest_mask if taken else None, discarded=self.nest_mask if taken else None,
+            passed=self.passing_mask(seat),
+            legal_actions=tuple(self.legal_actions()) if self.to_move == seat else None)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Return :meth:`observe`'s observation of ``seat`` as JSON-ready data (T-15)."""
+        return self.observe(seat).to_json()
 
     def to_json(self) -> dict[str, Any]:
         """Return the state as JSON-ready data: variant, start and actions

@@ -1,8 +1,10 @@
 """Players that choose actions for one seat, and the registry of their kinds.
 
 Every agent answers ``act(observation) -> action``, where ``observation``
-is ``HandState.observation(seat)`` (T-15): the seat's own cards and what is
-public, never another seat's unplayed cards.  Actions are the integers of
+is ``HandState.observe(seat)`` (T-15): the seat's own cards and what is
+public, never another seat's unplayed cards, as a typed
+:class:`~rook_core.observation.Observation` that also reads as its JSON
+form (so an agent may be handed ``HandState.observation(seat)`` too).  Actions are the integers of
 :mod:`rook_core.actions`.  An agent is built from the variant and a seed
 and is deterministic given them, so a game between agents depends only on
 the seeds.
@@ -26,7 +28,7 @@ cap the number of hands for that reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import RookError
@@ -44,7 +46,7 @@ class Agent(Protocol):
 
     name: str
 
-    def act(self, observation: dict[str, Any]) -> int: ...
+    def act(self, observation: Mapping[str, Any]) -> int: ...
 
 
 class RandomAgent:
@@ -62,7 +64,7 @@ class RandomAgent:
         self.variant = variant
         self.stream = NativeStream(seed & M64)
 
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Mapping[str, Any]) -> int:
         legal = observation["legal_actions"]
         return int(legal[self.stream.below(len(legal))])
 
@@ -125,4 +127,4 @@ def act_for(agent: Agent, state: HandState, seat: int) -> int:
     with_state = getattr(agent, "act_with_state", None)
     if with_state is not None:
         return int(with_state(state))
-    return int(agent.act(state.observation(seat)))
+    return int(agent.act(state.observe(seat)))

@@ -25,6 +25,7 @@ It is deterministic: the same observation gives the same action.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .. import _layout as L
@@ -136,7 +137,7 @@ class HeuristicAgent:
         return best, values[best]
 
     # ----------------------------------------------------------------- act
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Mapping[str, Any]) -> int:
         """Return the action for ``observation`` (which must list legal actions)."""
         legal: list[int] = [int(a) for a in observation["legal_actions"]]
         if len(legal) == 1:
@@ -153,7 +154,7 @@ class HeuristicAgent:
             return self._pass(k, legal)
         return self._play(k, legal)
 
-    def _bid(self, obs: dict[str, Any], k: Knowledge, legal: list[int]) -> int:
+    def _bid(self, obs: Mapping[str, Any], k: Knowledge, legal: list[int]) -> int:
         bids = sorted(a for a in legal if a > BID)
         if PASS not in legal:
             return bids[0]                       # T-6: the opener must bid

@@ -23,25 +23,18 @@ variant.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _layout as L
 from .._native import Rules, rules_for
-from ..cards import parse_card, parse_color
-from ..errors import RookError
-from ..variant import Variant, get_preset
+from ..observation import Observation
+from ..variant import Variant
 
 __all__ = ["Knowledge"]
 
 NEST = "nest"
-
-
-def _mask(names: list[str]) -> int:
-    m = 0
-    for n in names:
-        m |= 1 << parse_card(n)
-    return m
 
 
 @dataclass
@@ -63,35 +56,26 @@ class Knowledge:
     unseen: int = 0                # cards of the deck whose place the seat does not know
 
     @classmethod
-    def from_observation(cls, obs: dict[str, Any], variant: Variant | None = None) -> Knowledge:
-        """Return what ``obs`` tells its seat.
+    def from_observation(cls, obs: Observation | Mapping[str, Any], variant: Variant | None = None) -> Knowledge:
+        """Return what ``obs`` tells its seat: a typed :class:`~rook_core.observation.Observation`
+        (``HandState.observe``), read as it is, or its JSON form, read into one first.
 
         :raises RookError: for an observation that is not a trick-taking one.
         """
-        try:
-            v = variant if variant is not None else get_preset(obs["variant"])
-            seat = int(obs["seat"])
-            hand = _mask(obs["hand"])
-            trump = None if obs.get("trump") is None else parse_color(obs["trump"])
-            tricks = obs["tricks"]
-            trick = [(int(s), int(parse_card(c))) for s, c in obs["trick"]]
-        except (KeyError, TypeError, ValueError) as e:
-            raise RookError(f"not an observation of a trick-taking hand: {e}") from None
-        rules = rules_for(v)
-        k = cls(v, rules, seat, obs["phase"], hand, 0, trump, obs.get("declarer"), trick)
-        all_tricks = [[(int(s), int(parse_card(c))) for s, c in t["cards"]] for t in tricks] + [trick]
-        for cards in all_tricks:
+        o = Observation.from_json(obs, variant)
+        v = variant if variant is not None else o.variant
+        k = cls(v, rules_for(v), o.seat, o.phase.label, o.hand, 0, o.trump, o.declarer, list(o.trick))
+        for cards in [t.cards for t in o.tricks] + [o.trick]:
             for s, c in cards:
                 k.played |= 1 << c
                 k.played_by[s] |= 1 << c
-            if trump is not None and cards:
-                k._learn_voids(cards, trump)
-        if "nest" in obs:             # the declarer: its own discards lie in the nest (T-20, T-21)
-            k.known[NEST] = _mask(obs.get("discarded", []))
-        passed = _mask(obs.get("passed", []))
-        if passed:                    # T-22: passed to the seat on the right
-            k.known[(seat - 1) % 4] = passed & ~k.played
-        seen = hand | k.played
+            if o.trump is not None and cards:
+                k._learn_voids(list(cards), o.trump)
+        if o.nest is not None:        # the declarer: its own discards lie in the nest (T-20, T-21)
+            k.known[NEST] = o.discarded or 0
+        if o.passed:                  # T-22: passed to the seat on the right
+            k.known[(o.seat - 1) % 4] = o.passed & ~k.played
+        seen = o.hand | k.played
         for m in k.known.values():
             seen |= m
         k.unseen = v.deck_mask & ~seen

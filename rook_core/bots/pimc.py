@@ -23,6 +23,7 @@ true deal.  It is an upper bound for analysis, not a fair player.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RookError
@@ -96,7 +97,7 @@ class PIMCAgent:
         self.fallback = HeuristicAgent(variant, seed)
         self.last_used = 0        # complete worlds behind the last card decision
 
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Mapping[str, Any]) -> int:
         """Return the action for ``observation``."""
         legal = [int(a) for a in observation["legal_actions"]]
         if observation["phase"] != "play" or len(legal) == 1:
@@ -132,13 +133,13 @@ class DDAgent:
         self.fallback = HeuristicAgent(variant, seed)
         self.solver = Solver(tt_bytes, node_budget)
 
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Mapping[str, Any]) -> int:
         raise RookError("the dd agent sees every card: call act_with_state(state)")
 
     def act_with_state(self, state: HandState) -> int:
         """Return the action of the seat to move in ``state`` (a ``HandState``)."""
         seat = state.seat_to_move()
-        obs = state.observation(seat)
+        obs = state.observe(seat)
         legal = obs["legal_actions"]
         if obs["phase"] != "play" or len(legal) == 1:
             return self.fallback.act(obs)

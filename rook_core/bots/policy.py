@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import ctypes
 from collections import namedtuple
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._native import VIEW_SLOTS, view_of
@@ -94,7 +95,7 @@ class NativePolicyAgent:
         self.variant = variant
         self.stream = NativeStream(seed & M64)
 
-    def act(self, observation: dict[str, Any]) -> int:
+    def act(self, observation: Mapping[str, Any]) -> int:
         raise RookError("a native policy reads the seat's native view: call act_with_state(state)")
 
     def act_with_state(self, state: HandState) -> int:

@@ -25,6 +25,7 @@ are not used as a signal.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from ..cards import iter_bits
@@ -94,7 +95,7 @@ def sample_world(k: Knowledge, rng: random.Random) -> dict[Any, int]:
     return world
 
 
-def world_positions(observation: dict[str, Any], n: int, rng: random.Random,
+def world_positions(observation: Mapping[str, Any], n: int, rng: random.Random,
                     k: Knowledge | None = None) -> list[Position]:
     """Return ``n`` solver positions, one per world drawn for the seat of
     ``observation`` (a play-phase observation, T-8 .. T-15).

@@ -1,0 +1,172 @@
+"""What one seat may know of a hand (T-15), typed: masks and ints, with its JSON form.
+
+:meth:`HandState.observe(seat) <rook_core.hand.HandState.observe>` builds an
+:class:`Observation` from the native state's masks; bots read its fields
+(:class:`~rook_core.bots.knowledge.Knowledge` takes it without parsing a
+card name), and :meth:`Observation.to_json` gives the JSON-ready dict that
+``HandState.observation``, the service and the engine hand out (the format
+of docs/formats).  An observation is also a read-only mapping of that dict,
+so code written against the JSON form reads it unchanged.  The seat's own
+cards and what is public are in it, the nest only for the declarer once it
+took it, and another seat's unplayed cards never, except those this seat
+itself passed (T-22).
+
+>>> from rook_core import HandState
+>>> o = HandState.deal("tournament", seed=1).observe(1)
+>>> o.hand.bit_count(), o["phase"], Observation.from_json(o.to_json()) == o
+(9, 'bid', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .actions import Phase
+from .cards import CardSet, card_name, color_name, parse_card, parse_cards, parse_color
+from .errors import RookError
+from .variant import Variant, get_preset
+
+__all__ = ["Observation", "TrickSeen"]
+
+
+@dataclass(frozen=True)
+class TrickSeen:
+    """A completed trick: who led, (seat, card id) in play order, who won (T-11)."""
+
+    leader: int
+    cards: tuple[tuple[int, int], ...]
+    winner: int
+
+
+@dataclass(frozen=True, eq=True)
+class Observation(Mapping[str, Any]):
+    """One seat's observation (see the module's note); card sets are masks."""
+
+    variant: Variant
+    seat: int
+    phase: Phase
+    dealer: int
+    to_move: int | None
+    hand: int
+    bids: tuple[tuple[int, int | None], ...]
+    high_bid: int
+    declarer: int | None
+    trump: int | None
+    trick: tuple[tuple[int, int], ...]            # (seat, card id) of the current trick
+    tricks: tuple[TrickSeen, ...]
+    tricks_won: tuple[int, int]
+    points: tuple[int, int]
+    score: tuple[int, int] | None                  # once the hand is over
+    nest: int | None = None                        # the dealt nest: the declarer only, once taken (T-15)
+    discarded: int | None = None                   # its discards, with the nest
+    passed: int = 0                                # the cards this seat passed (T-22)
+    legal_actions: tuple[int, ...] | None = None   # when the seat is to move
+
+    # ------------------------------------------------------------ JSON
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON-ready dict of this observation (a new one each call)."""
+        obs: dict[str, Any] = {
+            "variant": self.variant.name,
+            "seat": self.seat,
+            "phase": self.phase.label,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "hand": CardSet(self.hand).names(),
+            "bids": [[s, b] for s, b in self.bids],
+            "high_bid": self.high_bid,
+            "declarer": self.declarer,
+            "trump": None if self.trump is None else color_name(self.trump),
+            "trick": [[s, card_name(c)] for s, c in self.trick],
+            "tricks": [{"leader": t.leader, "cards": [[s, card_name(c)] for s, c in t.cards], "winner": t.winner}
+                       for t in self.tricks],
+            "tricks_won": list(self.tricks_won),
+            "points": list(self.points),
+            "score": None if self.score is None else list(self.score),
+        }
+        if self.nest is not None:
+            obs["nest"] = CardSet(self.nest).names()
+            obs["discarded"] = CardSet(self.discarded or 0).names()
+        if self.passed:
+            obs["passed"] = CardSet(self.passed).names()
+        if self.legal_actions is not None:
+            obs["legal_actions"] = list(self.legal_actions)
+        return obs
+
+    @classmethod
+    def from_json(cls, obs: Mapping[str, Any], variant: Variant | None = None) -> Observation:
+        """Return the observation whose JSON form is ``obs`` (``variant`` instead
+        of looking its name up).
+
+        :raises RookError: for a document that is not a trick-taking observation.
+        """
+        if isinstance(obs, Observation):
+            return obs
+        try:
+            v = variant if variant is not None else get_preset(obs["variant"])
+            nest = obs.get("nest")
+            legal = obs.get("legal_actions")
+            score = obs.get("score")
+            return cls(
+                variant=v, seat=int(obs["seat"]), phase=Phase[str(obs["phase"]).upper()],
+                dealer=int(obs["dealer"]), to_move=None if obs["to_move"] is None else int(obs["to_move"]),
+                hand=parse_cards(obs["hand"]),
+                bids=tuple((int(s), None if b is None else int(b)) for s, b in obs["bids"]),
+                high_bid=int(obs["high_bid"]),
+                declarer=None if obs.get("declarer") is None else int(obs["declarer"]),
+                trump=None if obs.get("trump") is None else parse_color(obs["trump"]),
+                trick=tuple((int(s), int(parse_card(c))) for s, c in obs["trick"]),
+                tricks=tuple(TrickSeen(int(t["leader"]), tuple((int(s), int(parse_card(c))) for s, c in t["cards"]),
+                                       int(t["winner"])) for t in obs["tricks"]),
+                tricks_won=(int(obs["tricks_won"][0]), int(obs["tricks_won"][1])),
+                points=(int(obs["points"][0]), int(obs["points"][1])),
+                score=None if score is None else (int(score[0]), int(score[1])),
+                nest=None if nest is None else parse_cards(nest),
+                discarded=None if nest is None else parse_cards(obs.get("discarded", [])),
+                passed=parse_cards(obs.get("passed", [])),
+                legal_actions=None if legal is None else tuple(int(a) for a in legal),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise RookError(f"not an observation of a trick-taking hand: {e}") from None
+
+    # ---------------------------------------------- the mapping of the JSON form
+    @cached_property
+    def _json(self) -> dict[str, Any]:
+        return self.to_json()
+
+    def __getitem__(self, key: str) -> Any:
+        fast = _FAST.get(key)
+        if fast is not None and "_json" not in self.__dict__:
+            value = fast(self)
+            if value is not _ABSENT:
+                return value
+        return self._json[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._json)
+
+    def __len__(self) -> int:
+        return len(self._json)
+
+    def __hash__(self) -> int:
+        return hash((self.variant.name, self.seat, self.phase, self.hand, self.trick, self.tricks))
+
+
+_ABSENT = object()
+
+# Fields of the JSON form that bots read on every decision, computed without
+# building the whole form (the same values: tests/test_observation.py).
+_FAST: dict[str, Any] = {
+    "seat": lambda o: o.seat,
+    "phase": lambda o: o.phase.label,
+    "dealer": lambda o: o.dealer,
+    "to_move": lambda o: o.to_move,
+    "high_bid": lambda o: o.high_bid,
+    "declarer": lambda o: o.declarer,
+    "bids": lambda o: [[s, b] for s, b in o.bids],
+    "points": lambda o: list(o.points),
+    "tricks_won": lambda o: list(o.tricks_won),
+    "legal_actions": lambda o: _ABSENT if o.legal_actions is None else list(o.legal_actions),
+}
