@@ -4,5 +4,6 @@
 * :mod:`.report`: a run's summary as text, a report page with charts;
 * :mod:`.playout`: random playouts in bulk, natively;
 * :mod:`.stats`: the intervals of the summaries;
-* :mod:`.tables`: results as named tables of columns, and their files.
+* :mod:`.tables`: results as named tables of columns, and their files;
+* :mod:`.chunks`: a run's units in chunks, in order, on an executor or inline.
 """

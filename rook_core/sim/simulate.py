@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,7 @@ from ..game import Game
 from ..hand import HandState
 from ..rng import agent_seed, hand_seed, hand_seeds
 from ..variant import Variant, get_preset
+from .chunks import Inline, run_chunks
 from .stats import mean_ci, wilson
 from .tables import Tables, check_out_path
 
@@ -395,28 +397,11 @@ def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, 
     if chunk is None:
         lanes = workers if executor is None else 8
         chunk = max(1, min(256 if spec.mode == "hands" else 16, -(-n // (4 * lanes)) if n else 1))
-    starts = list(range(0, n, chunk))
-    parts: list[tuple[dict[str, list[Any]], dict[str, list[Any]]]] = []
-    done = 0
     if executor is None and workers == 1:
-        for s in starts:
-            parts.append(_run_chunk(spec, s, min(chunk, n - s)))
-            done += min(chunk, n - s)
-            if progress:
-                progress(done, n)
+        pool: Executor | Inline = Inline()
     else:
-        own = executor is None
-        pool: Executor = executor if executor is not None else ProcessPoolExecutor(workers)
-        try:
-            futures = [pool.submit(_run_chunk, spec, s, min(chunk, n - s)) for s in starts]
-            for s, f in zip(starts, futures):
-                parts.append(f.result())
-                done += min(chunk, n - s)
-                if progress:
-                    progress(done, n)
-        finally:
-            if own:
-                pool.shutdown(cancel_futures=True)
+        pool = executor if executor is not None else ProcessPoolExecutor(workers)
+    parts = run_chunks(partial(_run_chunk, spec), n, chunk, pool, executor is None and workers > 1, progress)
     hands_rows = _new_columns(HAND_COLUMNS)
     game_rows = _new_columns(GAME_COLUMNS)
     for hr, gr in parts:
@@ -452,22 +437,10 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
         lanes = workers if executor is None else 8
         most = 65_536 if mode == "hands" else max(1, 65_536 // (per * max_hands))
         chunk = max(1, min(most, -(-n // (4 * lanes)) if n else 1))
-    starts = list(range(0, n, chunk))
-    parts: list[tuple[np.ndarray, np.ndarray | None]] = []
-    done = 0
-    own = executor is None and workers > 1 and len(starts) > 1
-    pool: Any = executor if executor is not None else ThreadPoolExecutor(workers) if own else _Inline()
-    try:
-        futures = [pool.submit(_native_chunk, variant, policies, seed, s, min(chunk, n - s), mode,
-                               duplicate, max_hands) for s in starts]
-        for s, f in zip(starts, futures):
-            parts.append(f.result())
-            done += min(chunk, n - s)
-            if progress:
-                progress(done, n)
-    finally:
-        if own:
-            pool.shutdown(cancel_futures=True)
+    own = executor is None and workers > 1 and -(-n // chunk) > 1
+    pool = executor if executor is not None else ThreadPoolExecutor(workers) if own else Inline()
+    parts = run_chunks(partial(_native_chunk_of, variant, policies, seed, mode, duplicate, max_hands), n, chunk,
+                       pool, own, progress)
     rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, ROW_LEN), np.int64)
     col = {name: rows[:, i] for i, name in enumerate(ROW_COLUMNS)}
     if mode == "hands":
@@ -509,13 +482,10 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
     return {k: np.asarray(out[k]).astype(HAND_COLUMNS[k][0]) for k in HAND_COLUMNS}, game_cols
 
 
-class _Inline:
-    """A stand-in for an executor: ``submit`` runs the call at once."""
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        f: Future[Any] = Future()
-        f.set_result(fn(*args))
-        return f
+def _native_chunk_of(variant: Variant, policies: list[tuple[int, Any]], seed: int, mode: str, duplicate: bool,
+                     max_hands: int, first: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`_native_chunk` with the chunk's place last (for run_chunks)."""
+    return _native_chunk(variant, policies, seed, first, count, mode, duplicate, max_hands)
 
 
 def _native_chunk(variant: Variant, policies: list[tuple[int, Any]], seed: int, first: int,

@@ -23,12 +23,14 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from ..errors import RookError
 from ..rng import agent_seed, hand_seed
+from ..sim.chunks import Inline, run_chunks
 from ..sim.stats import mean_ci, wilson
 from ..sim.tables import Tables
 from .agents import make_toonerville_agent, play_game, toonerville_agent_kinds
@@ -169,27 +171,9 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be an int >= 1, not {workers!r}")
     chunk = max(1, min(50, math.ceil(games / (4 * workers))))
-    starts = list(range(0, games, chunk))
-    parts: list[tuple[dict[str, list[Any]], dict[str, list[Any]]]] = []
-    done = 0
-    if workers == 1 and executor is None:
-        for s in starts:
-            parts.append(_chunk(kinds, rules, seed, s, min(chunk, games - s)))
-            done += min(chunk, games - s)
-            if progress is not None:
-                progress(done, games)
-    else:
-        pool = executor or ProcessPoolExecutor(max_workers=workers)
-        try:
-            futures = [pool.submit(_chunk, kinds, rules, seed, s, min(chunk, games - s)) for s in starts]
-            for s, f in zip(starts, futures):
-                parts.append(f.result())
-                done += min(chunk, games - s)
-                if progress is not None:
-                    progress(done, games)
-        finally:
-            if executor is None:
-                pool.shutdown()
+    own = executor is None and workers > 1
+    pool: Executor | Inline = executor if executor is not None else ProcessPoolExecutor(workers) if own else Inline()
+    parts = run_chunks(partial(_chunk, kinds, rules, seed), games, chunk, pool, own, progress)
 
     def arrays(which: int, cols: dict[str, tuple[str, str]]) -> dict[str, np.ndarray]:
         return {k: np.asarray([x for part in parts for x in part[which][k]], dtype=dt)
