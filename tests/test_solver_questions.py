@@ -269,3 +269,21 @@ def test_a_batch_reports_budgets_in_place_and_refuses_mixed_variants() -> None:
             [_position(r) for r in SHORT if r["preset"] == "crowsnest"][:1]
     with pytest.raises(RookError, match="one variant"):
         Solver().solve_batch(mixed)
+
+
+def test_T14_two_threads_leave_no_wrong_bound_in_the_table() -> None:
+    """A helper that abandons a move because a split point above was cut must not
+    let the node it helped store a result without that move.  The deal where this
+    showed (a narrow aspiration window, so many cuts) solved again and again:
+    every card's value after a two-thread value with a guess, from the table it left
+    (one thread) and with the team; it went wrong in about 1 run of 30 before."""
+    record = next(r for r in FULL if r["id"] == "red-one/34")
+    pos, v = _position(record), record["value"]
+    for _ in range(100):
+        s = Solver()
+        assert s.value(pos, workers=2, guess=v) == v
+        got = s.solve(pos)
+        assert {str(c): x for c, x in got.move_values.items()} == record["move_values"]
+        s.clear()
+        got = s.solve(pos, workers=2, guess=v)
+        assert (got.value, {str(c): x for c, x in got.move_values.items()}) == (v, record["move_values"])

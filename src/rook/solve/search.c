@@ -388,6 +388,7 @@ static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_move
     sp->cut_card = DD_NONE;
     sp->workers = 1;
     sp->cut = 0;
+    sp->abandoned = 0;
     sp->parent = s->split;
     sp->search_move = later_child;
     dd_split_rest(s, sp);

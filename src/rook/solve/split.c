@@ -101,8 +101,11 @@ static void work(rook_solver *s, dd_split *sp)
                 /* this split point's own cut: the result is not needed */
                 s->aborted = 0;
                 s->stop = ROOK_STOP_NONE;
-            } else if (s->stop != ROOK_STOP_CUT) {
-                fail(t, s->stop);
+            } else {
+                /* a cut above sp, or a failure: move i has no result */
+                sp->abandoned = 1;
+                if (s->stop != ROOK_STOP_CUT)
+                    fail(t, s->stop);
             }
             dd_team_unlock(t);
             break;
@@ -193,7 +196,7 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
     }
     __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
     dd_team_lock(t); /* (the last worker's results are seen) */
-    int failed = t->failed;
+    int failed = t->failed, abandoned = sp->abandoned && !sp->cut;
     dd_team_unlock(t);
     if (aborted) {
         s->aborted = 1;
@@ -201,6 +204,12 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
     } else if (failed || s->aborted) {
         s->aborted = 1;
         s->stop = failed ? t->fail_stop : s->stop;
+    } else if (abandoned) {
+        /* a mate left one of sp's moves unfinished (a cut above sp, seen in
+         * its search while this thread waited): sp's result lacks that
+         * move, so the node must neither use it nor store it */
+        s->aborted = 1;
+        s->stop = ROOK_STOP_CUT;
     }
 }
 

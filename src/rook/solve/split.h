@@ -73,10 +73,12 @@ struct dd_split {
     int next; /* the next move to take */
     int done; /* moves taken: 0 .. done-1 */
     int maximize, best, alpha, beta;
-    uint64_t R;   /* the cards the results so far rest on */
-    int cut_card; /* the move that closed the window (DD_NONE: none) */
-    int workers;  /* threads in it, its owner included */
-    int cut;      /* the window closed: every search under it stops */
+    uint64_t R;    /* the cards the results so far rest on */
+    int cut_card;  /* the move that closed the window (DD_NONE: none) */
+    int workers;   /* threads in it, its owner included */
+    int cut;       /* the window closed: every search under it stops */
+    int abandoned; /* a move was left unfinished without this cut (one above it, or a failure):
+                      its result is not known, so the node's is not either */
     /* how to search one of its moves: the node's own later-move search
      * (search.c gives it, so that this file knows nothing of the search) */
     int (*search_move)(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel);
