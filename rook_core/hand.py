@@ -334,19 +334,11 @@ class HandState(HandCore):
         and the nest only for the declarer once taken; never another seat's
         unplayed cards, except the ones this seat itself passed (T-22), which it knows.
         """
-        check_seat(seat, "seat")
-        decl = self.declarer
-        taken = decl == seat and self.variant.nest_size and self.nest_taken
-        lead = self.leader or 0
-        return Observation(
-            variant=self.variant, seat=seat, phase=self.phase, dealer=self.dealer, to_move=self.to_move,
-            hand=self.hand_mask(seat), bids=tuple(self.bids()), high_bid=self.high_bid, declarer=decl,
-            trump=self.trump, trick=tuple(((lead + i) % 4, c) for i, c in enumerate(self.trick_ids)),
-            tricks=tuple(TrickSeen(ld, tuple(cards), w) for ld, cards, w, _ in self.trick_records()),
-            tricks_won=self.tricks_won, points=self.points, score=self.score if self.is_over else None,
-            nest=self.dealt_nest_mask if taken else None, discarded=self.nest_mask if taken else None,
-            passed=self.passing_mask(seat),
-            legal_actions=tuple(self.legal_actions()) if self.to_move == seat else None)
+        (seat, phase, dealer, to_move, hand, bids, high_bid, declarer, trump, trick, tricks, tricks_won, points,
+         score, nest, discarded, passed, legal) = self.observe_raw(seat)
+        return Observation(self.variant, seat, Phase(phase), dealer, to_move, hand, bids, high_bid, declarer, trump,
+                           trick, tuple(TrickSeen(*t) for t in tricks), tricks_won, points, score, nest, discarded,
+                           passed, legal)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """Return :meth:`observe`'s observation of ``seat`` as JSON-ready data (T-15)."""

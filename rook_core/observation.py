@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from .actions import Phase
 from .cards import CardSet, card_name, color_name, parse_card, parse_cards, parse_color
@@ -32,8 +32,7 @@ from .variant import Variant, get_preset
 __all__ = ["Observation", "TrickSeen"]
 
 
-@dataclass(frozen=True)
-class TrickSeen:
+class TrickSeen(NamedTuple):
     """A completed trick: who led, (seat, card id) in play order, who won (T-11)."""
 
     leader: int
@@ -41,9 +40,10 @@ class TrickSeen:
     winner: int
 
 
-@dataclass(frozen=True, eq=True)
+@dataclass(eq=True)
 class Observation(Mapping[str, Any]):
-    """One seat's observation (see the module's note); card sets are masks."""
+    """One seat's observation (see the module's note); card sets are masks.
+    Treat it as read-only: its mapping view is computed once, on first use."""
 
     variant: Variant
     seat: int

@@ -409,6 +409,46 @@ cdef class HandCore:
                     cur = []
         return out
 
+    def observe_raw(self, int seat):
+        """Return what ``seat`` may know now (T-15), in one call, as plain values:
+        (seat, phase number, dealer, to_move, hand mask, bids, high bid,
+        declarer, trump, current trick as (seat, card) pairs, completed tricks
+        as (leader, (seat, card) pairs, winner), tricks won, points, score
+        (None until the hand is over), the dealt nest and the discards (None
+        unless ``seat`` declared and took the nest), the cards ``seat``
+        passed, the legal actions (None unless ``seat`` is to move)).
+        rook_core.observation.Observation reads it."""
+        check_seat(seat, "seat")
+        cdef Py_ssize_t i
+        cdef int k
+        cdef uint8_t buf[4]
+        cdef rook_hand *st
+        tricks = []
+        cur = []
+        for i in range(self.n):
+            st = &self.stack[i]
+            if st.phase == ROOK_PH_PLAY and self.actions[i] < 64:
+                cur.append((st.to_move, self.actions[i]))
+                if len(cur) == 4:
+                    for k in range(4):
+                        buf[k] = cur[k][1]
+                    tricks.append((cur[0][0], tuple(cur),
+                                   (cur[0][0] + rook_trick_winner(&self.rules.r, buf, 4, st.trump)) % 4))
+                    cur = []
+        lead = self.h.leader if self.h.leader != ROOK_NO_SEAT else 0
+        trick = tuple(((lead + k) % 4, self.h.trick[k]) for k in range(self.h.trick_n))
+        decl = None if self.h.declarer == ROOK_NO_SEAT else self.h.declarer
+        taken = decl == seat and self.rules.r.nest_size and rook_hand_nest_taken(&self.h, &self.rules.r)
+        over = self.h.phase == ROOK_PH_DONE or self.h.phase == ROOK_PH_THROWN_IN
+        to_move = None if self.h.to_move == ROOK_NO_SEAT else self.h.to_move
+        return (seat, self.h.phase, self.h.dealer, to_move, self.h.hands[seat], tuple(self.bids()),
+                self.h.high_bid, decl, None if self.h.trump == ROOK_NO_SEAT else self.h.trump, trick,
+                tuple(tricks), (self.h.tricks_won[0], self.h.tricks_won[1]),
+                (self.h.points[0], self.h.points[1]),
+                (self.h.score[0] + self.h.penalty[0], self.h.score[1] + self.h.penalty[1]) if over else None,
+                self.h.dealt_nest if taken else None, self.h.nest if taken else None, self.h.passing[seat],
+                tuple(self.legal_actions()) if to_move == seat else None)
+
     def bids(self):
         """Return the bidding as (seat, amount or None for a pass) pairs."""
         out = []
