@@ -13,5 +13,6 @@ cdef class HandCore:
     cdef public object start_info
 
     cdef void _grow(self) except *
+    cdef list _tricks(self, bint with_points)
     cpdef HandCore clone(self)
     cpdef apply(self, object action, object seat=*)

@@ -390,11 +390,12 @@ cdef class HandCore:
         cdef Py_ssize_t i
         return [(self.stack[i].phase, self.stack[i].to_move, self.actions[i]) for i in range(self.n)]
 
-    def trick_records(self):
-        """Return the completed tricks as (leader, [(seat, card id)], winner, points)."""
+    cdef list _tricks(self, bint with_points):
+        """The completed tricks as (leader, [(seat, card id)], winner, points or 0), from the history."""
         out = []
         cur = []
         cdef Py_ssize_t i
+        cdef int k
         cdef uint8_t buf[4]
         cdef rook_hand *st
         for i in range(self.n):
@@ -405,9 +406,14 @@ cdef class HandCore:
                     for k in range(4):
                         buf[k] = cur[k][1]
                     w = (cur[0][0] + rook_trick_winner(&self.rules.r, buf, 4, st.trump)) % 4
-                    out.append((cur[0][0], cur, w, self.rules.points(sum(1 << c for _, c in cur))))
+                    pts = self.rules.points(sum(1 << c for _, c in cur)) if with_points else 0
+                    out.append((cur[0][0], cur, w, pts))
                     cur = []
         return out
+
+    def trick_records(self):
+        """Return the completed tricks as (leader, [(seat, card id)], winner, points)."""
+        return self._tricks(True)
 
     def observe_raw(self, int seat):
         """Return what ``seat`` may know now (T-15), in one call, as plain values:
@@ -419,22 +425,8 @@ cdef class HandCore:
         passed, the legal actions (None unless ``seat`` is to move)).
         rook_core.observation.Observation reads it."""
         check_seat(seat, "seat")
-        cdef Py_ssize_t i
         cdef int k
-        cdef uint8_t buf[4]
-        cdef rook_hand *st
-        tricks = []
-        cur = []
-        for i in range(self.n):
-            st = &self.stack[i]
-            if st.phase == ROOK_PH_PLAY and self.actions[i] < 64:
-                cur.append((st.to_move, self.actions[i]))
-                if len(cur) == 4:
-                    for k in range(4):
-                        buf[k] = cur[k][1]
-                    tricks.append((cur[0][0], tuple(cur),
-                                   (cur[0][0] + rook_trick_winner(&self.rules.r, buf, 4, st.trump)) % 4))
-                    cur = []
+        tricks = tuple((t[0], tuple(t[1]), t[2]) for t in self._tricks(False))
         lead = self.h.leader if self.h.leader != ROOK_NO_SEAT else 0
         trick = tuple(((lead + k) % 4, self.h.trick[k]) for k in range(self.h.trick_n))
         decl = None if self.h.declarer == ROOK_NO_SEAT else self.h.declarer
@@ -443,7 +435,7 @@ cdef class HandCore:
         to_move = None if self.h.to_move == ROOK_NO_SEAT else self.h.to_move
         return (seat, self.h.phase, self.h.dealer, to_move, self.h.hands[seat], tuple(self.bids()),
                 self.h.high_bid, decl, None if self.h.trump == ROOK_NO_SEAT else self.h.trump, trick,
-                tuple(tricks), (self.h.tricks_won[0], self.h.tricks_won[1]),
+                tricks, (self.h.tricks_won[0], self.h.tricks_won[1]),
                 (self.h.points[0], self.h.points[1]),
                 (self.h.score[0] + self.h.penalty[0], self.h.score[1] + self.h.penalty[1]) if over else None,
                 self.h.dealt_nest if taken else None, self.h.nest if taken else None, self.h.passing[seat],
