@@ -439,7 +439,7 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
         chunk = max(1, min(most, -(-n // (4 * lanes)) if n else 1))
     own = executor is None and workers > 1 and -(-n // chunk) > 1
     pool = executor if executor is not None else ThreadPoolExecutor(workers) if own else Inline()
-    parts = run_chunks(partial(_native_chunk_of, variant, policies, seed, mode, duplicate, max_hands), n, chunk,
+    parts = run_chunks(partial(_native_chunk, variant, policies, seed, mode, duplicate, max_hands), n, chunk,
                        pool, own, progress)
     rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, ROW_LEN), np.int64)
     col = {name: rows[:, i] for i, name in enumerate(ROW_COLUMNS)}
@@ -482,15 +482,8 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
     return {k: np.asarray(out[k]).astype(HAND_COLUMNS[k][0]) for k in HAND_COLUMNS}, game_cols
 
 
-def _native_chunk_of(variant: Variant, policies: list[tuple[int, Any]], seed: int, mode: str, duplicate: bool,
-                     max_hands: int, first: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """:func:`_native_chunk` with the chunk's place last (for run_chunks)."""
-    return _native_chunk(variant, policies, seed, first, count, mode, duplicate, max_hands)
-
-
-def _native_chunk(variant: Variant, policies: list[tuple[int, Any]], seed: int, first: int,
-                  count: int, mode: str, duplicate: bool, max_hands: int
-                  ) -> tuple[np.ndarray, np.ndarray | None]:
+def _native_chunk(variant: Variant, policies: list[tuple[int, Any]], seed: int, mode: str, duplicate: bool,
+                  max_hands: int, first: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
     """Play units first .. first+count-1 natively; return (hand rows, game rows or None)."""
     from .._native import rules_for, sim_games, sim_hands
     rules = rules_for(variant)
