@@ -335,10 +335,10 @@ class HandState(HandCore):
         unplayed cards, except the ones this seat itself passed (T-22), which it knows.
         """
         (seat, phase, dealer, to_move, hand, bids, high_bid, declarer, trump, trick, tricks, tricks_won, points,
-         score, nest, discarded, passed, legal) = self.observe_raw(seat)
+         score, nest, discarded, passed, legal, voids) = self.observe_raw(seat)
         return Observation(self.variant, seat, Phase(phase), dealer, to_move, hand, bids, high_bid, declarer, trump,
                            trick, tuple(TrickSeen(*t) for t in tricks), tricks_won, points, score, nest, discarded,
-                           passed, legal)
+                           passed, legal, voids)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """Return :meth:`observe`'s observation of ``seat`` as JSON-ready data (T-15)."""

@@ -20,16 +20,17 @@ itself passed (T-22).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from ._native import rules_for
 from .actions import Phase
 from .cards import CardSet, card_name, color_name, parse_card, parse_cards, parse_color
 from .errors import RookError
 from .variant import Variant, get_preset
 
-__all__ = ["Observation", "TrickSeen"]
+__all__ = ["Observation", "TrickSeen", "inferred_voids"]
 
 
 class TrickSeen(NamedTuple):
@@ -64,6 +65,7 @@ class Observation(Mapping[str, Any]):
     discarded: int | None = None                   # its discards, with the nest
     passed: int = 0                                # the cards this seat passed (T-22)
     legal_actions: tuple[int, ...] | None = None   # when the seat is to move
+    voids: tuple[int, int, int, int] = (0, 0, 0, 0)  # seat -> cards it showed it cannot hold (T-9, T-10)
 
     # ------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:
@@ -109,7 +111,7 @@ class Observation(Mapping[str, Any]):
             nest = obs.get("nest")
             legal = obs.get("legal_actions")
             score = obs.get("score")
-            return cls(
+            o = cls(
                 variant=v, seat=int(obs["seat"]), phase=Phase[str(obs["phase"]).upper()],
                 dealer=int(obs["dealer"]), to_move=None if obs["to_move"] is None else int(obs["to_move"]),
                 hand=parse_cards(obs["hand"]),
@@ -130,6 +132,7 @@ class Observation(Mapping[str, Any]):
             )
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise RookError(f"not an observation of a trick-taking hand: {e}") from None
+        return replace(o, voids=inferred_voids(o))
 
     # ---------------------------------------------- the mapping of the JSON form
     @cached_property
@@ -170,3 +173,31 @@ _FAST: dict[str, Any] = {
     "tricks_won": lambda o: list(o.tricks_won),
     "legal_actions": lambda o: _ABSENT if o.legal_actions is None else list(o.legal_actions),
 }
+
+
+def inferred_voids(o: Observation) -> tuple[int, int, int, int]:
+    """Return the cards each seat showed it cannot hold in the tricks of ``o`` (T-9, T-10).
+
+    A card played outside the led suit that the rules did not allow "any
+    time" shows that its seat had none of the led suit; with ``must_trump``
+    such a card that is not a trump shows it had no trump either.  The JSON
+    form carries no voids, so :meth:`Observation.from_json` infers them here;
+    :meth:`HandState.observe <rook_core.hand.HandState.observe>` has them from
+    the native state, and the two agree (tests/test_observation.py).
+    """
+    if o.trump is None:
+        return (0, 0, 0, 0)
+    r, trump, deck = rules_for(o.variant), o.trump, o.variant.deck_mask
+    lacks = [0, 0, 0, 0]
+    for cards in [t.cards for t in o.tricks] + [o.trick]:
+        if not cards:
+            continue
+        led = cards[0][1]
+        allowed_anyway = r.legal_mask(deck, led, trump)   # follow | "any time"
+        for s, c in cards[1:]:
+            if (allowed_anyway >> c) & 1:
+                continue
+            lacks[s] |= r.suit_mask(led, trump)
+            if o.variant.must_trump and not (r.trump_mask(trump) >> c) & 1:
+                lacks[s] |= r.trump_mask(trump)
+    return (lacks[0], lacks[1], lacks[2], lacks[3])

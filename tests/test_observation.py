@@ -10,7 +10,7 @@ import pytest
 
 from rook_core import PRESETS, HandState, RookError
 from rook_core.bots.knowledge import Knowledge
-from rook_core.observation import Observation
+from rook_core.observation import Observation, inferred_voids
 
 
 def _walk(preset: str, seed: int):  # type: ignore[no-untyped-def]
@@ -38,6 +38,21 @@ def test_T15_observe_and_its_json_form_agree_at_every_step(preset: str) -> None:
                 if h.to_move == seat:
                     assert o["legal_actions"] == j["legal_actions"] == h.legal_actions()
                 assert Knowledge.from_observation(o) == Knowledge.from_observation(j)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_T9_T10_the_known_voids_come_with_the_observation(preset: str) -> None:
+    shown = 0
+    for seed in range(4):
+        for h in _walk(preset, seed):
+            voids = {h.observe(seat).voids for seat in range(4)}
+            assert len(voids) == 1, "the voids are public: every seat sees the same"
+            (v,) = voids
+            assert v == inferred_voids(h.observe(0)), "native and inferred voids differ"
+            for s in range(4):
+                assert not v[s] & h.hand_mask(s), f"seat {s} holds a card it showed it lacks"
+            shown += sum(m != 0 for m in v)
+    assert shown, "random play showed no void at all"
 
 
 def test_T15_an_observation_names_no_card_of_another_seat() -> None:

@@ -99,6 +99,11 @@ cdef extern from "rook/batch.h" nogil:
     void rook_random_hand(rook_hand *h, const rook_rules *r, int trump, int dealer, rook_rng *g)
 
 cdef extern from "rook/heuristic.h" nogil:
+    ctypedef struct rook_public:
+        uint64_t lacks[4]
+        int32_t bids[4]
+    void rook_public_init(rook_public *pub)
+    void rook_public_note(rook_public *pub, const rook_hand *h, const rook_rules *r, int seat, int action)
     ctypedef struct rook_heur_params:
         int32_t total_points
         int32_t bid_margin

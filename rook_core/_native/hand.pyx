@@ -22,7 +22,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from rook_core._native.crook cimport (
     rook_hand, rook_rng, rook_rng_seed, rook_hand_init, rook_hand_deal,
     rook_hand_apply, rook_hand_legal, rook_hand_legal_cards, rook_hand_perft, rook_hand_nest_taken,
-    rook_trick_winner,
+    rook_trick_winner, rook_public, rook_public_init, rook_public_note,
 )
 from rook_core._native.layout cimport (
     ROOK_N_ACTIONS, ROOK_NO_SEAT, ROOK_PH_PLAY, ROOK_PH_BID, ROOK_PH_DONE, ROOK_PH_THROWN_IN,
@@ -422,10 +422,16 @@ cdef class HandCore:
         as (leader, (seat, card) pairs, winner), tricks won, points, score
         (None until the hand is over), the dealt nest and the discards (None
         unless ``seat`` declared and took the nest), the cards ``seat``
-        passed, the legal actions (None unless ``seat`` is to move)).
-        rook_core.observation.Observation reads it."""
+        passed, the legal actions (None unless ``seat`` is to move), and the
+        cards each seat showed it cannot hold (T-9, T-10: the known voids, as
+        the native bots infer them)).  rook_core.observation.Observation reads it."""
         check_seat(seat, "seat")
         cdef int k
+        cdef Py_ssize_t i
+        cdef rook_public pub
+        rook_public_init(&pub)
+        for i in range(self.n):
+            rook_public_note(&pub, &self.stack[i], &self.rules.r, self.stack[i].to_move, self.actions[i])
         tricks = tuple((t[0], tuple(t[1]), t[2]) for t in self._tricks(False))
         lead = self.h.leader if self.h.leader != ROOK_NO_SEAT else 0
         trick = tuple(((lead + k) % 4, self.h.trick[k]) for k in range(self.h.trick_n))
@@ -439,7 +445,8 @@ cdef class HandCore:
                 (self.h.points[0], self.h.points[1]),
                 (self.h.score[0] + self.h.penalty[0], self.h.score[1] + self.h.penalty[1]) if over else None,
                 self.h.dealt_nest if taken else None, self.h.nest if taken else None, self.h.passing[seat],
-                tuple(self.legal_actions()) if to_move == seat else None)
+                tuple(self.legal_actions()) if to_move == seat else None,
+                (pub.lacks[0], pub.lacks[1], pub.lacks[2], pub.lacks[3]))
 
     def bids(self):
         """Return the bidding as (seat, amount or None for a pass) pairs."""

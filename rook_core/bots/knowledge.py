@@ -7,12 +7,10 @@ and the colors each other seat is known to lack.  The bots
 (:mod:`rook_core.bots.heuristic`) and the world sampler of the PIMC player
 (:mod:`rook_core.bots.worlds`) both read it.
 
-A seat is known to lack a suit when it once played a card that the rules
-allowed only to a player without that suit (T-9, T-10): a card outside the
-led suit that is not the bird played "any time"; with ``must_trump`` such a
-card that is not a trump shows that the seat had no trump either.  The
-inference uses the engine's own legal-card kernel, so it holds for every
-variant.
+The voids come with the observation (:attr:`Observation.voids
+<rook_core.observation.Observation.voids>`, T-9, T-10): a seat is known to
+lack a suit when it once played a card that the rules allowed only to a
+player without that suit.
 
 >>> from rook_core import HandState
 >>> h = HandState.deal("tournament", seed=1)
@@ -64,13 +62,12 @@ class Knowledge:
         """
         o = Observation.from_json(obs, variant)
         v = variant if variant is not None else o.variant
-        k = cls(v, rules_for(v), o.seat, o.phase.label, o.hand, 0, o.trump, o.declarer, list(o.trick))
+        k = cls(v, rules_for(v), o.seat, o.phase.label, o.hand, 0, o.trump, o.declarer, list(o.trick),
+                lacks=list(o.voids))
         for cards in [t.cards for t in o.tricks] + [o.trick]:
             for s, c in cards:
                 k.played |= 1 << c
                 k.played_by[s] |= 1 << c
-            if o.trump is not None and cards:
-                k._learn_voids(list(cards), o.trump)
         if o.nest is not None:        # the declarer: its own discards lie in the nest (T-20, T-21)
             k.known[NEST] = o.discarded or 0
         if o.passed:                  # T-22: passed to the seat on the right
@@ -80,20 +77,6 @@ class Knowledge:
             seen |= m
         k.unseen = v.deck_mask & ~seen
         return k
-
-    def _learn_voids(self, cards: list[tuple[int, int]], trump: int) -> None:
-        """T-9, T-10: mark the suits a seat showed it lacked in one trick."""
-        r = self.rules
-        led = cards[0][1]
-        follow = r.suit_mask(led, trump)
-        allowed_anyway = r.legal_mask(self.variant.deck_mask, led, trump)   # follow | "any time"
-        for s, c in cards[1:]:
-            bit = 1 << c
-            if bit & allowed_anyway:
-                continue
-            self.lacks[s] |= follow
-            if self.variant.must_trump and not bit & r.trump_mask(trump):
-                self.lacks[s] |= r.trump_mask(trump)
 
     # ------------------------------------------------------------ questions
     @property
