@@ -75,7 +75,7 @@ def _bounds_line(lo: int, hi: int, nodes: int) -> None:
 
 
 # ------------------------------------------------------------------ nest
-def _hand_at_nest(preset: str, seed: int) -> Any:
+def _hand_at_nest(preset: str, seed: int) -> HandState:
     """Deal hand ``seed`` of ``preset`` and bid with the heuristic bots until the
     declarer has taken the nest (T-3 .. T-7, T-20)."""
     from .actions import Phase
@@ -106,7 +106,7 @@ def _progress_line(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
-def _nest_answer(workers: int, budget: int) -> Callable[[Any], dict[str, Any]]:
+def _nest_answer(workers: int, budget: int) -> Callable[[HandState], dict[str, Any]]:
     def answer(hand: HandState) -> dict[str, Any]:
         from .hand import HandState
         from .nest import nest_decision

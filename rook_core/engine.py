@@ -37,6 +37,7 @@ request                                         answer
 from __future__ import annotations
 
 import json  # noqa: F401  (the module's doctest reads the answers with it)
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ._version import __version__
@@ -128,7 +129,7 @@ def _budget(msg: dict[str, Any]) -> int:
     return b
 
 
-def run_engine(lines: Any, out: TextIO) -> int:
+def run_engine(lines: Iterable[str], out: TextIO) -> int:
     """Answer the JSON messages of ``lines`` on ``out`` until ``quit`` or the end;
     return 1 if any message failed, else 0."""
     engine = _Engine()

@@ -13,7 +13,7 @@ final result.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from .errors import IllegalActionError, RookError
 from .game import Game
@@ -21,7 +21,15 @@ from .toonerville.game import LISTED_LAYS, ToonervilleGame
 from .toonerville.rules import ToonervilleRules
 from .variant import PRESETS
 
-__all__ = ["HostedGame", "GAMES", "BOT_KINDS"]
+if TYPE_CHECKING:
+    from .bots.agents import Agent
+    from .toonerville.agents import ToonervilleAgent
+
+__all__ = ["HostedGame", "Bot", "GAMES", "BOT_KINDS"]
+
+Bot: TypeAlias = "Agent | ToonervilleAgent"
+"""A bot of either kind of game: a trick-taking agent (it reads an observation
+and gives an action id) or a Toonerville one (it gives a rummy action)."""
 
 GAMES = tuple(sorted(PRESETS)) + ("toonerville",)
 BOT_KINDS = ("random", "heuristic")
@@ -186,7 +194,7 @@ class HostedGame:
         return {"totals": list(self.state.totals), "winner_team": self.state.winner,
                 "hands": self.state.hand_number}
 
-    def bot(self, kind: str, seed: int) -> Any:
+    def bot(self, kind: str, seed: int) -> Bot:
         """A bot of ``kind`` for this game."""
         if kind not in BOT_KINDS:
             raise RookError(f"unknown bot {kind!r}; choose from {', '.join(BOT_KINDS)}")
@@ -196,10 +204,11 @@ class HostedGame:
         from .bots.agents import make_agent
         return make_agent(kind, self.state.variant, seed)
 
-    def bot_action(self, bot: Any, seat: int) -> str:
-        """The action ``bot`` chooses for ``seat`` now, as text."""
+    def bot_action(self, bot: Bot, seat: int) -> str:
+        """The action ``bot`` (made by :meth:`bot` for this game) chooses for ``seat`` now, as text."""
         if isinstance(self.state, ToonervilleGame):
-            return str(bot.act(self.state.observation(seat, legal=bot.needs_legal)))
+            rummy = cast("ToonervilleAgent", bot)       # HostedGame.bot made it for this game
+            return str(rummy.act(self.state.observation(seat, legal=rummy.needs_legal)))
         from .actions import action_name
         from .bots.agents import act_for
-        return action_name(act_for(bot, self.state.current, seat))
+        return action_name(act_for(cast("Agent", bot), self.state.current, seat))

@@ -187,7 +187,7 @@ def release_solvers() -> None:
         _POOL_MOST.clear()
 
 
-def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: str = "solve",
+def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | None = None, what: str = "solve",
                tt_bytes: int = 24 << 20, node_budget: int = 0, time_budget: float = 0.0,
                progress: Callable[[int, int], None] | None = None) -> list[SolveResult | int | RookError]:
     """Solve every position on ``workers`` threads (default: every core).
@@ -204,7 +204,7 @@ def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: st
 
     :raises RookError: for a bad ``what`` or ``workers``.
     """
-    items: Sequence[Any] = list(positions)
+    items: Sequence[HandState | PositionData] = list(positions)
     if what not in ("solve", "value"):
         raise RookError(f"what must be 'solve' or 'value', not {what!r}")
     n_workers = workers if workers is not None else (os.cpu_count() or 1)
@@ -215,7 +215,7 @@ def solve_many(positions: Iterable[Any], *, workers: int | None = None, what: st
     done = [0]
     lock = threading.Lock()
 
-    def one(pos: Any) -> SolveResult | int | RookError:
+    def one(pos: HandState | PositionData) -> SolveResult | int | RookError:
         solver = _take_solver(key)
         solver.clear()
         try:

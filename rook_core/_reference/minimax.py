@@ -49,15 +49,22 @@ There are two searches, and the tests check that they agree:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from rook_core.errors import PositionError
-from rook_core.position import parse_position
+from rook_core.position import Position, PositionData, parse_position
 
 from .tricks import RefPlay, card_points, legal_cards, play_card, ref_play_from_position, trick_winner
 
 __all__ = ["dd_at_least", "dd_best", "dd_move_values", "dd_total", "dd_value", "plain_value",
            "ref_state"]
+
+if TYPE_CHECKING:
+    from rook_core.hand import HandState
+
+RefInput: TypeAlias = "PositionData | RefPlay | HandState"
+"""What the oracle reads: a trick-play position in any form ``parse_position``
+takes, a :class:`RefPlay`, or a ``HandState`` in the play phase."""
 
 Hands = tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]
 Won = tuple[int, int]
@@ -65,7 +72,7 @@ Won = tuple[int, int]
 
 # ------------------------------------------------------------------ input
 
-def ref_state(position: Any) -> RefPlay:
+def ref_state(position: RefInput) -> RefPlay:
     """Return the :class:`RefPlay` of ``position`` with no points taken yet
     (the tricks taken before it are kept: the most-tricks bonus needs them).
 
@@ -80,11 +87,13 @@ def ref_state(position: Any) -> RefPlay:
     """
     if isinstance(position, RefPlay):
         state = position.copy()
+    elif isinstance(position, (Position, dict, str, bytes)):
+        parse_position(position).known_tricks_won()  # raises when the bonus needs them
+        state = ref_play_from_position(position)
     elif hasattr(position, "hand_mask") and hasattr(position, "phase"):
         state = _from_hand_state(position)
     else:
-        parse_position(position).known_tricks_won()  # raises when the bonus needs them
-        state = ref_play_from_position(position)
+        raise PositionError("position must be a JSON object")
     if state.variant.most_tricks_bonus and state.variant.hand_size % 2 == 0:
         raise PositionError(
             f"variant {state.variant.name!r}: with an even number of tricks the most-tricks "
@@ -93,12 +102,13 @@ def ref_state(position: Any) -> RefPlay:
     return state
 
 
-def _from_hand_state(hand: Any) -> RefPlay:
+def _from_hand_state(hand: HandState) -> RefPlay:
     """Return the play-out of a ``HandState`` in the play phase (T-8)."""
     if hand.phase.label != "play":
         raise PositionError(f"a double-dummy value needs a hand in the play phase, "
                             f"not {hand.phase.label}")
     hands = [{c for c in range(64) if hand.hand_mask(s) >> c & 1} for s in range(4)]
+    assert hand.trump is not None and hand.leader is not None, "the play phase has a trump and a leader"
     return RefPlay(hand.variant, hand.trump, hand.leader, [int(c) for c in hand.trick],
                    hands, [0, 0], hand.nest_points, tricks_won=list(hand.tricks_won))
 
@@ -112,7 +122,7 @@ def _points_to_come(state: RefPlay) -> int:
             + state.variant.most_tricks_bonus)
 
 
-def dd_total(position: Any) -> int:
+def dd_total(position: RefInput) -> int:
     """Return every point still to be taken from ``position`` (counters in the
     hands and the trick, nest points, last-trick bonus: T-12 .. T-14).  Team 0
     takes :func:`dd_value` of them and team 1 the rest.
@@ -124,7 +134,7 @@ def dd_total(position: Any) -> int:
 
 # ------------------------------------------------------- the textbook search
 
-def plain_value(position: Any) -> int:
+def plain_value(position: RefInput) -> int:
     """Return the double-dummy value by the plain definition: play every legal
     card with :func:`~rook_core._reference.tricks.play_card` (T-8 .. T-14) down
     to the end of the hand; team 0 takes the largest result, team 1 the
@@ -234,7 +244,7 @@ def _start(state: RefPlay) -> tuple[_Search, Hands, int, tuple[int, ...], Won]:
     return _Search(state), hands, state.leader, tuple(state.trick), won
 
 
-def dd_move_values(position: Any) -> dict[int, int]:
+def dd_move_values(position: RefInput) -> dict[int, int]:
     """Return ``{card: value}`` for every legal card of the seat to move
     (T-9, T-10), in card-id order: the double-dummy value of the position
     after that card (FORMATS.md ``move_values``).
@@ -247,7 +257,7 @@ def dd_move_values(position: Any) -> dict[int, int]:
             for card in search.legal(hands[seat], trick)}
 
 
-def dd_value(position: Any) -> int:
+def dd_value(position: RefInput) -> int:
     """Return the double-dummy value of ``position`` (FORMATS.md ``value``).
 
     :raises PositionError: see :func:`ref_state`.
@@ -256,7 +266,7 @@ def dd_value(position: Any) -> int:
     return search.future(hands, leader, trick, won)
 
 
-def dd_best(position: Any) -> tuple[int, dict[int, int], list[int]]:
+def dd_best(position: RefInput) -> tuple[int, dict[int, int], list[int]]:
     """Return ``(value, move_values, best)`` as FORMATS.md ``rook solve``
     defines them: the value is the best of the move values for the team of
     the seat to move (largest for team 0, smallest for team 1), and ``best``
@@ -270,7 +280,7 @@ def dd_best(position: Any) -> tuple[int, dict[int, int], list[int]]:
     return value, values, [c for c in values if values[c] == value]
 
 
-def dd_at_least(position: Any, target: int, team: int = 0) -> bool:
+def dd_at_least(position: RefInput, target: int, team: int = 0) -> bool:
     """Return whether ``team`` can take at least ``target`` points from
     ``position`` under double-dummy play (team 0 = seats 0 and 2).
 

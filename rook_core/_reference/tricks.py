@@ -34,11 +34,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from rook_core.cards import BIRD, Card, card_name, parse_card
 from rook_core.errors import NotationError
-from rook_core.position import Position, parse_position
+from rook_core.position import PositionData, parse_position
 from rook_core.variant import Variant
 
 __all__ = [
@@ -362,7 +361,7 @@ def _play_legal_card(state: RefPlay, card: int) -> RefPlay:
     return new
 
 
-def ref_play_from_position(position: Position | dict[str, Any] | str) -> RefPlay:
+def ref_play_from_position(position: PositionData) -> RefPlay:
     """Return the :class:`RefPlay` of a FORMATS.md trick-play position
     (``taken`` becomes the starting points).  Reading the position goes
     through ``parse_position``, which checks the cards already in the trick
@@ -381,7 +380,7 @@ def _cards_of(mask: int) -> list[int]:
     return [i for i in range(64) if mask >> i & 1]
 
 
-def perft(position: Position | RefPlay | dict[str, Any] | str, depth: int) -> list[int]:
+def perft(position: PositionData | RefPlay, depth: int) -> list[int]:
     """Return ``[n1, ..., n_depth]``: the number of distinct legal sequences
     of the next 1 .. depth cards (FORMATS.md ``rook perft``).  A sequence that
     ends the hand counts at every deeper length too (T-8, T-9, T-10)."""

@@ -23,16 +23,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from .. import _layout as L
 from .._native import Rules, rules_for
 from ..observation import Observation
 from ..variant import Variant
 
-__all__ = ["Knowledge"]
+__all__ = ["Holder", "Knowledge", "NEST"]
 
-NEST = "nest"
+NEST: Literal["nest"] = "nest"
+Holder: TypeAlias = 'int | Literal["nest"]'
+"""Where an unseen card can be: a seat (0-3) or the nest."""
 
 
 @dataclass
@@ -48,7 +50,7 @@ class Knowledge:
     trump: int | None
     declarer: int | None
     trick: list[tuple[int, int]]   # (seat, card) of the current trick
-    known: dict[Any, int] = field(default_factory=dict)    # holder -> cards known to be there
+    known: dict[Holder, int] = field(default_factory=dict)    # holder -> cards known to be there
     lacks: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # seat -> cards it cannot hold
     played_by: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     unseen: int = 0                # cards of the deck whose place the seat does not know
@@ -87,11 +89,11 @@ class Knowledge:
     def partner(self) -> int:
         return (self.seat + 2) % 4
 
-    def hidden_sizes(self) -> dict[Any, int]:
+    def hidden_sizes(self) -> dict[Holder, int]:
         """Return how many unknown cards each other holder has (seats, and
         ``"nest"`` while the nest is hidden from this seat)."""
         v = self.variant
-        sizes: dict[Any, int] = {}
+        sizes: dict[Holder, int] = {}
         for s in range(4):
             if s == self.seat:
                 continue

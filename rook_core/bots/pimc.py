@@ -23,7 +23,7 @@ true deal.  It is an upper bound for analysis, not a fair player.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RookError
@@ -39,10 +39,11 @@ if TYPE_CHECKING:
 __all__ = ["PIMCAgent", "DDAgent", "card_means"]
 
 
-def card_means(results: list[Any], legal: list[int]) -> tuple[dict[int, float], int]:
+def card_means(results: Sequence[SolveResult | int | RookError], legal: list[int]) -> tuple[dict[int, float], int]:
     """Return each legal card's mean value for team 0 over the complete
-    results (a :class:`SolveResult` with a value for every legal card), and
-    how many results were complete."""
+    results of :func:`~rook_core.solver.solve_many` (a :class:`SolveResult`,
+    or a :class:`BudgetExceeded` that kept them, with a value for every legal
+    card), and how many results were complete."""
     sums = {c: 0.0 for c in legal}
     used = 0
     for r in results:

@@ -72,8 +72,8 @@ class NativePolicy:
             raise RookError(f"a native policy needs a C function address (a Numba @cfunc), not {fn!r}")
         self.fn = fn           # keeps the compiled function alive
         self.address = address
-        self.name = name or getattr(fn, "__name__", None) or getattr(
-            getattr(fn, "_pyfunc", None), "__name__", "native")
+        self.name: str = str(name or getattr(fn, "__name__", None) or getattr(
+            getattr(fn, "_pyfunc", None), "__name__", "native"))
         self._call = _PROTO(address)
 
     def __repr__(self) -> str:
@@ -91,7 +91,7 @@ class NativePolicyAgent:
 
     def __init__(self, policy: NativePolicy, variant: Variant, seed: int = 0) -> None:
         self.policy = policy
-        self.name = policy.name
+        self.name: str = policy.name
         self.variant = variant
         self.stream = NativeStream(seed & M64)
 

@@ -31,7 +31,7 @@ from typing import Any
 from ..cards import iter_bits
 from ..errors import RookError
 from ..position import Position
-from .knowledge import NEST, Knowledge
+from .knowledge import NEST, Holder, Knowledge
 
 __all__ = ["sample_world", "world_positions"]
 
@@ -47,7 +47,7 @@ def _feasible(counts: dict[int, int], caps: list[int]) -> bool:
     return not counts.get(0, 0)
 
 
-def sample_world(k: Knowledge, rng: random.Random) -> dict[Any, int]:
+def sample_world(k: Knowledge, rng: random.Random) -> dict[Holder, int]:
     """Return one world: holder (seat or ``"nest"``) -> the cards it holds,
     the seat's own hand and every known card included.
 
@@ -70,7 +70,7 @@ def sample_world(k: Knowledge, rng: random.Random) -> dict[Any, int]:
     if sum(caps) != k.unseen.bit_count() or not _feasible(counts, caps):
         raise RookError(f"no deal of the {k.unseen.bit_count()} unseen cards fits what seat "
                         f"{k.seat} has seen (hidden hand sizes {sizes})")
-    world: dict[Any, int] = {h: 0 for h in holders}
+    world: dict[Holder, int] = {h: 0 for h in holders}
     cards = list(allowed_by)
     rng.shuffle(cards)
     for c in cards:

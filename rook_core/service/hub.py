@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RookError
-from ..hosting import BOT_KINDS, HostedGame
+from ..hosting import BOT_KINDS, Bot, HostedGame
 from ..rng import hand_seed
 from .store import Store, hash_token
 
@@ -66,7 +66,7 @@ class _Live:
     game: HostedGame
     seats: list[tuple[str, str | None, str | None]]           # kind, bot kind, token hash
     log: list[tuple[int, str]]
-    bots: dict[int, Any] = field(default_factory=dict)
+    bots: dict[int, Bot] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 

@@ -45,13 +45,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
 from .. import _layout as L
 from ..actions import Phase
-from ..bots.agents import AGENTS, act_for, make_agent
+from ..bots.agents import AGENTS, Agent, act_for, make_agent
 from ..bots.policy import NativePolicy
 from ..errors import IllegalActionError, RookError
 from ..game import Game
@@ -85,10 +85,14 @@ GAME_COLUMNS: dict[str, tuple[str, str]] = {
 }
 
 
+AgentSpec: TypeAlias = "str | NativePolicy"
+"""A seat's agent as :func:`simulate` takes it: a kind of ``make_agent``, or a native policy."""
+
+
 @dataclass(frozen=True)
 class _Spec:
     variant: Variant
-    agents: tuple[Any, ...]     # kinds, or NativePolicy objects
+    agents: tuple[AgentSpec, ...]
     options: tuple[dict[str, Any], ...]
     seed: int
     mode: str               # "hands" or "games"
@@ -100,7 +104,7 @@ def _new_columns(cols: dict[str, tuple[str, str]]) -> dict[str, list[Any]]:
     return {k: [] for k in cols}
 
 
-def _apply_checked(target: Any, h: HandState, bots: list[Any], where: str) -> None:
+def _apply_checked(target: HandState | Game, h: HandState, bots: list[Agent], where: str) -> None:
     """Apply the action of the seat to move in ``h`` to ``target`` (the hand or
     its game); a refused action is re-raised saying where and who."""
     seat = h.to_move
@@ -114,7 +118,7 @@ def _apply_checked(target: Any, h: HandState, bots: list[Any], where: str) -> No
             f"action {action}, which the rules refuse: {e}", rule=e.rule, action=action) from None
 
 
-def _play_hand(h: HandState, bots: list[Any], where: str) -> None:
+def _play_hand(h: HandState, bots: list[Agent], where: str) -> None:
     while not h.is_over:
         _apply_checked(h, h, bots, where)
 
@@ -150,8 +154,8 @@ def _hand_row(out: dict[str, list[Any]], h: HandState, unit: int, copy: int, num
     out["nest"].append(start.nest.mask)
 
 
-def _bots(spec: _Spec, unit: int, copy: int) -> list[Any]:
-    bots = []
+def _bots(spec: _Spec, unit: int, copy: int) -> list[Agent]:
+    bots: list[Agent] = []
     for seat in range(4):
         i = (seat + copy) % 4
         a, seed = spec.agents[i], agent_seed(spec.seed, unit, seat)
@@ -190,7 +194,7 @@ def _run_chunk(spec: _Spec, first: int, count: int) -> tuple[dict[str, list[Any]
     return hands, games
 
 
-def _play_hand_in_game(g: Game, bots: list[Any], where: str) -> None:
+def _play_hand_in_game(g: Game, bots: list[Agent], where: str) -> None:
     """Play the current hand of ``g`` to its end (the game then deals the next)."""
     start = g.hand_number
     while not g.is_over and g.hand_number == start:
@@ -313,18 +317,18 @@ class SimResult(Tables):
         return super().to_arrow(which)
 
 
-def _agent_name(a: Any) -> str:
+def _agent_name(a: AgentSpec | str) -> str:
     return a if isinstance(a, str) else str(getattr(a, "name", "native"))
 
 
 NATIVE_KINDS = ("random", "heuristic")   # kinds with a native twin in src/rook (sim.c, heuristic.c)
 
 
-def _is_native(a: Any) -> bool:
+def _is_native(a: AgentSpec) -> bool:
     return a in NATIVE_KINDS or isinstance(a, NativePolicy)
 
 
-def simulate(preset: str | Variant, agents: Sequence[Any] = ("heuristic",) * 4, *,
+def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",) * 4, *,
              hands: int | None = None, games: int | None = None, seed: int = 0,
              workers: int = 1, executor: Executor | None = None, chunk: int | None = None,
              duplicate: bool = False, max_hands: int = 200,

@@ -125,7 +125,7 @@ class HeuristicToonervilleAgent:
         self.rng = random.Random(seed)
         self._solve_contract = solver
 
-    def _solve(self, counts: list[int], sets: int, runs: int) -> Any:
+    def _solve(self, counts: list[int], sets: int, runs: int) -> ContractResult:
         """The least-deadwood lay-down of ``counts`` holding ``sets`` sets and ``runs`` runs
         (0 and 0: any further melds, TV-7)."""
         if sum(counts) > MAX_CARDS:                 # beyond the kernel (buys past the default max_buys)
@@ -198,9 +198,9 @@ class HeuristicToonervilleAgent:
                 if leaves_ok([c for m in lay for c in m], _arranged(new, frac)):
                     return Lay(tuple(sorted(lay)))
             return self._discard(obs, counts, con, laid)
-        for m in self._solve(counts, 0, 0).melds:
-            if leaves_ok(m, _arranged(table + [TableMeld("", me, tuple(m))], frac)):
-                return Meld(tuple(m))
+        for meld in self._solve(counts, 0, 0).melds:
+            if leaves_ok(meld, _arranged(table + [TableMeld("", me, tuple(meld))], frac)):
+                return Meld(tuple(meld))
         for c in sorted((c for c in FULL_DECK if counts[c]), key=lambda c: -card_points(c)):
             for i, m in enumerate(table):
                 for end in (("high", "low") if c == L.BIRD and m.kind == "run" else (None,)):
@@ -280,7 +280,7 @@ def make_toonerville_agent(kind: str, rules: ToonervilleRules, seed: int = 0,
 
 
 def play_game(game: ToonervilleGame, agents: Sequence[ToonervilleAgent],
-              on_action: Any = None) -> ToonervilleGame:
+              on_action: Callable[[ToonervilleGame, int, Action], object] | None = None) -> ToonervilleGame:
     """Play ``game`` to its end with one agent per player; ``on_action(game, player, action)``
     is called after each action.
 
