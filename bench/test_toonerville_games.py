@@ -19,10 +19,10 @@ import pytest
 
 from rook_core._reference.contract import solve_contract as reference_solver
 from rook_core.rng import agent_seed, hand_seed
+from rook_core.sim.toonerville import simulate_toonerville
 from rook_core.toonerville.agents import make_toonerville_agent, play_game
 from rook_core.toonerville.game import ToonervilleGame
 from rook_core.toonerville.rules import ToonervilleRules
-from rook_core.toonerville.simulate import simulate_toonerville
 from rook_core.toonerville.solver import solve_contract as native_solver
 
 SEED = 2026

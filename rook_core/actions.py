@@ -23,13 +23,14 @@ simulator and the JSON forms.  Text forms: a card (``R14``), ``pass``,
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Protocol
 
 from . import _layout as L
 from .cards import card_name, color_name, parse_card, parse_color
-from .errors import NotationError
+from .errors import NotationError, RookError
 
 __all__ = ["PASS", "TRUMP", "PENALTY", "BID", "MAX_BID_LIMIT", "N_ACTIONS", "Phase",
-           "action_name", "parse_action", "bid_action", "trump_action"]
+           "action_name", "parse_action", "bid_action", "trump_action", "replay"]
 
 # the encoding is generated from one table (tools/gen_layout.py) for C, Cython and Python
 PASS = L.ACTION_PASS
@@ -115,3 +116,21 @@ def parse_action(text: str | int) -> int:
     except NotationError as e:
         raise NotationError(f"bad action {text!r}: {e}", text) from None
     raise NotationError(f"unknown action {text!r} (a card, 'pass', 'bid N', 'trump C' or 'penalty T')", text)
+
+
+class _Applies(Protocol):
+    def apply(self, action: int, seat: int | None = None) -> None: ...
+
+
+def replay(target: _Applies, actions: object, what: str) -> None:
+    """Apply ``actions`` (ints or their text forms) to ``target`` in order.
+
+    :raises RookError: naming the index and text of the first action refused.
+    """
+    if not isinstance(actions, list):
+        raise RookError(f"{what} 'actions' must be a list")
+    for i, a in enumerate(actions):
+        try:
+            target.apply(parse_action(a))
+        except RookError as e:
+            raise type(e)(f"{what} action {i} ({a!r}): {e}") from None

@@ -375,7 +375,7 @@ def _progress_bar(total: int, unit: str, off: bool) -> tuple[Any, Any]:
 
 def _simulate_toonerville(args: argparse.Namespace) -> int:
     from .sim.simulate import check_out_path
-    from .toonerville.simulate import format_toonerville_summary, simulate_toonerville
+    from .sim.toonerville import format_toonerville_summary, simulate_toonerville
     agents = _agent_list(args, ["heuristic", "random"])
     if args.out:
         check_out_path(args.out)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import PENALTY, Phase, action_name, parse_action
+from .actions import PENALTY, Phase, action_name, parse_action, replay
 from .errors import IllegalActionError, RookError
 from .hand import HandState
-from .jsonio import read_object, replay
+from .jsonio import read_object
 from .rng import hand_seed
 from .variant import PRESETS, Variant, get_preset
 

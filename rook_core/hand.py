@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from . import _layout as L
 from ._native import HandCore, check_seat, rules_for
-from .actions import Phase, action_name, parse_action
+from .actions import Phase, action_name, parse_action, replay
 from .cards import Card, CardSet, card_name, color_name, parse_card, parse_cards, parse_color
 from .errors import IllegalActionError, NotationError, RookError
-from .jsonio import read_object, replay
+from .jsonio import read_object
 from .observation import Observation, TrickSeen
 from .variant import PRESETS, Variant, get_preset
 

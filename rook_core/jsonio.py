@@ -1,16 +1,15 @@
-"""Reading the JSON documents of rook_core (hands, games, positions) with clear errors."""
+"""Reading JSON documents and JSON-lines streams with clear errors (no game knowledge here)."""
 
 from __future__ import annotations
 
 import json
 import math
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
-from .actions import parse_action
 from .errors import RookError
 
-__all__ = ["read_object", "replay", "run_jsonl"]
+__all__ = ["read_object", "run_jsonl"]
 
 
 def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable[str] = (),
@@ -34,24 +33,6 @@ def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable
         if k not in data:
             raise error(f"{what}: the field {k!r} is required")
     return data
-
-
-class _Applies(Protocol):
-    def apply(self, action: int, seat: int | None = None) -> None: ...
-
-
-def replay(target: _Applies, actions: Any, what: str) -> None:
-    """Apply ``actions`` (ints or their text forms) to ``target`` in order.
-
-    :raises RookError: naming the index and text of the first action refused.
-    """
-    if not isinstance(actions, list):
-        raise RookError(f"{what} 'actions' must be a list")
-    for i, a in enumerate(actions):
-        try:
-            target.apply(parse_action(a))
-        except RookError as e:
-            raise type(e)(f"{what} action {i} ({a!r}): {e}") from None
 
 
 def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[str, Any]],

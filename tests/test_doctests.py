@@ -15,7 +15,7 @@ MODULES = [
     "rook_core.toonerville.contracts", "rook_core._reference.contract", "rook_core.toonerville.solver",
     "rook_core.toonerville.rules", "rook_core.toonerville.actions", "rook_core.toonerville.table",
     "rook_core.toonerville.game", "rook_core.toonerville.agents", "rook_core.toonerville.playlog",
-    "rook_core.toonerville.simulate", "rook_core.hosting", "rook_core.service.store",
+    "rook_core.sim.toonerville", "rook_core.hosting", "rook_core.service.store",
     "rook_core.service.hub", "rook_core.service.jobs", "rook_core.engine", "rook_core.analysis",
 ]
 

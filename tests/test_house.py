@@ -124,6 +124,54 @@ def test_the_import_graph_has_no_circle() -> None:
             visit(m)
 
 
+# The five layers of the package, from the ground up (docs/ARCHITECTURE.md).
+# A module belongs to the layer of the longest name below that starts it; it
+# may import its own layer and the layers beneath, never one above.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("core", ("_native", "_layout", "_version", "errors", "rng", "jsonio", "_kernels")),
+    ("rules", ("cards", "variant", "actions", "position", "observation", "hand", "game", "toonerville")),
+    ("play", ("solver", "nest", "text", "bots", "_reference", "toonerville.agents", "toonerville.playlog")),
+    ("batch", ("sim",)),
+    ("apps", ("hosting", "analysis", "engine", "service", "demo", "cli", "__main__")),
+)
+
+
+def _layer_of(module: str) -> int | None:
+    """The layer number of ``module`` (``rook_core.x.y``), None for the package face."""
+    name = module.removeprefix("rook_core").removeprefix(".")
+    best: tuple[int, int] | None = None
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for p in prefixes:
+            if (name == p or name.startswith(p + ".")) and (best is None or len(p) > best[0]):
+                best = (len(p), i)
+    return None if best is None else best[1]
+
+
+def test_every_module_has_a_layer() -> None:
+    missing = sorted(m for m in _imports() if m != "rook_core" and _layer_of(m) is None)
+    assert not missing, f"modules on no layer of LAYERS: {missing}"
+
+
+def test_no_import_climbs_to_a_higher_layer() -> None:
+    bad = []
+    for mod, deps in _imports().items():
+        here = _layer_of(mod)
+        if here is None:
+            continue
+        for dep in deps:
+            there = _layer_of(dep)
+            if there is not None and there > here:
+                bad.append(f"{mod} ({LAYERS[here][0]}) -> {dep} ({LAYERS[there][0]})")
+    assert not bad, sorted(bad)
+
+
+def test_the_layer_map_reads_real_layers() -> None:
+    """The map places modules where the design says (a map that put all on one layer would pass the check)."""
+    assert [_layer_of(f"rook_core.{m}") for m in ("errors", "hand", "toonerville.game", "bots.pimc",
+                                                    "toonerville.agents", "sim.toonerville", "cli")] \
+        == [0, 1, 1, 2, 2, 3, 4]
+
+
 def test_the_graph_reader_sees_the_imports_it_checks() -> None:
     """The checks above read real edges (a reader that saw none would pass them all)."""
     graph = _imports()

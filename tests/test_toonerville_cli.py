@@ -15,11 +15,11 @@ import pytest
 from rook_core.cli import main
 from rook_core.errors import RookError
 from rook_core.rng import agent_seed
+from rook_core.sim.toonerville import simulate_toonerville
 from rook_core.toonerville.agents import make_toonerville_agent, play_game
 from rook_core.toonerville.game import ToonervilleGame
 from rook_core.toonerville.playlog import write_game_log
 from rook_core.toonerville.rules import ToonervilleRules
-from rook_core.toonerville.simulate import simulate_toonerville
 
 
 def run(argv: list[str]) -> tuple[int, str, str]:

@@ -1,7 +1,7 @@
 """Simulation jobs of the service: run in the background, polled, downloaded.
 
 A job is one :func:`~rook_core.sim.simulate.simulate` (trick-taking presets) or
-:func:`~rook_core.toonerville.simulate.simulate_toonerville` run in a worker
+:func:`~rook_core.sim.toonerville.simulate_toonerville` run in a worker
 process, so that it never holds the server's interpreter; its progress, the
 count of hands or games done, comes back through a small file.  When it
 ends its columns are written to ``DIR/JOB.npz``, ``.csv`` and (with pyarrow)
@@ -153,7 +153,7 @@ def _simulate_job(spec: dict[str, Any], directory: str, job_id: str) -> dict[str
         os.replace(tmp, base + ".progress")
     result: Any
     if spec["preset"] == "toonerville":
-        from ..toonerville.simulate import simulate_toonerville
+        from ..sim.toonerville import simulate_toonerville
         result = simulate_toonerville(spec["agents"], games=spec["games"], seed=spec.get("seed", 0),
                                       progress=progress)
     else:

@@ -2,7 +2,7 @@
 
 :class:`Tables` is what the simulator's results share: the trick-taking
 :class:`~rook_core.sim.simulate.SimResult` (hands and games) and
-Toonerville's :class:`~rook_core.toonerville.simulate.ToonervilleSimResult`
+Toonerville's :class:`~rook_core.sim.toonerville.ToonervilleSimResult`
 (rounds and games).  A subclass says which tables it has (:meth:`tables`,
 the main one first) and which of them are written as files of their own;
 this class writes them: ``.parquet`` and ``.csv`` one file a table (the main

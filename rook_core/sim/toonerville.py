@@ -30,12 +30,12 @@ import numpy as np
 
 from ..errors import RookError
 from ..rng import agent_seed, hand_seed
-from ..sim.chunks import Inline, run_chunks
-from ..sim.stats import mean_ci, wilson
-from ..sim.tables import Tables
-from .agents import make_toonerville_agent, play_game, toonerville_agent_kinds
-from .game import ToonervilleGame
-from .rules import ToonervilleRules
+from ..toonerville.agents import make_toonerville_agent, play_game, toonerville_agent_kinds
+from ..toonerville.game import ToonervilleGame
+from ..toonerville.rules import ToonervilleRules
+from .chunks import Inline, run_chunks
+from .stats import mean_ci, wilson
+from .tables import Tables
 
 __all__ = ["simulate_toonerville", "format_toonerville_summary", "ToonervilleSimResult", "ROUND_COLUMNS",
            "GAME_COLUMNS", "MAX_PLAYERS"]
