@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import json
 import shutil
+import sqlite3
 
 import pytest
 from _server import Server
@@ -87,3 +89,22 @@ def test_a_person_plays_toonerville_in_the_browser(browser_and_server) -> None: 
     assert any(a in ("draw", "take") for a in done)        # seat 0 started a turn of its own
     assert "Round 1" in browser.find_element(By.ID, "info").text
     assert len(browser.find_element(By.ID, "hand").find_elements(By.CLASS_NAME, "card")) >= 12
+
+
+def test_a_reload_goes_on_with_the_game_and_each_new_game_is_a_fresh_secret_deal(
+        browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16.3 and 16.8: the seat token outlives a reload; the default deal is secret and new."""
+    browser, server = browser_and_server
+    browser.get(server.url + "/")
+    assert len(_play(browser, "tournament", 3)) == 3
+    wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
+    before = browser.find_element(By.ID, "board").get_attribute("data-move")
+    browser.refresh()
+    wait.until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move") == before)
+    assert browser.find_element(By.ID, "hand").find_elements(By.CLASS_NAME, "card")
+    assert len(_play(browser, "tournament", 2)) == 2       # a new game from the same page, after the reload
+    db = sqlite3.connect(server.db)
+    specs = [json.loads(s) for (s,) in db.execute("SELECT spec FROM games WHERE spec LIKE '%tournament%'")]
+    db.close()
+    assert len(specs) >= 3 and not any(s["seed_chosen"] for s in specs)
+    assert len({s["seed"] for s in specs}) == len(specs), "two default games got the same deal"

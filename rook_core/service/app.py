@@ -216,8 +216,9 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/health")
-    def health() -> dict[str, Any]:
-        return {"ok": True, "version": __version__}
+    async def health() -> dict[str, Any]:
+        # async: it answers on the event loop, never waiting for a worker thread
+        return {"ok": True, "version": __version__, "games_in_memory": hub.in_memory, "rebuilds": hub.rebuilds}
 
     # ----------------------------------------------------------------- games
     @app.post("/games", status_code=201)

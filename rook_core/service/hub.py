@@ -12,6 +12,11 @@ is never lost.
   applied) gets the same answer again: requests are idempotent.
 * A request for a move number that is not the current one is stale: 409.
 
+A refused request (no token, a wrong token, a stale move, an action the
+rules refuse) changes nothing: the game stays in memory as it was.  A bot's
+decision is seeded by the game's seed, its seat and the move number alone,
+so a game rebuilt from its log plays on exactly as one that never left memory.
+
 Memory is bounded: the newest ``keep_finished`` finished games and the
 ``keep_playing`` games used most recently stay in memory; others are dropped
 and rebuilt from their log when they are asked for again (a rebuild holds
@@ -28,6 +33,7 @@ only that game's loading lock, never the whole hub).
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
 import uuid
@@ -38,11 +44,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RookError
-from ..hosting import BOT_KINDS, Bot, HostedGame
-from ..rng import hand_seed
+from ..hosting import BOT_KINDS, HostedGame
+from ..rng import agent_seed
 from .store import Store, hash_token
 
-__all__ = ["Hub", "NotFound", "Forbidden", "Conflict"]
+__all__ = ["Hub", "NotFound", "Forbidden", "Conflict", "seed_commitment"]
 
 MAX_BOT_ACTIONS = 100_000           # a guard: bots never run away in one request
 KEEP_FINISHED = 256                 # finished games kept in memory; older ones reload from the log
@@ -66,7 +72,6 @@ class _Live:
     game: HostedGame
     seats: list[tuple[str, str | None, str | None]]           # kind, bot kind, token hash
     log: list[tuple[int, str]]
-    bots: dict[int, Bot] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -93,6 +98,7 @@ class Hub:
         self._finished: OrderedDict[str, None] = OrderedDict()     # oldest first
         self._loading: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
+        self.rebuilds = 0                   # games rebuilt from their log since the hub started
 
     @property
     def in_memory(self) -> int:
@@ -113,8 +119,8 @@ class Hub:
 
     def _drop_idle(self) -> None:
         """Drop the least recently used games in play beyond ``keep_playing``
-        whose lock is free (hub lock held).  Their log rebuilds them; only the
-        bots' random streams start again."""
+        whose lock is free (hub lock held).  Their log rebuilds them exactly,
+        bots included (see :func:`_bot_seed`)."""
         if len(self._live) <= self.keep_playing:
             return                                                        # the common case: nothing to do
         playing = [g for g in self._live if g not in self._finished]       # least recently used first
@@ -133,10 +139,13 @@ class Hub:
         if not isinstance(seats, list):
             raise RookError(f"seats must be a list, one per seat, not {seats!r}")
         spec = dict(spec)
-        if spec.get("seed") is None:
-            spec["seed"] = secrets.randbits(63)         # a secret deal: the seed is shown at the end
+        chosen = spec.get("seed") is not None
+        if not chosen:
+            spec["seed"] = secrets.randbits(63)         # a secret deal from the OS's source: shown at the end
         game = HostedGame.create(spec)
         spec = game.spec                                 # with every rule it was built with
+        spec["seed_chosen"] = chosen
+        spec["seed_salt"] = secrets.token_hex(16)      # the commitment's salt, shown with the seed
         if len(seats) != game.seats:
             raise RookError(f"{spec['game']} has {game.seats} seats, and {len(seats)} were given")
         kinds = [_seat_spec(s) for s in seats]
@@ -184,6 +193,7 @@ class Hub:
                 with self._lock:
                     self._live[game_id] = live
                     self._loading.pop(game_id, None)
+                    self.rebuilds += 1
                     self._drop_idle()
                 with live.lock, self._evict_on_error(game_id):      # a restart may find a bot to move
                     self._run_bots(game_id, live)
@@ -228,10 +238,7 @@ class Hub:
                 seat = live.game.to_move
                 if seat is None or live.game.is_over or live.seats[seat][0] != "bot":
                     break
-                bot = live.bots.get(seat)
-                if bot is None:
-                    bot = live.bots[seat] = live.game.bot(str(live.seats[seat][1]),
-                                                          hand_seed(live.game.spec.get("seed", 0), 1000 + seat))
+                bot = live.game.bot(str(live.seats[seat][1]), _bot_seed(live, seat, first + len(done)))
                 action = live.game.apply(live.game.bot_action(bot, seat), seat)
                 done.append((seat, action))
         finally:
@@ -271,7 +278,7 @@ class Hub:
         taken), the move number, whose move, and the result once over."""
         with self._locked(game_id) as live:
             g = live.game
-            return {"game_id": game_id, "game": g.spec["game"], "seed": g.spec["seed"] if g.is_over else None,
+            return {"game_id": game_id, "game": g.spec["game"], **_deal(g),
                     "seats": [{"seat": i, "kind": k, "bot": b, "taken": k == "bot" or t is not None}
                               for i, (k, b, t) in enumerate(live.seats)],
                     "move": len(live.log), "to_move": g.to_move, "over": g.is_over, "result": g.result()}
@@ -296,7 +303,7 @@ class Hub:
         with self._locked(game_id) as live:
             if not live.game.is_over:
                 raise Conflict("the history is shown when the game is over")
-            return {"game_id": game_id, "game": live.game.spec["game"], "seed": live.game.spec["seed"],
+            return {"game_id": game_id, "game": live.game.spec["game"], **_deal(live.game),
                     "actions": [{"seat": s, "action": a} for s, a in live.log], "result": live.game.result()}
 
     # --------------------------------------------------------------- acting
@@ -310,7 +317,7 @@ class Hub:
             raise RookError(f"a move number is an int >= 0, not {move!r}")
         if not isinstance(action, str):
             raise RookError(f"an action is a text, not {action!r}")
-        with self._locked(game_id) as live, self._evict_on_error(game_id):
+        with self._locked(game_id) as live:
             seat = self._seat_of(live, token)
             n = len(live.log)
             if move < n:
@@ -325,13 +332,39 @@ class Hub:
                 raise Conflict("the game is over")
             if live.game.to_move != seat:
                 raise Conflict(f"it is seat {live.game.to_move}'s move, not seat {seat}'s")
-            done = live.game.apply(action, seat, penalties=False)
-            self.store.append(game_id, n, seat, done)    # a failure evicts the game: memory never runs ahead
-            live.log.append((seat, done))
-            self._run_bots(game_id, live)
-            view = self._view(game_id, live, seat)
+            done = live.game.apply(action, seat, penalties=False)    # refused: nothing changed
+            with self._evict_on_error(game_id):          # memory never runs ahead of the log
+                self.store.append(game_id, n, seat, done)
+                live.log.append((seat, done))
+                self._run_bots(game_id, live)
+                view = self._view(game_id, live, seat)
         self._note_if_over(game_id, live)
         return view
+
+
+def seed_commitment(seed: int, salt: str) -> str:
+    """The published commitment to a deal: the SHA-256 of ``"SALT:SEED"`` in hex."""
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def _deal(game: HostedGame) -> dict[str, Any]:
+    """What anyone may know of a game's deal: whether its creator chose the seed,
+    the commitment to it from the start, and the seed and salt once the game is
+    over (a game stored before commitments has none: None)."""
+    spec = game.spec
+    salt = spec.get("seed_salt")
+    over = game.is_over
+    return {"seed_chosen": spec.get("seed_chosen"),
+            "seed_commitment": None if salt is None else seed_commitment(int(spec["seed"]), str(salt)),
+            "seed": spec["seed"] if over else None, "seed_salt": salt if over else None}
+
+
+def _bot_seed(live: _Live, seat: int, move: int) -> int:
+    """The seed of the bot deciding move number ``move`` for ``seat``: a function
+    of the game's seed, the seat and the move alone, so that a game rebuilt from
+    its log plays on exactly as if it had never left memory, and no request
+    (refused or not) can shift a bot's random choices."""
+    return agent_seed(int(live.game.spec.get("seed", 0)), move, seat)
 
 
 def _same(game: HostedGame, logged: str, action: str) -> bool:

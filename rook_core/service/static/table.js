@@ -1,11 +1,14 @@
 // The browser table of `rook serve`: one person at seat 0 against bots.
-// It creates a game, joins seat 0, then polls the seat's view and shows the
-// legal actions as buttons; a button sends the action with the move number.
+// It creates a game (a fresh secret deal unless a seed is typed in), joins
+// seat 0, then polls the seat's view and shows the legal actions as buttons;
+// a button sends the action with the move number.  The game and its seat
+// token are kept in the browser's storage, so a reload goes on with the game.
 "use strict";
 
 const GAMES = ["tournament", "partnership-57", "crowsnest", "crowsnest-100", "kentucky-discard-original",
                "red-one", "buckeye", "kentucky-rook", "dixie", "toonerville"];
 const $ = (id) => document.getElementById(id);
+const SAVED = "rook_core.seat";
 let game = null, token = null, view = null, timer = null, sending = false, shown = null;
 
 for (const g of GAMES) {
@@ -116,14 +119,37 @@ $("new-game").addEventListener("submit", async (ev) => {
   const players = name === "toonerville" ? Number($("players").value) : 4;
   const seats = ["human"].concat(Array(players - 1).fill($("bots").value));
   try {
-    const body = {game: name, seed: Number($("seed").value), seats};
+    const body = {game: name, seats};
+    if ($("seed").value !== "") body.seed = Number($("seed").value);
     if (name === "toonerville") body.players = players;
     const g = await call("POST", "/games", body);
     game = g.game_id;
     token = (await call("POST", `/games/${game}/seats/0/join`)).token;
+    localStorage.setItem(SAVED, JSON.stringify({game, token}));
     await refresh();
     timer = setInterval(refresh, 1500);
   } catch (e) {
     $("status").textContent = "Error: " + e.message;
   }
 });
+
+// Go on with the game of this browser's last visit, if it is still there.
+(async () => {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(SAVED) || "null");
+  } catch (e) {
+    saved = null;
+  }
+  if (!saved || typeof saved.game !== "string" || typeof saved.token !== "string") return;
+  game = saved.game;
+  token = saved.token;
+  try {
+    view = await call("GET", `/games/${game}/view`);
+    render();
+    timer = setInterval(refresh, 1500);
+  } catch (e) {
+    localStorage.removeItem(SAVED);
+    game = token = null;
+  }
+})();
