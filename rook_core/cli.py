@@ -295,6 +295,12 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--port", type=int, default=8000)
     se.add_argument("--db", default="rook-games.sqlite", help="the SQLite file of the games (default %(default)s)")
     se.add_argument("--jobs-dir", default=None, help="where simulation results go (default: beside --db)")
+    from dataclasses import fields
+
+    from .service.limits import Limits
+    for f in fields(Limits):
+        se.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default,
+                        help=f.metadata["help"] + " (default %(default)s)")
     sub.add_parser("engine", help="the engine over stdin/stdout, one JSON message per line")
     return p
 
@@ -355,7 +361,12 @@ def _serve(args: argparse.Namespace) -> int:
     folder = os.path.dirname(os.path.abspath(args.db))
     if not os.path.isdir(folder):
         raise RookError(f"--db {args.db}: the folder {folder} does not exist")
-    uvicorn.run(create_app(args.db, args.jobs_dir), host=args.host, port=args.port, log_level="warning")
+    from dataclasses import fields
+
+    from .service.limits import Limits
+    limits = Limits(**{f.name: getattr(args, f.name) for f in fields(Limits)})
+    uvicorn.run(create_app(args.db, args.jobs_dir, limits=limits), host=args.host, port=args.port,
+                log_level="warning")
     return 0
 
 

@@ -21,14 +21,17 @@ def free_port() -> int:
 
 
 class Server:
-    """``rook serve --db DB`` in a subprocess; :meth:`kill` ends it with SIGKILL."""
+    """``rook serve --db DB [ARGS]`` in a subprocess; :meth:`kill` ends it with SIGKILL."""
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
+    # The suite's clients all share one address (loopback): no rate per client
+    # unless a test asks for one.
+    def __init__(self, db: Path, port: int | None = None,
+                 args: tuple[str, ...] = ("--requests-per-second", "0", "--games-per-minute", "0")) -> None:
         self.db = db
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen([sys.executable, "-m", "rook_core", "serve", "--port", str(self.port),
-                                      "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      "--db", str(db), *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.time() + 60
         while True:

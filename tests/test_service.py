@@ -24,7 +24,9 @@ from rook_core.toonerville.rules import ToonervilleRules
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    s = Server(tmp_path_factory.mktemp("service") / "games.sqlite")
+    s = Server(tmp_path_factory.mktemp("service") / "games.sqlite",
+               args=("--requests-per-second", "0", "--games-per-minute", "0", "--solve-budget", "20000000",
+                     "--analysis-queue", "8"))
     yield s
     s.stop()
 
@@ -92,8 +94,12 @@ def test_a_toonerville_game_is_played_to_its_end_and_its_history_replays(server:
 def test_bots_play_by_themselves(server: Server) -> None:
     with server.client() as c:
         g = new_game(c, "crowsnest", seats=["bot:random", "bot:heuristic", "bot:random", "bot:heuristic"], seed=3)
-        assert g["over"] and g["result"]["winner_team"] in (0, 1) and g["move"] > 50
+        assert g["move"] <= 400 and (g["over"] or g["bots_moving"])   # one request plays one slice at most
+        g = c.get(f"/games/{g['game_id']}", params={"wait": 30}).json()
+        assert g["over"] and not g["bots_moving"]
+        assert g["result"]["winner_team"] in (0, 1) and g["move"] > 50
         t = new_game(c, "toonerville", seats=["bot:random"] * 3, players=3, rounds=[10], seed=3)
+        t = c.get(f"/games/{t['game_id']}", params={"wait": 30}).json()
         assert t["over"] and len(t["result"]["round_scores"]) == 1          # the turn limit ends the round
         gone = c.post(f"/games/{g['game_id']}/actions", headers=bearer("x"), json={"action": "pass", "move": 0})
         assert gone.status_code == 403
@@ -104,6 +110,7 @@ def test_T34_a_table_of_random_bots_ends_after_max_hands(server: Server) -> None
     hosted game is over after ``max_hands`` hands, with no winner."""
     with server.client() as c:
         g = new_game(c, "crowsnest", seats=["bot:random"] * 4, seed=1, max_hands=4)
+        g = c.get(f"/games/{g['game_id']}", params={"wait": 30}).json()         # the bots play on meanwhile
         assert g["over"] and g["to_move"] is None
         assert g["result"]["winner_team"] is None and g["result"]["stopped"] == "max_hands"
         assert g["result"]["hands"] == 4
@@ -428,6 +435,7 @@ def test_finished_games_leave_memory_and_reload_from_the_log(tmp_path: Path) -> 
     person = hub.create({"game": "crowsnest", "seed": 8}, ["human"] + ["bot:random"] * 3)
     token = hub.join(person, 0)
     played = [hub.create({"game": "crowsnest", "seed": s}, ["bot:heuristic"] * 4) for s in range(5)]
+    assert all(hub.wait_for_bots(g, 120) for g in played)         # their bots play on in the background
     assert hub.in_memory == 3                                     # the open game and the newest two finished
     for g in played:                                              # the dropped ones come back whole
         again = hub.history(g)

@@ -4,6 +4,8 @@ someone else's game, on a real server process on loopback and on the hub."""
 from __future__ import annotations
 
 import hashlib
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -114,3 +116,87 @@ def test_a_secret_deal_is_committed_at_creation_and_revealed_at_the_end(server: 
             assert c.get(f"/games/{g}/history").json()["seed"] == end["seed"]
             ends.append(end)
     assert ends[0]["seed"] != ends[1]["seed"] and ends[2]["seed"] == 11
+
+
+@pytest.fixture
+def tight(tmp_path: Path) -> Any:
+    s = Server(tmp_path / "tight.sqlite", args=("--bot-slice", "50", "--bot-queue", "2", "--games-per-minute", "6",
+                                                "--games-burst", "6", "--analysis-queue", "2",
+                                                "--requests-per-second", "20", "--requests-burst", "60"))
+    yield s
+    s.stop()
+
+
+def test_one_request_plays_one_slice_of_bots_and_the_rest_plays_on_in_the_background(tight: Server) -> None:
+    """Issue 16.1: a table of bots asked for 1,000 hands costs its request 50 bot actions."""
+    with tight.client() as c:
+        r = c.post("/games", json={"game": "tournament", "seats": ["bot:random"] * 4, "max_hands": 1000})
+        assert r.status_code == 201, r.text
+        long = r.json()
+        assert long["move"] == 50 and long["bots_moving"] and not long["over"]
+        g, t = _create(c, seed=3, seats=["human", "bot:random", "bot:random", "bot:random"])
+        v = c.get(f"/games/{g}/view", headers=bearer(t)).json()
+        assert not v["bots_moving"]                              # a person's game: its bots answered at once
+        r = c.post(f"/games/{g}/actions", json={"action": v["legal"][0], "move": v["move"]}, headers=bearer(t))
+        assert r.status_code == 200
+        meanwhile = c.get(f"/games/{long['game_id']}").json()
+        assert meanwhile["move"] > 50, "the bots' game does not play on"
+        short = c.post("/games", json={"game": "tournament", "seats": ["bot:heuristic"] * 4, "max_hands": 2})
+        done = c.get(f"/games/{short.json()['game_id']}", params={"wait": 30}).json()
+        assert done["over"] and not done["bots_moving"] and done["move"] > 50
+        replay = c.get(f"/games/{short.json()['game_id']}/history").json()
+        assert len(replay["actions"]) == done["move"]
+
+
+def test_bots_in_the_background_and_new_games_per_client_are_bounded(tight: Server) -> None:
+    """Issue 16.1: past --bot-queue games playing on, and past a client's rate, 429 with Retry-After."""
+    with tight.client() as c:
+        answers = [c.post("/games", json={"game": "tournament", "seats": ["bot:random"] * 4, "max_hands": 1000})
+                   for _ in range(3)]
+        assert [a.status_code for a in answers] == [201, 201, 429]
+        assert int(answers[2].headers["Retry-After"]) >= 1 and "playing on" in answers[2].json()["error"]
+        people = [c.post("/games", json={"game": "tournament", "seats": ["human"] * 4}) for _ in range(4)]
+        assert [a.status_code for a in people] == [201, 201, 201, 429]       # 6 at once, 3 taken before
+        assert int(people[3].headers["Retry-After"]) >= 1 and "a minute" in people[3].json()["error"]
+
+
+def test_the_analysis_queue_is_bounded_and_cheap_analysis_skips_it(tight: Server) -> None:
+    """Issue 16.4: solves past --analysis-queue get 429; legal and perft answer meanwhile."""
+    from rook_core.game import Game
+    deal = Game("partnership-57", 9).current
+    early = {"preset": "partnership-57", "trump": "G", "leader": 0, "trick": [],
+             "hands": [deal.hand(s).names() for s in range(4)]}
+    codes: list[int] = []
+    order: list[str] = []
+
+    def solve() -> None:
+        with tight.client() as c:
+            codes.append(c.post("/analysis/solve", params={"budget": 5_000_000}, json=early).status_code)
+        order.append("solve")
+    threads = [threading.Thread(target=solve) for _ in range(5)]
+    for th in threads:
+        th.start()
+    time.sleep(0.3)
+    with tight.client() as c:
+        assert c.post("/analysis/legal", json=early).status_code == 200
+        assert c.post("/analysis/perft", params={"depth": 2}, json=early).status_code == 200
+        order.append("cheap")
+        over = c.post("/analysis/solve", params={"budget": 5_000_001}, json=early)
+        assert over.status_code == 422 and "budget" in over.text
+    for th in threads:
+        th.join(120)
+    assert sorted(codes) == [422, 422, 429, 429, 429]         # two searched (to their budget), three refused
+    assert order.index("cheap") < max(i for i, o in enumerate(order) if o == "solve")
+
+
+def test_a_client_past_its_request_rate_gets_429_and_others_go_on(tight: Server) -> None:
+    """Issue 16.1, 16.6: one address cannot take the server's time from the others."""
+    flooder = httpx.Client(base_url=tight.url, timeout=30, transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+    with flooder, tight.client() as other:
+        codes = [flooder.get("/games/" + "0" * 32).status_code for _ in range(80)]
+        assert codes.count(404) >= 60 and codes[-1] == 429          # the burst, then refused
+        refused = flooder.get("/games/" + "0" * 32)
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+        assert refused.json()["error"].startswith("too many requests")
+        assert flooder.get("/health").status_code == 200             # never refused
+        assert other.get("/games/" + "0" * 32).status_code == 404     # another address is not held up

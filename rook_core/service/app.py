@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -53,13 +54,15 @@ from ..analysis import contract_answer, legal_answer, perft_answer, solve_answer
 from ..errors import IllegalActionError, RookError
 from ..solver import BudgetExceeded
 from .hub import Conflict, Forbidden, Hub, NotFound
-from .jobs import MAX_GAMES, MAX_HANDS, Busy, Jobs
+from .jobs import MAX_GAMES, MAX_HANDS, Jobs
+from .limits import Busy, Limits, RateLimit
 from .store import Store
 
 __all__ = ["create_app", "MAX_BODY"]
 
 MAX_BODY = 64 * 1024
 THREADS = 4                 # worker threads for the game logic (see lifespan)
+SWITCH_INTERVAL = 0.0005    # seconds a thread may hold the interpreter while another waits
 STATIC = Path(__file__).resolve().parent / "static"
 Card = Annotated[str, Field(max_length=8)]
 
@@ -157,17 +160,43 @@ class _BodyLimit:
         await self.app(scope, limited, guarded)
 
 
-async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:
+class _ClientLimit:
+    """Refuse a client's requests past its rate with 429 and ``Retry-After``,
+    before any routing or body parsing (``/health`` is never refused)."""
+
+    def __init__(self, app: Any, rate: RateLimit) -> None:
+        self.app, self.rate = app, rate
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope.get("path") != "/health":
+            client = scope.get("client")
+            wait = self.rate.take(client[0] if client else "")
+            if wait:
+                retry = Busy("", wait).retry_after
+                await _send_json(send, 429, {"error": "too many requests from this client; try again in "
+                                                      f"{retry} s", "retry_after": retry},
+                                 [(b"retry-after", str(retry).encode())])
+                return
+        await self.app(scope, receive, send)
+
+
+async def _send_json(send: Any, status: int, body: dict[str, Any],
+                     headers: list[tuple[bytes, bytes]] | None = None) -> None:
     data = json.dumps(body).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]})
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
+                            *(headers or [])]})
     await send({"type": "http.response.body", "body": data})
 
 
-def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BODY) -> FastAPI:
-    """The service's ASGI app, its games in the SQLite file ``db_path``."""
+def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BODY,
+               limits: Limits | None = None) -> FastAPI:
+    """The service's ASGI app, its games in the SQLite file ``db_path``, keeping
+    ``limits`` (docs/SERVICE.md)."""
+    limits = limits or Limits()
     store = Store(db_path)
-    hub = Hub(store)
+    hub = Hub(store, limits=limits)
+    creating = RateLimit(limits.games_per_minute, limits.games_burst)
     jobs = Jobs(jobs_dir or os.path.join(os.path.dirname(os.path.abspath(db_path)), "rook-jobs"))
 
     @asynccontextmanager
@@ -175,7 +204,14 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         # The game logic holds the GIL: a few worker threads answer in turn,
         # where many would only share one core less fairly.
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+        # and a thread that holds the interpreter (the bots playing on, in the
+        # background) hands it over within half a millisecond, not five, so that
+        # a request waits for it that much at each of its steps
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         yield
+        sys.setswitchinterval(switch)
+        hub.close()
         jobs.shutdown()
 
     app = FastAPI(title="rook_core", version=__version__, lifespan=lifespan,
@@ -193,7 +229,11 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         return JSONResponse({"error": str(exc), "budget": exc.kind, "lo": exc.lo, "hi": exc.hi,
                              "nodes": exc.nodes}, status_code=422)
 
-    app.add_exception_handler(Busy, error(429))
+    @app.exception_handler(Busy)
+    async def busy(request: Request, exc: Busy) -> JSONResponse:
+        return JSONResponse({"error": str(exc), "retry_after": exc.retry_after}, status_code=429,
+                            headers={"Retry-After": str(exc.retry_after)})
+
     app.add_exception_handler(NotFound, error(404))
     app.add_exception_handler(Forbidden, error(403))
     app.add_exception_handler(Conflict, error(409))
@@ -222,7 +262,11 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
 
     # ----------------------------------------------------------------- games
     @app.post("/games", status_code=201)
-    def new_game(body: NewGame) -> dict[str, Any]:
+    async def new_game(body: NewGame, request: Request) -> dict[str, Any]:
+        wait = creating.take(request.client.host if request.client else "")
+        if wait:
+            raise Busy(f"this client created {limits.games_burst} games lately; the next may come in "
+                       f"{wait:.1f} s ({limits.games_per_minute:g} a minute)", wait)
         spec: dict[str, Any] = {"game": body.game, "seed": body.seed}
         if body.players is not None:
             spec["players"] = body.players
@@ -230,11 +274,16 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             spec["rounds"] = body.rounds
         if body.max_hands is not None:
             spec["max_hands"] = body.max_hands
-        return hub.public(hub.create(spec, body.seats))
+        return await anyio.to_thread.run_sync(hub.create_view, spec, body.seats)
 
     @app.get("/games/{game_id}")
-    def game(game_id: str) -> dict[str, Any]:
-        return hub.public(game_id)
+    async def game(game_id: str, wait: float = Query(0, ge=0, le=30, description=(
+            "seconds to wait for the bots playing on in the background to be done "
+            "(a person to move, or the game over)"))) -> dict[str, Any]:
+        deadline = anyio.current_time() + wait
+        while wait and hub.bots_moving(game_id) and anyio.current_time() < deadline:
+            await anyio.sleep(0.05)
+        return await anyio.to_thread.run_sync(hub.public, game_id)
 
     @app.post("/games/{game_id}/seats/{seat}/join")
     def join(game_id: str, seat: int) -> dict[str, Any]:
@@ -259,30 +308,43 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         return hub.history(game_id)
 
     # -------------------------------------------------------------- analysis
-    # Analysis runs on a thread of its own (one at a time), so that long solves
-    # wait for each other and never hold the threads the games need.
-    analysis = anyio.CapacityLimiter(1)
+    # Searches (solve, contract) run on a thread of their own, one at a time, so
+    # that long solves wait for each other and never hold the threads the games
+    # need; at most ``limits.analysis_queue`` wait or run, the rest get 429.
+    # Legal actions and perft (depth 4 at most) are cheap and skip that queue.
+    searching = anyio.CapacityLimiter(1)
+    waiting = 0
 
-    async def analyse(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
-        return {"id": item.get("id"), **await anyio.to_thread.run_sync(fn, item, limiter=analysis)}
+    async def search(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
+        nonlocal waiting
+        if waiting >= limits.analysis_queue:
+            raise Busy(f"{waiting} searches are waiting or running; try again shortly", 2.0)
+        waiting += 1
+        try:
+            return {"id": item.get("id"), **await anyio.to_thread.run_sync(fn, item, limiter=searching)}
+        finally:
+            waiting -= 1
+
+    async def quick(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
+        return {"id": item.get("id"), **await anyio.to_thread.run_sync(fn, item)}
 
     @app.post("/analysis/legal")
     async def legal(body: Position) -> dict[str, Any]:
-        return await analyse(legal_answer, body.model_dump(exclude_none=True))
+        return await quick(legal_answer, body.model_dump(exclude_none=True))
 
     @app.post("/analysis/perft")
     async def perft(body: Position, depth: int = Query(2, ge=1, le=4)) -> dict[str, Any]:
-        return await analyse(perft_answer(depth), body.model_dump(exclude_none=True))
+        return await quick(perft_answer(depth), body.model_dump(exclude_none=True))
 
     @app.post("/analysis/solve")
-    async def solve(body: Position, budget: int = Query(2_000_000, ge=1, le=20_000_000,
-                                                        description="node budget; past it: 422 with the bounds "
-                                                                    "proven")) -> dict[str, Any]:
-        return await analyse(solve_answer(budget, 10.0), body.model_dump(exclude_none=True))
+    async def solve(body: Position, budget: int = Query(
+            min(2_000_000, limits.solve_budget), ge=1, le=limits.solve_budget,
+            description="node budget; past it: 422 with the bounds proven")) -> dict[str, Any]:
+        return await search(solve_answer(budget, 10.0), body.model_dump(exclude_none=True))
 
     @app.post("/analysis/contract")
     async def contract(body: ToonervilleHand) -> dict[str, Any]:
-        return await analyse(contract_answer, body.model_dump(exclude_none=True))
+        return await search(contract_answer, body.model_dump(exclude_none=True))
 
     # ------------------------------------------------------------------ jobs
     @app.post("/jobs", status_code=202)
@@ -307,4 +369,6 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
 
     if max_body:
         app.add_middleware(_BodyLimit, limit=max_body)
+    if limits.requests_per_second:
+        app.add_middleware(_ClientLimit, rate=RateLimit(limits.requests_per_second * 60, limits.requests_burst))
     return app

@@ -8,6 +8,13 @@ until a person is to move or the game is over; their actions go to the log
 too.  The log is written before the answer goes out, so an answered action
 is never lost.
 
+One request plays at most ``limits.bot_slice`` bot actions.  A game whose
+bots have more to play (a table of bots, say) plays on in the background, a
+slice at a time, one game after another; ``bots_moving`` in its views says
+so.  While ``limits.bot_queue`` games do, a new table of bots alone is
+refused with :class:`~.limits.Busy` (a game with a person plays on anyway:
+its bots stop at the person's turn).
+
 * A retried request (same seat, same move number, same action, already
   applied) gets the same answer again: requests are idempotent.
 * A request for a move number that is not the current one is stale: 409.
@@ -34,8 +41,10 @@ only that game's loading lock, never the whole hub).
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -46,11 +55,13 @@ from typing import Any
 from ..errors import RookError
 from ..hosting import BOT_KINDS, HostedGame
 from ..rng import agent_seed
+from .limits import Busy, Limits
 from .store import Store, hash_token
+
+_log = logging.getLogger("rook_core.service")
 
 __all__ = ["Hub", "NotFound", "Forbidden", "Conflict", "seed_commitment"]
 
-MAX_BOT_ACTIONS = 100_000           # a guard: bots never run away in one request
 KEEP_FINISHED = 256                 # finished games kept in memory; older ones reload from the log
 KEEP_PLAYING = 4096                 # games in play kept in memory, the least recently used dropped first
 
@@ -90,15 +101,22 @@ class Hub:
     finished games and about ``keep_playing`` games in play stay in memory
     (a game being worked on is never dropped)."""
 
-    def __init__(self, store: Store, keep_finished: int = KEEP_FINISHED, keep_playing: int = KEEP_PLAYING) -> None:
+    def __init__(self, store: Store, keep_finished: int = KEEP_FINISHED, keep_playing: int = KEEP_PLAYING,
+                 limits: Limits | None = None) -> None:
         self.store = store
         self.keep_finished = keep_finished
         self.keep_playing = keep_playing
+        self.limits = limits or Limits()
         self._live: OrderedDict[str, _Live] = OrderedDict()          # least recently used first
         self._finished: OrderedDict[str, None] = OrderedDict()     # oldest first
         self._loading: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
         self.rebuilds = 0                   # games rebuilt from their log since the hub started
+        self._moving: OrderedDict[str, None] = OrderedDict()   # games whose bots play on, oldest turn first
+        self._queued: OrderedDict[str, None] = OrderedDict()   # of those, the ones waiting for their slice
+        self._wake = threading.Condition(self._lock)
+        self._runner: threading.Thread | None = None
+        self._closing = False
 
     @property
     def in_memory(self) -> int:
@@ -132,7 +150,14 @@ class Hub:
     def create(self, spec: dict[str, Any], seats: list[str]) -> str:
         """Create a game (``spec``: game, seed, players) with its seats
         (``"human"`` or ``"bot:random"`` / ``"bot:heuristic"``); return its id.
-        Bots that move first move at once.
+        Bots that move first move at once (a slice of them: see the module's note).
+
+        :raises RookError: for a bad spec or seats.  :raises Busy: too many games' bots playing on.
+        """
+        return str(self.create_view(spec, seats)["game_id"])
+
+    def create_view(self, spec: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+        """:meth:`create`, returning the game's public view as this request left it.
 
         :raises RookError: for a bad spec or seats.
         """
@@ -149,6 +174,10 @@ class Hub:
         if len(seats) != game.seats:
             raise RookError(f"{spec['game']} has {game.seats} seats, and {len(seats)} were given")
         kinds = [_seat_spec(s) for s in seats]
+        if all(k == "bot" for k, _ in kinds):          # a table of bots plays on by itself: bounded
+            with self._lock:
+                if len(self._moving) >= self.limits.bot_queue:
+                    raise Busy(f"{len(self._moving)} games' bots are playing on; try again shortly", 2.0)
         game_id = uuid.uuid4().hex
         self.store.create_game(game_id, spec, kinds)
         live = _Live(game, [(k, b, None) for k, b in kinds], [])
@@ -157,8 +186,8 @@ class Hub:
             self._drop_idle()
         with live.lock, self._evict_on_error(game_id):
             self._run_bots(game_id, live)
-        self._note_if_over(game_id, live)
-        return game_id
+            view = self._public(game_id, live)
+        return view
 
     @contextmanager
     def _evict_on_error(self, game_id: str) -> Iterator[None]:
@@ -197,7 +226,6 @@ class Hub:
                     self._drop_idle()
                 with live.lock, self._evict_on_error(game_id):      # a restart may find a bot to move
                     self._run_bots(game_id, live)
-                self._note_if_over(game_id, live)
         return live
 
     @contextmanager
@@ -230,13 +258,15 @@ class Hub:
         return _Live(game, seats, log)
 
     def _run_bots(self, game_id: str, live: _Live) -> None:
-        """Let the bots move until a person is to move or the game is over (lock held)."""
+        """Let the bots move until a person is to move or the game is over, at
+        most ``limits.bot_slice`` actions (lock held); a game whose bots still
+        have moves then plays on in the background, a slice at a time."""
         done: list[tuple[int, str]] = []
         first = len(live.log)
         try:
-            for _ in range(MAX_BOT_ACTIONS):
-                seat = live.game.to_move
-                if seat is None or live.game.is_over or live.seats[seat][0] != "bot":
+            for _ in range(self.limits.bot_slice):
+                seat = _bot_to_move(live)
+                if seat is None:
                     break
                 bot = live.game.bot(str(live.seats[seat][1]), _bot_seed(live, seat, first + len(done)))
                 action = live.game.apply(live.game.bot_action(bot, seat), seat)
@@ -244,6 +274,59 @@ class Hub:
         finally:
             self.store.append_many(game_id, first, done)     # a failure here evicts the game (callers)
             live.log.extend(done)
+        if _bot_to_move(live) is None:
+            self._note_if_over(game_id, live)            # before the game stops counting as moving
+            with self._lock:
+                self._moving.pop(game_id, None)
+            return
+        with self._lock:
+            self._moving[game_id] = None
+            self._queued[game_id] = None
+            if self._runner is None and not self._closing:
+                self._runner = threading.Thread(target=self._play_on, name="rook-bots", daemon=True)
+                self._runner.start()
+            self._wake.notify()
+
+    def _play_on(self) -> None:
+        """The background runner: one slice of bot play for each waiting game in turn."""
+        while True:
+            with self._wake:
+                while not self._queued and not self._closing:
+                    self._wake.wait()
+                if self._closing:
+                    return
+                game_id, _ = self._queued.popitem(last=False)
+            try:
+                with self._locked(game_id) as live, self._evict_on_error(game_id):
+                    self._run_bots(game_id, live)
+            except Exception:                         # the game is evicted; its log holds what was played
+                with self._lock:
+                    self._moving.pop(game_id, None)
+                _log.exception("the bots of game %s stopped", game_id)
+
+    def bots_moving(self, game_id: str) -> bool:
+        """Whether the bots of ``game_id`` are playing on in the background."""
+        with self._lock:
+            return game_id in self._moving
+
+    def wait_for_bots(self, game_id: str, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the bots of ``game_id`` to be done
+        (a person to move, or the game over); return whether they are."""
+        deadline = time.monotonic() + timeout
+        while self.bots_moving(game_id):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    def close(self) -> None:
+        """Stop the background runner (after the slice it is playing)."""
+        with self._wake:
+            self._closing = True
+            self._wake.notify_all()
+            runner = self._runner
+        if runner is not None:
+            runner.join(10)
 
     # ---------------------------------------------------------------- seats
     def join(self, game_id: str, seat: int) -> str:
@@ -277,11 +360,15 @@ class Hub:
         """What anyone may see: the game, its seats (who is a bot, which are
         taken), the move number, whose move, and the result once over."""
         with self._locked(game_id) as live:
-            g = live.game
-            return {"game_id": game_id, "game": g.spec["game"], **_deal(g),
-                    "seats": [{"seat": i, "kind": k, "bot": b, "taken": k == "bot" or t is not None}
-                              for i, (k, b, t) in enumerate(live.seats)],
-                    "move": len(live.log), "to_move": g.to_move, "over": g.is_over, "result": g.result()}
+            return self._public(game_id, live)
+
+    def _public(self, game_id: str, live: _Live) -> dict[str, Any]:
+        g = live.game
+        return {"game_id": game_id, "game": g.spec["game"], **_deal(g),
+                "seats": [{"seat": i, "kind": k, "bot": b, "taken": k == "bot" or t is not None}
+                          for i, (k, b, t) in enumerate(live.seats)],
+                "move": len(live.log), "to_move": g.to_move, "over": g.is_over,
+                "bots_moving": game_id in self._moving, "result": g.result()}
 
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The token's seat: its observation, its legal actions when it is to move, the move number."""
@@ -291,8 +378,8 @@ class Hub:
     def _view(self, game_id: str, live: _Live, seat: int) -> dict[str, Any]:
         g = live.game
         return {"game_id": game_id, "seat": seat, "move": len(live.log), "to_move": g.to_move,
-                "over": g.is_over, "legal": g.legal(seat), "observation": g.observation(seat),
-                "result": g.result()}
+                "over": g.is_over, "bots_moving": game_id in self._moving, "legal": g.legal(seat),
+                "observation": g.observation(seat), "result": g.result()}
 
     def history(self, game_id: str) -> dict[str, Any]:
         """Every action with its seat and the seed, once the game is over (before,
@@ -338,7 +425,6 @@ class Hub:
                 live.log.append((seat, done))
                 self._run_bots(game_id, live)
                 view = self._view(game_id, live, seat)
-        self._note_if_over(game_id, live)
         return view
 
 
@@ -357,6 +443,14 @@ def _deal(game: HostedGame) -> dict[str, Any]:
     return {"seed_chosen": spec.get("seed_chosen"),
             "seed_commitment": None if salt is None else seed_commitment(int(spec["seed"]), str(salt)),
             "seed": spec["seed"] if over else None, "seed_salt": salt if over else None}
+
+
+def _bot_to_move(live: _Live) -> int | None:
+    """The seat of the bot to move in ``live``, or None (a person to move, or the game over)."""
+    seat = live.game.to_move
+    if seat is None or live.game.is_over or live.seats[seat][0] != "bot":
+        return None
+    return seat
 
 
 def _bot_seed(live: _Live, seat: int, move: int) -> int:

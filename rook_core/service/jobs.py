@@ -26,12 +26,10 @@ from typing import Any
 
 from ..errors import RookError
 from ..hosting import BOT_KINDS, GAMES
+from .limits import Busy
 
-__all__ = ["Jobs", "Busy", "MAX_HANDS", "MAX_GAMES", "MAX_WAITING"]
+__all__ = ["Jobs", "MAX_HANDS", "MAX_GAMES", "MAX_WAITING"]
 
-
-class Busy(RookError):
-    """Too many jobs queued or running."""
 
 MAX_HANDS = 1_000_000
 MAX_GAMES = 2_000
