@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import statistics
 import threading
 import time
@@ -257,6 +258,32 @@ def test_bad_requests_get_a_clear_4xx(server: Server, method: str, path: str, bo
             r = c.request(method, path, json=body)
     assert r.status_code == status, r.text
     assert isinstance(r.json()["error"], str) and r.json()["error"]
+    assert str(status) in _documented(server, method, path), f"{method} {path}: {status} is not in the OpenAPI document"
+
+
+def _documented(server: Server, method: str, path: str) -> set[str]:
+    """The response codes the OpenAPI document lists for the route that ``path`` reaches."""
+    with server.client() as c:
+        doc = c.get("/openapi.json").json()
+    for template, ops in doc["paths"].items():
+        if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", template), path) and method in ops:
+            return set(ops[method]["responses"])
+    raise AssertionError(f"{method} {path} is not in the OpenAPI document")
+
+
+def test_the_openapi_document_lists_each_routes_refusals(server: Server) -> None:
+    """Issue 16.8: every route documents its errors, each with the error body."""
+    with server.client() as c:
+        doc = c.get("/openapi.json").json()
+    assert "ErrorBody" in doc["components"]["schemas"]
+    for template, ops in doc["paths"].items():
+        for method, op in ops.items():
+            if template == "/health":
+                continue
+            assert "429" in op["responses"], f"{method} {template} lists no 429"
+            for code, answer in op["responses"].items():
+                if code.startswith("4") and code != "422":
+                    assert answer["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody")
 
 
 def test_bodies_past_the_limit_get_413_even_when_chunked_and_framework_errors_are_json(server: Server) -> None:

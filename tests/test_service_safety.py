@@ -200,3 +200,32 @@ def test_a_client_past_its_request_rate_gets_429_and_others_go_on(tight: Server)
         assert refused.json()["error"].startswith("too many requests")
         assert flooder.get("/health").status_code == 200             # never refused
         assert other.get("/games/" + "0" * 32).status_code == 404     # another address is not held up
+
+
+def test_a_retried_action_gets_the_answer_it_got_the_first_time(tmp_path: Path) -> None:
+    """Issue 16.8: a retry answers as the first time, even after later moves and a restart."""
+    db = tmp_path / "retry.sqlite"
+    s = Server(db)
+    try:
+        with s.client() as c:
+            g, t = _create(c, seed=21)
+            answers = []
+            for _ in range(3):
+                v = c.get(f"/games/{g}/view", headers=bearer(t)).json()
+                body = {"action": v["legal"][0], "move": v["move"]}
+                first = c.post(f"/games/{g}/actions", json=body, headers=bearer(t))
+                assert first.status_code == 200
+                answers.append((body, first.json()))
+            for body, first in answers:                       # the older ones come back as they were
+                again = c.post(f"/games/{g}/actions", json=body, headers=bearer(t)).json()
+                assert again.pop("replayed") is True and again == first
+    finally:
+        s.stop()
+    s = Server(db, port=s.port)                               # a new process: every answer from the log
+    try:
+        with s.client() as c:
+            for body, first in answers:
+                again = c.post(f"/games/{g}/actions", json=body, headers=bearer(t)).json()
+                assert again.pop("replayed") is True and again == first
+    finally:
+        s.stop()

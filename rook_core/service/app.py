@@ -117,6 +117,30 @@ class SimJob(_Strict):
     seed: int = Field(0, ge=0, le=2**63 - 1)
 
 
+class ErrorBody(BaseModel):
+    """Every refusal: a message naming what is wrong (429s add ``retry_after``, seconds;
+    a solve past its budget adds ``budget``, ``lo``, ``hi`` and ``nodes``)."""
+
+    error: str
+    retry_after: int | None = None
+
+
+_ERRORS = {
+    400: "bad input: a spec, position or action the engine cannot read",
+    403: "no seat token, or not a seat token of this game",
+    404: "no such game, seat or job",
+    409: "a stale move number, a move out of turn, a seat taken, or not yet available",
+    413: "a request body over the size limit",
+    422: "an action the rules refuse, a body that does not fit its schema, or a solve past its budget",
+    429: "too many requests from this client, or the queue is full: try again after Retry-After seconds",
+}
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route that can refuse with ``codes``."""
+    return {c: {"model": ErrorBody, "description": _ERRORS[c]} for c in codes}
+
+
 _bearer = HTTPBearer(auto_error=False, description="the seat token from /join")
 
 
@@ -261,7 +285,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         return {"ok": True, "version": __version__, "games_in_memory": hub.in_memory, "rebuilds": hub.rebuilds}
 
     # ----------------------------------------------------------------- games
-    @app.post("/games", status_code=201)
+    @app.post("/games", status_code=201, responses=_errors(400, 413, 422, 429))
     async def new_game(body: NewGame, request: Request) -> dict[str, Any]:
         wait = creating.take(request.client.host if request.client else "")
         if wait:
@@ -276,7 +300,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             spec["max_hands"] = body.max_hands
         return await anyio.to_thread.run_sync(hub.create_view, spec, body.seats)
 
-    @app.get("/games/{game_id}")
+    @app.get("/games/{game_id}", responses=_errors(404, 422, 429))
     async def game(game_id: str, wait: float = Query(0, ge=0, le=30, description=(
             "seconds to wait for the bots playing on in the background to be done "
             "(a person to move, or the game over)"))) -> dict[str, Any]:
@@ -285,25 +309,25 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             await anyio.sleep(0.05)
         return await anyio.to_thread.run_sync(hub.public, game_id)
 
-    @app.post("/games/{game_id}/seats/{seat}/join")
+    @app.post("/games/{game_id}/seats/{seat}/join", responses=_errors(404, 409, 422, 429))
     def join(game_id: str, seat: int) -> dict[str, Any]:
         return {"game_id": game_id, "seat": seat, "token": hub.join(game_id, seat)}
 
-    @app.get("/games/{game_id}/view")
+    @app.get("/games/{game_id}/view", responses=_errors(403, 404, 429))
     def view(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
         return hub.view(game_id, token)
 
-    @app.get("/games/{game_id}/legal")
+    @app.get("/games/{game_id}/legal", responses=_errors(403, 404, 429))
     def legal_actions(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
         v = hub.view(game_id, token)
         return {"game_id": game_id, "seat": v["seat"], "move": v["move"], "to_move": v["to_move"],
                 "legal": v["legal"]}
 
-    @app.post("/games/{game_id}/actions")
+    @app.post("/games/{game_id}/actions", responses=_errors(400, 403, 404, 409, 413, 422, 429))
     def act(game_id: str, body: Act, token: str | None = Depends(_token)) -> dict[str, Any]:
         return hub.act(game_id, token, body.action, body.move)
 
-    @app.get("/games/{game_id}/history")
+    @app.get("/games/{game_id}/history", responses=_errors(404, 409, 429))
     def history(game_id: str) -> dict[str, Any]:
         return hub.history(game_id)
 
@@ -328,26 +352,26 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     async def quick(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
         return {"id": item.get("id"), **await anyio.to_thread.run_sync(fn, item)}
 
-    @app.post("/analysis/legal")
+    @app.post("/analysis/legal", responses=_errors(400, 413, 422, 429))
     async def legal(body: Position) -> dict[str, Any]:
         return await quick(legal_answer, body.model_dump(exclude_none=True))
 
-    @app.post("/analysis/perft")
+    @app.post("/analysis/perft", responses=_errors(400, 413, 422, 429))
     async def perft(body: Position, depth: int = Query(2, ge=1, le=4)) -> dict[str, Any]:
         return await quick(perft_answer(depth), body.model_dump(exclude_none=True))
 
-    @app.post("/analysis/solve")
+    @app.post("/analysis/solve", responses=_errors(400, 413, 422, 429))
     async def solve(body: Position, budget: int = Query(
             min(2_000_000, limits.solve_budget), ge=1, le=limits.solve_budget,
             description="node budget; past it: 422 with the bounds proven")) -> dict[str, Any]:
         return await search(solve_answer(budget, 10.0), body.model_dump(exclude_none=True))
 
-    @app.post("/analysis/contract")
+    @app.post("/analysis/contract", responses=_errors(400, 413, 422, 429))
     async def contract(body: ToonervilleHand) -> dict[str, Any]:
         return await search(contract_answer, body.model_dump(exclude_none=True))
 
     # ------------------------------------------------------------------ jobs
-    @app.post("/jobs", status_code=202)
+    @app.post("/jobs", status_code=202, responses=_errors(400, 413, 422, 429))
     def new_job(body: SimJob) -> dict[str, Any]:
         return jobs.status(jobs.submit(body.model_dump(exclude_none=True)))
 
@@ -358,11 +382,11 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             raise NotFound(f"no job {job_id[:64]!r}") from None
         return job_id
 
-    @app.get("/jobs/{job_id}")
+    @app.get("/jobs/{job_id}", responses=_errors(404, 429))
     def job(job_id: str) -> dict[str, Any]:
         return jobs.status(_job(job_id))
 
-    @app.get("/jobs/{job_id}/result")
+    @app.get("/jobs/{job_id}/result", responses=_errors(400, 404, 422, 429))
     def job_result(job_id: str, format: Literal["npz", "csv", "parquet"] = "npz") -> FileResponse:
         path = jobs.result_file(_job(job_id), "." + format)
         return FileResponse(path, filename=f"rook-{job_id}.{format}")

@@ -83,6 +83,7 @@ class _Live:
     game: HostedGame
     seats: list[tuple[str, str | None, str | None]]           # kind, bot kind, token hash
     log: list[tuple[int, str]]
+    answers: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)   # seat -> its last move, answer
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -381,6 +382,25 @@ class Hub:
                 "over": g.is_over, "bots_moving": game_id in self._moving, "legal": g.legal(seat),
                 "observation": g.observation(seat), "result": g.result()}
 
+    def _answer_of(self, game_id: str, live: _Live, seat: int, move: int) -> dict[str, Any]:
+        """The answer that move number ``move`` of ``seat`` got (lock held): kept
+        for each seat's last move, else rebuilt from the log as that request left
+        the game (the action, then the bots' actions up to a person's turn, one
+        slice at most)."""
+        kept = live.answers.get(seat)
+        if kept is not None and kept[0] == move:
+            return dict(kept[1])
+        end = move + 1
+        while end < len(live.log) and end - move - 1 < self.limits.bot_slice \
+                and live.seats[live.log[end][0]][0] == "bot":
+            end += 1
+        then = HostedGame.load(live.game.spec)
+        for s, a in live.log[:end]:
+            then.apply(a, s)
+        view = self._view(game_id, _Live(then, live.seats, live.log[:end]), seat)
+        view["bots_moving"] = _bot_to_move(_Live(then, live.seats, [])) is not None
+        return view
+
     def history(self, game_id: str) -> dict[str, Any]:
         """Every action with its seat and the seed, once the game is over (before,
         they would show cards not yet public).
@@ -409,9 +429,7 @@ class Hub:
             n = len(live.log)
             if move < n:
                 if live.log[move][0] == seat and _same(live.game, live.log[move][1], action):
-                    view = self._view(game_id, live, seat)               # a retry: the same answer
-                    view["replayed"] = True
-                    return view
+                    return {**self._answer_of(game_id, live, seat, move), "replayed": True}   # a retry
                 raise Conflict(f"stale move {move}: the game is at move {n}")
             if move > n:
                 raise Conflict(f"move {move} is ahead of the game, which is at move {n}")
@@ -425,6 +443,7 @@ class Hub:
                 live.log.append((seat, done))
                 self._run_bots(game_id, live)
                 view = self._view(game_id, live, seat)
+                live.answers[seat] = (n, view)
         return view
 
 
