@@ -351,9 +351,8 @@ def _check_trick_only(args: argparse.Namespace) -> None:
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
-
         from .service.app import create_app
+        from .service.serving import serve
     except ImportError as e:
         raise RookError(f"rook serve needs the serve extra (pip install -e '.[serve]'): {e}") from None
     if not 0 <= args.port <= 65535:
@@ -365,8 +364,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from .service.limits import Limits
     limits = Limits(**{f.name: getattr(args, f.name) for f in fields(Limits)})
-    uvicorn.run(create_app(args.db, args.jobs_dir, limits=limits), host=args.host, port=args.port,
-                log_level="warning")
+    serve(create_app(args.db, args.jobs_dir, limits=limits), args.host, args.port, limits)
     return 0
 
 

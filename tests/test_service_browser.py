@@ -85,6 +85,7 @@ def test_a_person_plays_toonerville_in_the_browser(browser_and_server) -> None: 
     browser, server = browser_and_server
     browser.get(server.url + "/")
     Select(browser.find_element(By.ID, "players")).select_by_visible_text("3")
+    browser.find_element(By.ID, "seed").send_keys("1")          # a chosen deal (the default is a secret one)
     done = _play(browser, "toonerville", 4)
     assert any(a in ("draw", "take") for a in done)        # seat 0 started a turn of its own
     assert "Round 1" in browser.find_element(By.ID, "info").text

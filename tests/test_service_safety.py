@@ -4,6 +4,7 @@ someone else's game, on a real server process on loopback and on the hub."""
 from __future__ import annotations
 
 import hashlib
+import socket
 import threading
 import time
 from pathlib import Path
@@ -227,5 +228,45 @@ def test_a_retried_action_gets_the_answer_it_got_the_first_time(tmp_path: Path) 
             for body, first in answers:
                 again = c.post(f"/games/{g}/actions", json=body, headers=bearer(t)).json()
                 assert again.pop("replayed") is True and again == first
+    finally:
+        s.stop()
+
+
+def _half_sent(url_port: int, address: str) -> socket.socket:
+    """A connection that sends half a request's headers and then nothing."""
+    s = socket.create_connection(("127.0.0.1", url_port), timeout=10, source_address=(address, 0))
+    s.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n")
+    return s
+
+
+def _closed_within(s: socket.socket, seconds: float) -> bool:
+    s.settimeout(seconds)
+    try:
+        return s.recv(1024) == b""
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def test_slow_clients_are_cut_off_and_one_address_holds_few_connections(tmp_path: Path) -> None:
+    """Issue 16.6: half-sent requests are closed after --read-timeout; past
+    --connections-per-client a client's new connection is closed at once; others go on."""
+    s = Server(tmp_path / "slow.sqlite", args=("--requests-per-second", "0", "--read-timeout", "1",
+                                               "--connections-per-client", "20"))
+    try:
+        slow = [_half_sent(s.port, "127.0.0.2") for _ in range(20)]
+        extra = _half_sent(s.port, "127.0.0.2")
+        assert _closed_within(extra, 0.9), "a connection past the client's cap stayed open"
+        with s.client() as c:                                         # another address is served meanwhile
+            assert c.get("/health").status_code == 200
+            assert c.post("/games", json={"game": "tournament", "seats": ["human"] * 4}).status_code == 201
+        assert all(_closed_within(x, 3) for x in slow), "a half-sent request was held open"
+        body = socket.create_connection(("127.0.0.1", s.port), timeout=10)   # a body that never ends
+        body.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\n\r\n{\"game\":")
+        assert _closed_within(body, 3), "a half-sent body was held open"
+        for x in slow + [extra, body]:
+            x.close()
     finally:
         s.stop()

@@ -56,9 +56,16 @@ class Limits:
     games_burst: int = _limit(20, "new games one client may create at once")
     analysis_queue: int = _limit(4, "solves and contract searches waiting or running at once; past it, 429")
     solve_budget: int = _limit(5_000_000, "the largest node budget a solve request may ask for")
+    read_timeout: float = _limit(10.0, "seconds a request may take to arrive whole (headers and body); "
+                                       "a slower one is cut off")
+    idle_timeout: int = _limit(5, "seconds an idle kept-alive connection stays open")
+    connections: int = _limit(1000, "connections open at once; past it, 503")
+    connections_per_client: int = _limit(64, "connections one client (IP address) may hold open at once; "
+                                             "past it, a new one is closed")
 
     def __post_init__(self) -> None:
-        for name in ("requests_burst", "bot_slice", "bot_queue", "games_burst", "analysis_queue", "solve_budget"):
+        for name in ("requests_burst", "bot_slice", "bot_queue", "games_burst", "analysis_queue", "solve_budget",
+                     "idle_timeout", "connections", "connections_per_client"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise RookError(f"the limit {name} must be an int >= 1, not {value!r}")
@@ -66,6 +73,9 @@ class Limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
                 raise RookError(f"the limit {name} must be a number >= 0, not {value!r}")
+        if isinstance(self.read_timeout, bool) or not isinstance(self.read_timeout, (int, float)) \
+                or not self.read_timeout > 0:
+            raise RookError(f"the limit read_timeout must be a number > 0, not {self.read_timeout!r}")
 
 
 class RateLimit:
