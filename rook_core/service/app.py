@@ -33,6 +33,7 @@ fields), or a solve whose budget ran out (with the bounds proven: ``lo``,
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -56,9 +57,11 @@ from ..solver import BudgetExceeded
 from .hub import Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Jobs
 from .limits import Busy, Limits, RateLimit
-from .store import Store
+from .store import GameDamaged, Store
 
 __all__ = ["create_app", "MAX_BODY"]
+
+_log = logging.getLogger("rook_core.service")
 
 MAX_BODY = 64 * 1024
 THREADS = 4                 # worker threads for the game logic (see lifespan)
@@ -257,6 +260,16 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     async def busy(request: Request, exc: Busy) -> JSONResponse:
         return JSONResponse({"error": str(exc), "retry_after": exc.retry_after}, status_code=429,
                             headers={"Retry-After": str(exc.retry_after)})
+
+    @app.exception_handler(GameDamaged)
+    async def damaged(request: Request, exc: GameDamaged) -> JSONResponse:
+        return JSONResponse({"error": str(exc), "game_id": exc.game_id}, status_code=500)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        _log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"error": f"internal error ({type(exc).__name__}); the request changed nothing "
+                                      "that was not answered"}, status_code=500)
 
     app.add_exception_handler(NotFound, error(404))
     app.add_exception_handler(Forbidden, error(403))

@@ -56,7 +56,7 @@ from ..errors import RookError
 from ..hosting import BOT_KINDS, HostedGame
 from ..rng import agent_seed
 from .limits import Busy, Limits
-from .store import Store, hash_token
+from .store import GameDamaged, Store, hash_token
 
 _log = logging.getLogger("rook_core.service")
 
@@ -252,10 +252,17 @@ class Hub:
         if found is None:
             raise NotFound(f"no game {game_id[:64]!r}")
         spec, seats = found
-        game = HostedGame.load(spec)
-        log = self.store.actions(game_id)
-        for seat, action in log:
-            game.apply(action, seat)
+        log = self.store.actions(game_id)                # checked against its chain
+        try:
+            game = HostedGame.load(spec)
+        except RookError as e:
+            raise GameDamaged(game_id, f"its stored spec no longer builds a game ({e})") from None
+        n = 0
+        try:
+            for n, (seat, action) in enumerate(log):      # noqa: B007 - n names the action refused
+                game.apply(action, seat)
+        except RookError as e:                            # every stored action was accepted once
+            raise GameDamaged(game_id, f"its stored log no longer replays (action {n}: {e})") from None
         return _Live(game, seats, log)
 
     def _run_bots(self, game_id: str, live: _Live) -> None:

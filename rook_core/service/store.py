@@ -1,4 +1,4 @@
-"""Games on disk: SQLite in WAL mode, an append-only action log per game.
+"""Games on disk: SQLite with a rollback journal, an append-only action log per game.
 
 Tables:
 
@@ -6,12 +6,19 @@ Tables:
 * ``seats(game_id, seat, kind, bot, token_hash)``: ``human`` or ``bot``
   (with its kind); a human seat's token is kept only as its SHA-256, so the
   file never holds a usable token;
-* ``actions(game_id, n, seat, action)``: every action in order, ``n`` from 0.
+* ``actions(game_id, n, seat, action, chain)``: every action in order, ``n``
+  from 0; ``chain`` is the SHA-256 of the previous action's chain (for action
+  0, of the game's id and spec) and this action, so a row or spec changed
+  behind the server's back is found when the game is read.
 
-A game's state is its spec replayed through its actions, so a server killed
-at any moment and started again finds every action that was answered.
-Each append is one transaction; ``(game_id, n)`` is the primary key, so two
-writers can never both append action ``n``.
+A game's state is its spec replayed through its actions.  Answered means
+durable: the file uses a rollback journal with ``synchronous=FULL``, so an
+action is in the database file itself, synced, before its answer goes out;
+losing the journal after a crash can only touch a write that was never
+answered, and the integrity check at start (``PRAGMA quick_check``) refuses
+a damaged file instead of serving from it.  Each append is one transaction;
+``(game_id, n)`` is the primary key, so two writers can never both append
+action ``n``.
 
 >>> import tempfile, os
 >>> s = Store(os.path.join(tempfile.mkdtemp(), "games.sqlite"))
@@ -29,15 +36,37 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["Store", "hash_token"]
+from ..errors import RookError
+
+__all__ = ["Store", "StoreDamaged", "GameDamaged", "hash_token"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, spec TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS seats (game_id TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL,
                                   bot TEXT, token_hash TEXT, PRIMARY KEY (game_id, seat));
 CREATE TABLE IF NOT EXISTS actions (game_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL,
-                                    action TEXT NOT NULL, PRIMARY KEY (game_id, n));
+                                    action TEXT NOT NULL, chain TEXT, PRIMARY KEY (game_id, n));
 """
+
+
+class StoreDamaged(RookError):
+    """The database file fails its integrity check: the server will not serve from it."""
+
+
+class GameDamaged(RookError):
+    """One game's stored spec or log was changed or lost behind the server's back."""
+
+    def __init__(self, game_id: str, message: str) -> None:
+        super().__init__(f"game {game_id}: {message}; it is refused rather than replayed wrong")
+        self.game_id = game_id
+
+
+def _link(prev: str, n: int, seat: int, action: str) -> str:
+    return hashlib.sha256(f"{prev}\n{n}\n{seat}\n{action}".encode()).hexdigest()
+
+
+def _genesis(game_id: str, spec_text: str) -> str:
+    return hashlib.sha256(f"{game_id}\n{spec_text}".encode()).hexdigest()
 
 
 def hash_token(token: str) -> str:
@@ -50,28 +79,43 @@ class Store:
     def __init__(self, path: str) -> None:
         self.path = path
         self._local = threading.local()
-        self._db().executescript(_SCHEMA)
+        db = self._db()
+        try:
+            db.execute("PRAGMA journal_mode=DELETE")     # a file written in WAL mode: its WAL folded in
+            found = [str(r[0]) for r in db.execute("PRAGMA quick_check").fetchall()]
+        except sqlite3.DatabaseError as e:
+            raise StoreDamaged(f"{path} is not a readable database ({e}); move it aside or restore "
+                               "it from a copy") from None
+        if found != ["ok"]:
+            raise StoreDamaged(f"{path} fails its integrity check ({'; '.join(found[:3])}); move it aside "
+                               "or restore it from a copy")
+        db.executescript(_SCHEMA)
+        if "chain" not in [r[1] for r in db.execute("PRAGMA table_info(actions)")]:
+            db.execute("ALTER TABLE actions ADD COLUMN chain TEXT")    # a file of before the chains
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
             db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")     # WAL: a killed process loses no commit
+            db.execute("PRAGMA synchronous=FULL")       # COMMIT returns once the file itself is synced
             self._local.db = db
         return db
 
     def _write(self, *statements: tuple[str, list[tuple[Any, ...]]]) -> None:
         """Run ``(sql, rows)`` statements in one transaction."""
+        self._transaction(lambda db: [db.executemany(sql, rows) for sql, rows in statements])
+
+    def _transaction(self, work: Any) -> Any:
+        """Run ``work(connection)`` in one write transaction; return what it returns."""
         db = self._db()
         db.execute("BEGIN IMMEDIATE")
         try:
-            for sql, rows in statements:
-                db.executemany(sql, rows)
+            out = work(db)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        return out
 
     def create_game(self, game_id: str, spec: dict[str, Any], seats: list[tuple[str, str | None]]) -> None:
         self._write(("INSERT INTO games VALUES (?, ?, ?)", [(game_id, json.dumps(spec), time.time())]),
@@ -79,13 +123,22 @@ class Store:
                      [(game_id, i, kind, bot) for i, (kind, bot) in enumerate(seats)]))
 
     def game(self, game_id: str) -> tuple[dict[str, Any], list[tuple[str, str | None, str | None]]] | None:
-        """The spec and the seats (kind, bot, token hash) of a game, or None."""
+        """The spec and the seats (kind, bot, token hash) of a game, or None.
+
+        :raises GameDamaged: for a spec that is no longer a JSON object.
+        """
         row = self._db().execute("SELECT spec FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
+        try:
+            spec = json.loads(row[0])
+        except (TypeError, ValueError):
+            spec = None
+        if not isinstance(spec, dict):
+            raise GameDamaged(game_id, "its stored spec is not a JSON object")
         seats = self._db().execute("SELECT kind, bot, token_hash FROM seats WHERE game_id = ? ORDER BY seat",
                                    (game_id,)).fetchall()
-        return json.loads(row[0]), [(str(k), b, t) for k, b, t in seats]
+        return spec, [(str(k), b, t) for k, b, t in seats]
 
     def claim_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
         """Give a free human seat its token; False when it was taken already."""
@@ -96,18 +149,49 @@ class Store:
 
     def append(self, game_id: str, n: int, seat: int, action: str) -> None:
         """Append action ``n`` (raises sqlite3.IntegrityError if ``n`` exists)."""
-        self._write(("INSERT INTO actions VALUES (?, ?, ?, ?)", [(game_id, n, seat, action)]))
+        self.append_many(game_id, n, [(seat, action)])
 
     def append_many(self, game_id: str, first: int, items: list[tuple[int, str]]) -> None:
-        """Append actions ``first``, ``first + 1``, ... in one transaction."""
-        if items:
-            self._write(("INSERT INTO actions VALUES (?, ?, ?, ?)",
-                         [(game_id, first + i, seat, a) for i, (seat, a) in enumerate(items)]))
+        """Append actions ``first``, ``first + 1``, ... in one transaction, each
+        chained to the one before it."""
+        if not items:
+            return
+
+        def work(db: sqlite3.Connection) -> None:
+            if first == 0:
+                row = db.execute("SELECT spec FROM games WHERE id = ?", (game_id,)).fetchone()
+                prev = _genesis(game_id, row[0] if row else "")
+            else:
+                row = db.execute("SELECT chain FROM actions WHERE game_id = ? AND n = ?",
+                                 (game_id, first - 1)).fetchone()
+                prev = row[0] if row and row[0] else ""
+            rows = []
+            for i, (seat, a) in enumerate(items):
+                prev = _link(prev, first + i, seat, a)
+                rows.append((game_id, first + i, seat, a, prev))
+            db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", rows)
+        self._transaction(work)
 
     def actions(self, game_id: str) -> list[tuple[int, str]]:
-        rows = self._db().execute("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY n",
-                                  (game_id,)).fetchall()
-        return [(int(s), str(a)) for s, a in rows]
+        """The game's actions as (seat, action), checked against their chain.
+
+        :raises GameDamaged: when a row, a gap or the spec does not match the chain.
+        """
+        db = self._db()
+        spec = db.execute("SELECT spec FROM games WHERE id = ?", (game_id,)).fetchone()
+        rows = db.execute("SELECT n, seat, action, chain FROM actions WHERE game_id = ? ORDER BY n",
+                          (game_id,)).fetchall()
+        prev = _genesis(game_id, spec[0] if spec else "")
+        out = []
+        for i, (n, seat, action, chain) in enumerate(rows):
+            if n != i:
+                raise GameDamaged(game_id, f"action {i} is missing from its stored log")
+            if chain is not None:                     # rows written before the chains carry none
+                if not isinstance(seat, int) or not isinstance(action, str) or chain != _link(prev, n, seat, action):
+                    raise GameDamaged(game_id, f"action {n} of its stored log was changed")
+            prev = chain if chain is not None else prev
+            out.append((int(seat), str(action)))
+        return out
 
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._db().execute("SELECT id FROM games ORDER BY created")]
