@@ -126,3 +126,74 @@ def test_a_damaged_file_is_refused_at_start(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=60)
     assert out.returncode != 0
     assert str(db) in out.stderr and ("integrity" in out.stderr or "not a readable database" in out.stderr)
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out |= {int(x) for x in (task / "children").read_text().split()}
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def _job(c: httpx.Client, spec: dict[str, object], until: tuple[str, ...]) -> str:
+    j = c.post("/jobs", json=spec)
+    assert j.status_code == 202, j.text
+    job = j.json()["job_id"]
+    for _ in range(600):
+        if c.get(f"/jobs/{job}").json()["state"] in until:
+            return str(job)
+        time.sleep(0.1)
+    raise AssertionError(f"job {job} never reached {until}")
+
+
+def test_jobs_outlive_a_restart_their_worker_dies_with_the_server_and_old_ones_are_deleted(
+        tmp_path: Path) -> None:
+    """Issue 16.5: a killed server leaves no worker running; after a restart a
+    finished job is still there and an unfinished one is failed with its files
+    removed; past the retention, games and jobs are deleted with their files."""
+    db = tmp_path / "games.sqlite"
+    jobs_dir = tmp_path / "rook-jobs"
+    s = Server(db)
+    with s.client() as c:
+        game = c.post("/games", json={"game": "tournament", "seats": SEATS}).json()["game_id"]
+        small = _job(c, {"preset": "tournament", "agents": ["random"] * 4, "hands": 50, "seed": 1}, ("done",))
+        big = _job(c, {"preset": "tournament", "agents": ["heuristic"] * 4, "hands": 1_000_000, "seed": 1},
+                   ("running",))
+    workers = _children(s.proc.pid)
+    assert workers, "no job worker process"
+    s.kill()
+    deadline = time.time() + 15
+    while any(_alive(w) for w in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers), "a job worker outlived its server"
+
+    s = Server(db, port=s.port)
+    try:
+        with s.client() as c:
+            assert c.get(f"/jobs/{small}").json()["state"] == "done"
+            assert c.get(f"/jobs/{small}/result", params={"format": "csv"}).status_code == 200
+            failed = c.get(f"/jobs/{big}").json()
+            assert failed["state"] == "failed" and "stopped" in failed["error"]
+            left = [p.name for p in jobs_dir.glob(f"{big}.*") if p.suffix != ".json"]
+            assert not left, f"the unfinished job left files: {left}"                    # only its record
+            assert c.get(f"/games/{game}").status_code == 200
+    finally:
+        s.stop()
+    time.sleep(2)
+    s = Server(db, port=s.port, args=("--requests-per-second", "0", "--keep-games-days", "0.00001",
+                                      "--keep-jobs-hours", "0.0002"))
+    try:
+        with s.client() as c:
+            assert c.get(f"/games/{game}").status_code == 404
+            assert c.get(f"/jobs/{small}").status_code == 404
+        assert not list(jobs_dir.glob(f"{small}.*")), "a deleted job left files"
+    finally:
+        s.stop()

@@ -36,6 +36,7 @@ import json
 import logging
 import os
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -66,6 +67,7 @@ _log = logging.getLogger("rook_core.service")
 MAX_BODY = 64 * 1024
 THREADS = 4                 # worker threads for the game logic (see lifespan)
 SWITCH_INTERVAL = 0.0005    # seconds a thread may hold the interpreter while another waits
+SWEEP_EVERY = 600           # seconds between deletions of old games and jobs (and once at start)
 STATIC = Path(__file__).resolve().parent / "static"
 Card = Annotated[str, Field(max_length=8)]
 
@@ -216,6 +218,16 @@ async def _send_json(send: Any, status: int, body: dict[str, Any],
     await send({"type": "http.response.body", "body": data})
 
 
+def _sweep_until(stop: threading.Event, hub: Hub, jobs: Jobs) -> None:
+    """Delete old games and jobs every :data:`SWEEP_EVERY` seconds until ``stop``."""
+    while not stop.wait(SWEEP_EVERY):
+        try:
+            hub.sweep()
+            jobs.sweep()
+        except Exception:                    # a failed sweep is tried again; it never stops the server
+            _log.exception("sweeping old games and jobs failed")
+
+
 def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BODY,
                limits: Limits | None = None) -> FastAPI:
     """The service's ASGI app, its games in the SQLite file ``db_path``, keeping
@@ -224,7 +236,9 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     store = Store(db_path)
     hub = Hub(store, limits=limits)
     creating = RateLimit(limits.games_per_minute, limits.games_burst)
-    jobs = Jobs(jobs_dir or os.path.join(os.path.dirname(os.path.abspath(db_path)), "rook-jobs"))
+    jobs = Jobs(jobs_dir or os.path.join(os.path.dirname(os.path.abspath(db_path)), "rook-jobs"),
+                keep_hours=limits.keep_jobs_hours)
+    hub.sweep()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -236,7 +250,12 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         # a request waits for it that much at each of its steps
         switch = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
+        stop = threading.Event()
+        sweeper = threading.Thread(target=_sweep_until, args=(stop, hub, jobs), name="rook-sweep", daemon=True)
+        sweeper.start()
         yield
+        stop.set()
+        sweeper.join(10)
         sys.setswitchinterval(switch)
         hub.close()
         jobs.shutdown()

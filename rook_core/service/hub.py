@@ -312,6 +312,16 @@ class Hub:
                     self._moving.pop(game_id, None)
                 _log.exception("the bots of game %s stopped", game_id)
 
+    def sweep(self) -> list[str]:
+        """Delete the games older than ``limits.keep_games_days`` from the store and
+        from memory; return their ids."""
+        gone = self.store.delete_games_before(time.time() - self.limits.keep_games_days * 86400)
+        with self._lock:
+            for game_id in gone:
+                for held in (self._live, self._finished, self._moving, self._queued):
+                    held.pop(game_id, None)
+        return gone
+
     def bots_moving(self, game_id: str) -> bool:
         """Whether the bots of ``game_id`` are playing on in the background."""
         with self._lock:

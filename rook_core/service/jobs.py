@@ -7,6 +7,12 @@ count of hands or games done, comes back through a small file.  When it
 ends its columns are written to ``DIR/JOB.npz``, ``.csv`` and (with pyarrow)
 ``.parquet``; a job that fails keeps its error message.
 
+Each job's record is kept in ``DIR/JOB.json``, so a job outlives a restart:
+a finished one can still be polled and downloaded, and one that was queued
+or running when the server stopped is marked failed, its partial files
+removed.  The worker process dies with the server.  Finished jobs and their
+files are deleted ``keep_hours`` after they ended (:meth:`Jobs.sweep`).
+
 >>> import tempfile, time
 >>> jobs = Jobs(tempfile.mkdtemp())
 >>> j = jobs.submit({"preset": "tournament", "agents": ["random"] * 4, "hands": 20, "seed": 1})
@@ -17,9 +23,11 @@ ends its columns are written to ``DIR/JOB.npz``, ``.csv`` and (with pyarrow)
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import threading
+import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -40,14 +48,61 @@ FORMATS = (".npz", ".csv", ".parquet")
 class Jobs:
     """Background simulation jobs writing their results under ``directory``."""
 
-    def __init__(self, directory: str, workers: int = 1) -> None:
+    def __init__(self, directory: str, workers: int = 1, keep_hours: float = 24.0) -> None:
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
+        self.keep_hours = keep_hours
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rook-job")
         # The simulations run in a process of their own: they hold no lock the games need.
-        self._processes = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+        self._processes = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                              initializer=_die_with, initargs=(os.getpid(),))
         self._jobs: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
+        self._recover()
+        self.sweep()
+
+    def _recover(self) -> None:
+        """Read the records a previous server left: a job it did not finish is failed now."""
+        for name in sorted(os.listdir(self.directory)):
+            if not name.endswith(".json") or len(name) != 37:
+                continue
+            job_id = name[:-5]
+            try:
+                with open(self._path(job_id, ".json"), encoding="utf-8") as f:
+                    job = json.load(f)
+            except (OSError, ValueError):
+                self._remove(job_id)
+                continue
+            if job.get("state") in ("queued", "running"):
+                job.update(state="failed", error="the server stopped while the job ran", ended=time.time())
+                self._remove(job_id, keep_record=True)
+                self._write_record(job)
+            self._jobs[job_id] = job
+
+    def sweep(self) -> list[str]:
+        """Delete the jobs (records and files) that ended more than ``keep_hours`` ago; return their ids."""
+        cutoff = time.time() - self.keep_hours * 3600
+        with self._lock:
+            old = [j for j, job in self._jobs.items()
+                   if job["state"] in ("done", "failed") and job.get("ended", 0) <= cutoff]
+            for job_id in old:
+                del self._jobs[job_id]
+        for job_id in old:
+            self._remove(job_id)
+        return old
+
+    def _remove(self, job_id: str, keep_record: bool = False) -> None:
+        for ext in FORMATS + (".progress", ".progress.tmp") + (() if keep_record else (".json",)):
+            try:
+                os.remove(self._path(job_id, ext))
+            except FileNotFoundError:
+                pass
+
+    def _write_record(self, job: dict[str, Any]) -> None:
+        tmp = self._path(job["job_id"], ".json.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(job, f)
+        os.replace(tmp, self._path(job["job_id"], ".json"))
 
     @staticmethod
     def check(spec: dict[str, Any]) -> dict[str, Any]:
@@ -83,14 +138,19 @@ class Jobs:
             waiting = sum(j["state"] in ("queued", "running") for j in self._jobs.values())
             if waiting >= MAX_WAITING:
                 raise Busy(f"{waiting} jobs are queued or running; try again when one is done")
-            self._jobs[job_id] = {"job_id": job_id, "state": "queued", "done": 0, "total": total,
-                                  "spec": spec, "error": None}
+            job = self._jobs[job_id] = {"job_id": job_id, "state": "queued", "done": 0, "total": total,
+                                        "spec": spec, "error": None, "created": time.time()}
+            self._write_record(job)
         self._pool.submit(self._run, job_id, spec)
         return job_id
 
     def _set(self, job_id: str, **changes: Any) -> None:
         with self._lock:
-            self._jobs[job_id].update(changes)
+            job = self._jobs[job_id]
+            job.update(changes)
+            if job["state"] in ("done", "failed"):
+                job.setdefault("ended", time.time())
+            self._write_record(job)
 
     def _run(self, job_id: str, spec: dict[str, Any]) -> None:
         """Run the job in the worker process and wait for it (on a thread of the server)."""
@@ -137,6 +197,28 @@ class Jobs:
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._processes.shutdown(wait=False, cancel_futures=True)
+
+
+def _die_with(parent: int) -> None:
+    """Tie a worker process to the server ``parent``: on Linux the kernel kills it
+    when the server dies; elsewhere (and as a second guard) a thread ends it
+    once its parent is gone."""
+    import ctypes
+    import signal
+    import sys
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)     # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+    if os.getppid() != parent:
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="rook-job-parent").start()
 
 
 def _simulate_job(spec: dict[str, Any], directory: str, job_id: str) -> dict[str, Any]:

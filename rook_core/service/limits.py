@@ -56,6 +56,9 @@ class Limits:
     games_burst: int = _limit(20, "new games one client may create at once")
     analysis_queue: int = _limit(4, "solves and contract searches waiting or running at once; past it, 429")
     solve_budget: int = _limit(5_000_000, "the largest node budget a solve request may ask for")
+    keep_games_days: float = _limit(30.0, "days a game is kept from its creation; then it and its log are "
+                                          "deleted")
+    keep_jobs_hours: float = _limit(24.0, "hours a simulation job's results are kept after it ended")
     read_timeout: float = _limit(10.0, "seconds a request may take to arrive whole (headers and body); "
                                        "a slower one is cut off")
     idle_timeout: int = _limit(5, "seconds an idle kept-alive connection stays open")
@@ -73,9 +76,10 @@ class Limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
                 raise RookError(f"the limit {name} must be a number >= 0, not {value!r}")
-        if isinstance(self.read_timeout, bool) or not isinstance(self.read_timeout, (int, float)) \
-                or not self.read_timeout > 0:
-            raise RookError(f"the limit read_timeout must be a number > 0, not {self.read_timeout!r}")
+        for name in ("read_timeout", "keep_games_days", "keep_jobs_hours"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise RookError(f"the limit {name} must be a number > 0, not {value!r}")
 
 
 class RateLimit:

@@ -193,5 +193,15 @@ class Store:
             out.append((int(seat), str(action)))
         return out
 
+    def delete_games_before(self, created: float) -> list[str]:
+        """Delete the games created before ``created`` (a time.time()), with their seats and
+        log; return their ids."""
+        def work(db: sqlite3.Connection) -> list[str]:
+            ids = [str(r[0]) for r in db.execute("SELECT id FROM games WHERE created < ?", (created,))]
+            for table, key in (("actions", "game_id"), ("seats", "game_id"), ("games", "id")):
+                db.executemany(f"DELETE FROM {table} WHERE {key} = ?", [(i,) for i in ids])
+            return ids
+        return list(self._transaction(work))
+
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._db().execute("SELECT id FROM games ORDER BY created")]
