@@ -109,3 +109,19 @@ def test_a_reload_goes_on_with_the_game_and_each_new_game_is_a_fresh_secret_deal
     db.close()
     assert len(specs) >= 3 and not any(s["seed_chosen"] for s in specs)
     assert len({s["seed"] for s in specs}) == len(specs), "two default games got the same deal"
+
+
+def test_a_lost_seat_token_is_taken_back_with_the_owner_token(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16.8: the page frees its seat with the owner token and joins it again."""
+    browser, server = browser_and_server
+    browser.get(server.url + "/")
+    assert len(_play(browser, "tournament", 2)) == 2
+    before = browser.find_element(By.ID, "board").get_attribute("data-move")
+    browser.execute_script("const s = JSON.parse(localStorage.getItem('rook_core.seat'));"
+                           "s.token = 'lost'; localStorage.setItem('rook_core.seat', JSON.stringify(s));")
+    browser.refresh()
+    wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
+    wait.until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move") == before)
+    saved = browser.execute_script("return JSON.parse(localStorage.getItem('rook_core.seat'));")
+    assert saved["token"] != "lost"
+    assert len(_play(browser, "tournament", 1)) == 1

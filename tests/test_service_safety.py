@@ -277,3 +277,24 @@ def test_slow_clients_are_cut_off_and_one_address_holds_few_connections(tmp_path
             x.close()
     finally:
         s.stop()
+
+
+def test_the_owner_frees_a_seat_whose_token_was_lost(server: Server) -> None:
+    """Issue 16.8: the creator's owner token frees a seat; the old token stops working."""
+    with server.client() as c:
+        made = c.post("/games", json={"game": "tournament", "seed": 4, "seats": SEATS}).json()
+        g, owner = made["game_id"], made["owner_token"]
+        assert owner not in c.get(f"/games/{g}").text
+        lost = c.post(f"/games/{g}/seats/0/join").json()["token"]
+        v = c.get(f"/games/{g}/view", headers=bearer(lost)).json()
+        c.post(f"/games/{g}/actions", json={"action": v["legal"][0], "move": v["move"]}, headers=bearer(lost))
+        before = c.get(f"/games/{g}").json()["move"]
+        assert c.post(f"/games/{g}/seats/0/reset", headers=bearer(lost)).status_code == 403   # not the owner
+        assert c.post(f"/games/{g}/seats/1/reset", headers=bearer(owner)).status_code == 409  # a bot's seat
+        assert c.post(f"/games/{g}/seats/0/reset", headers=bearer(owner)).status_code == 200
+        assert c.get(f"/games/{g}/view", headers=bearer(lost)).status_code == 403
+        again = c.post(f"/games/{g}/seats/0/join").json()["token"]
+        v = c.get(f"/games/{g}/view", headers=bearer(again)).json()
+        assert v["seat"] == 0 and v["move"] == before                 # the same game, where it was
+        assert c.post(f"/games/{g}/actions", json={"action": v["legal"][0], "move": v["move"]},
+                      headers=bearer(again)).status_code == 200

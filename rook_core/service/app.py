@@ -345,6 +345,13 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     def join(game_id: str, seat: int) -> dict[str, Any]:
         return {"game_id": game_id, "seat": seat, "token": hub.join(game_id, seat)}
 
+    @app.post("/games/{game_id}/seats/{seat}/reset", responses=_errors(403, 404, 409, 422, 429))
+    def reset(game_id: str, seat: int, token: str | None = Depends(_token)) -> dict[str, Any]:
+        """Free a human seat (the game's owner token, from ``POST /games``): its token
+        stops working, and the seat can be joined again with a new one."""
+        hub.reset_seat(game_id, token, seat)
+        return {"game_id": game_id, "seat": seat, "free": True}
+
     @app.get("/games/{game_id}/view", responses=_errors(403, 404, 429))
     def view(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
         return hub.view(game_id, token)

@@ -158,7 +158,8 @@ class Hub:
         return str(self.create_view(spec, seats)["game_id"])
 
     def create_view(self, spec: dict[str, Any], seats: list[str]) -> dict[str, Any]:
-        """:meth:`create`, returning the game's public view as this request left it.
+        """:meth:`create`, returning the game's public view as this request left it,
+        with the game's owner token (shown this once: :meth:`reset_seat` takes it).
 
         :raises RookError: for a bad spec or seats.
         """
@@ -180,7 +181,8 @@ class Hub:
                 if len(self._moving) >= self.limits.bot_queue:
                     raise Busy(f"{len(self._moving)} games' bots are playing on; try again shortly", 2.0)
         game_id = uuid.uuid4().hex
-        self.store.create_game(game_id, spec, kinds)
+        owner = secrets.token_urlsafe(24)               # lets the creator free a seat whose token was lost
+        self.store.create_game(game_id, spec, kinds, hash_token(owner))
         live = _Live(game, [(k, b, None) for k, b in kinds], [])
         with self._lock:
             self._live[game_id] = live
@@ -188,7 +190,7 @@ class Hub:
         with live.lock, self._evict_on_error(game_id):
             self._run_bots(game_id, live)
             view = self._public(game_id, live)
-        return view
+        return {**view, "owner_token": owner}
 
     @contextmanager
     def _evict_on_error(self, game_id: str) -> Iterator[None]:
@@ -363,6 +365,27 @@ class Hub:
                 raise Conflict(f"seat {seat} is taken")
             live.seats[seat] = (kind, bot, hash_token(token))
         return token
+
+    def reset_seat(self, game_id: str, owner_token: str | None, seat: int) -> None:
+        """Free human seat ``seat`` for the game's owner (the token :meth:`create_view`
+        gave): the seat's token stops working and the seat can be joined again,
+        so a player who lost a token takes the seat back with a new one.
+
+        :raises Forbidden: not the owner token.  :raises NotFound: no such seat.
+        :raises Conflict: a bot's seat.
+        """
+        with self._locked(game_id) as live:
+            owner = self.store.owner_hash(game_id)
+            if not owner_token or owner is None or not secrets.compare_digest(owner, hash_token(owner_token)):
+                raise Forbidden("the owner token of this game is needed (header 'Authorization: Bearer TOKEN')")
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(live.seats):
+                raise NotFound(f"game {game_id} has seats 0..{len(live.seats) - 1}, not {seat!r}")
+            kind, bot, _ = live.seats[seat]
+            if kind != "human":
+                raise Conflict(f"seat {seat} is played by a bot ({bot})")
+            self.store.release_seat(game_id, seat)
+            live.seats[seat] = (kind, bot, None)
+            live.answers.pop(seat, None)
 
     def _seat_of(self, live: _Live, token: str | None) -> int:
         if not token:

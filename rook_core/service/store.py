@@ -2,7 +2,8 @@
 
 Tables:
 
-* ``games(id, spec, created)``: the game's spec (JSON: game, seed, players);
+* ``games(id, spec, created, owner_hash)``: the game's spec (JSON: game, seed,
+  players) and the SHA-256 of its owner token (see ``Hub.reset_seat``);
 * ``seats(game_id, seat, kind, bot, token_hash)``: ``human`` or ``bot``
   (with its kind); a human seat's token is kept only as its SHA-256, so the
   file never holds a usable token;
@@ -41,7 +42,8 @@ from ..errors import RookError
 __all__ = ["Store", "StoreDamaged", "GameDamaged", "hash_token"]
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, spec TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, spec TEXT NOT NULL, created REAL NOT NULL,
+                                  owner_hash TEXT);
 CREATE TABLE IF NOT EXISTS seats (game_id TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL,
                                   bot TEXT, token_hash TEXT, PRIMARY KEY (game_id, seat));
 CREATE TABLE IF NOT EXISTS actions (game_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL,
@@ -92,6 +94,8 @@ class Store:
         db.executescript(_SCHEMA)
         if "chain" not in [r[1] for r in db.execute("PRAGMA table_info(actions)")]:
             db.execute("ALTER TABLE actions ADD COLUMN chain TEXT")    # a file of before the chains
+        if "owner_hash" not in [r[1] for r in db.execute("PRAGMA table_info(games)")]:
+            db.execute("ALTER TABLE games ADD COLUMN owner_hash TEXT")  # a file of before owner tokens
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -117,8 +121,10 @@ class Store:
             raise
         return out
 
-    def create_game(self, game_id: str, spec: dict[str, Any], seats: list[tuple[str, str | None]]) -> None:
-        self._write(("INSERT INTO games VALUES (?, ?, ?)", [(game_id, json.dumps(spec), time.time())]),
+    def create_game(self, game_id: str, spec: dict[str, Any], seats: list[tuple[str, str | None]],
+                    owner_hash: str | None = None) -> None:
+        self._write(("INSERT INTO games VALUES (?, ?, ?, ?)",
+                     [(game_id, json.dumps(spec), time.time(), owner_hash)]),
                     ("INSERT INTO seats VALUES (?, ?, ?, ?, NULL)",
                      [(game_id, i, kind, bot) for i, (kind, bot) in enumerate(seats)]))
 
@@ -146,6 +152,16 @@ class Store:
         cur = db.execute("UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ? AND kind = 'human' "
                          "AND token_hash IS NULL", (token_hash, game_id, seat))
         return cur.rowcount == 1
+
+    def owner_hash(self, game_id: str) -> str | None:
+        """The SHA-256 of the game's owner token (None for a game of before owner tokens)."""
+        row = self._db().execute("SELECT owner_hash FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    def release_seat(self, game_id: str, seat: int) -> None:
+        """Free a human seat: its token stops working and the seat can be joined again."""
+        self._db().execute("UPDATE seats SET token_hash = NULL WHERE game_id = ? AND seat = ? AND kind = 'human'",
+                           (game_id, seat))
 
     def append(self, game_id: str, n: int, seat: int, action: str) -> None:
         """Append action ``n`` (raises sqlite3.IntegrityError if ``n`` exists)."""

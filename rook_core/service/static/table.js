@@ -2,14 +2,16 @@
 // It creates a game (a fresh secret deal unless a seed is typed in), joins
 // seat 0, then polls the seat's view and shows the legal actions as buttons;
 // a button sends the action with the move number.  The game and its seat
-// token are kept in the browser's storage, so a reload goes on with the game.
+// token are kept in the browser's storage, so a reload goes on with the game;
+// if the seat's token was lost, the game's owner token frees the seat and the
+// page takes it again.
 "use strict";
 
 const GAMES = ["tournament", "partnership-57", "crowsnest", "crowsnest-100", "kentucky-discard-original",
                "red-one", "buckeye", "kentucky-rook", "dixie", "toonerville"];
 const $ = (id) => document.getElementById(id);
 const SAVED = "rook_core.seat";
-let game = null, token = null, view = null, timer = null, sending = false, shown = null;
+let game = null, token = null, owner = null, view = null, timer = null, sending = false, shown = null;
 
 for (const g of GAMES) {
   const o = document.createElement("option");
@@ -124,8 +126,9 @@ $("new-game").addEventListener("submit", async (ev) => {
     if (name === "toonerville") body.players = players;
     const g = await call("POST", "/games", body);
     game = g.game_id;
+    owner = g.owner_token;
     token = (await call("POST", `/games/${game}/seats/0/join`)).token;
-    localStorage.setItem(SAVED, JSON.stringify({game, token}));
+    localStorage.setItem(SAVED, JSON.stringify({game, token, owner}));
     await refresh();
     timer = setInterval(refresh, 1500);
   } catch (e) {
@@ -144,12 +147,23 @@ $("new-game").addEventListener("submit", async (ev) => {
   if (!saved || typeof saved.game !== "string" || typeof saved.token !== "string") return;
   game = saved.game;
   token = saved.token;
+  owner = typeof saved.owner === "string" ? saved.owner : null;
   try {
-    view = await call("GET", `/games/${game}/view`);
+    try {
+      view = await call("GET", `/games/${game}/view`);
+    } catch (e) {
+      if (!owner) throw e;
+      // The seat's token no longer works: the owner frees the seat and takes it again.
+      token = owner;
+      await call("POST", `/games/${game}/seats/0/reset`);
+      token = (await call("POST", `/games/${game}/seats/0/join`)).token;
+      localStorage.setItem(SAVED, JSON.stringify({game, token, owner}));
+      view = await call("GET", `/games/${game}/view`);
+    }
     render();
     timer = setInterval(refresh, 1500);
   } catch (e) {
     localStorage.removeItem(SAVED);
-    game = token = null;
+    game = token = owner = null;
   }
 })();
