@@ -298,3 +298,32 @@ def test_the_owner_frees_a_seat_whose_token_was_lost(server: Server) -> None:
         assert v["seat"] == 0 and v["move"] == before                 # the same game, where it was
         assert c.post(f"/games/{g}/actions", json={"action": v["legal"][0], "move": v["move"]},
                       headers=bearer(again)).status_code == 200
+
+
+def test_a_person_past_the_move_clock_has_the_move_played_by_a_bot(server: Server) -> None:
+    """Issue 16.8: with a move clock, an absent person does not stop the game."""
+    with server.client() as c:
+        made = c.post("/games", json={"game": "tournament", "seed": 6, "seats": SEATS, "move_clock": 1}).json()
+        g = made["game_id"]
+        t = c.post(f"/games/{g}/seats/0/join").json()["token"]
+        v = c.get(f"/games/{g}/view", headers=bearer(t)).json()
+        assert v["move_clock"] == 1 and v["to_move"] == 0 and 0 <= v["clock_left"] <= 1
+        waited = v["move"]
+        for _ in range(100):                                 # nobody acts for seat 0
+            time.sleep(0.1)
+            if c.get(f"/games/{g}").json()["move"] > waited:
+                break
+        now = c.get(f"/games/{g}/view", headers=bearer(t)).json()
+        assert now["move"] > waited, "the clock ran out and nothing was played"
+        made = c.post("/games", json={"game": "tournament", "seed": 6, "seats": SEATS, "move_clock": 30}).json()
+        g = made["game_id"]
+        t = c.post(f"/games/{g}/seats/0/join").json()["token"]
+        for _ in range(3):                                   # in time, the person's own moves count
+            v = c.get(f"/games/{g}/view", headers=bearer(t)).json()
+            if v["over"] or v["to_move"] != 0:
+                break
+            r = c.post(f"/games/{g}/actions", json={"action": v["legal"][-1], "move": v["move"]},
+                       headers=bearer(t))
+            assert r.status_code == 200, r.text
+        bad = c.post("/games", json={"game": "tournament", "seats": SEATS, "move_clock": 0})
+        assert bad.status_code == 422 and "move_clock" in bad.text

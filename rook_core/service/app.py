@@ -87,6 +87,9 @@ class NewGame(_Strict):
     max_hands: int | None = Field(None, ge=1, le=1000,
                                   description="trick-taking games: over with no winner after this many hands "
                                               "(default 200)")
+    move_clock: int | None = Field(None, ge=1, le=86_400,
+                                   description="seconds a person has for each move; past them, the heuristic "
+                                               "bot plays that move for the seat (default: no clock)")
     seats: list[Annotated[str, Field(max_length=20)]] = Field(
         description="one per seat: 'human', 'bot:random' or 'bot:heuristic'", min_length=3, max_length=5)
 
@@ -330,6 +333,8 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             spec["rounds"] = body.rounds
         if body.max_hands is not None:
             spec["max_hands"] = body.max_hands
+        if body.move_clock is not None:
+            spec["move_clock"] = body.move_clock
         return await anyio.to_thread.run_sync(hub.create_view, spec, body.seats)
 
     @app.get("/games/{game_id}", responses=_errors(404, 422, 429))

@@ -115,6 +115,7 @@ class Hub:
         self.rebuilds = 0                   # games rebuilt from their log since the hub started
         self._moving: OrderedDict[str, None] = OrderedDict()   # games whose bots play on, oldest turn first
         self._queued: OrderedDict[str, None] = OrderedDict()   # of those, the ones waiting for their slice
+        self._clocks: dict[str, tuple[float, int]] = {}          # game -> (deadline, move) of a person's clock
         self._wake = threading.Condition(self._lock)
         self._runner: threading.Thread | None = None
         self._closing = False
@@ -166,6 +167,9 @@ class Hub:
         if not isinstance(seats, list):
             raise RookError(f"seats must be a list, one per seat, not {seats!r}")
         spec = dict(spec)
+        clock = spec.get("move_clock")
+        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int) or not 1 <= clock <= 86_400):
+            raise RookError(f"move_clock is seconds per move, an int 1..86400, not {clock!r}")
         chosen = spec.get("seed") is not None
         if not chosen:
             spec["seed"] = secrets.randbits(63)         # a secret deal from the OS's source: shown at the end
@@ -286,33 +290,65 @@ class Hub:
             live.log.extend(done)
         if _bot_to_move(live) is None:
             self._note_if_over(game_id, live)            # before the game stops counting as moving
+            clock = live.game.spec.get("move_clock")
             with self._lock:
                 self._moving.pop(game_id, None)
+                self._clocks.pop(game_id, None)
+                if clock and not live.game.is_over and live.game.to_move is not None:   # a person to move
+                    self._clocks[game_id] = (time.monotonic() + clock, len(live.log))
+                    self._start_runner()
             return
         with self._lock:
             self._moving[game_id] = None
             self._queued[game_id] = None
-            if self._runner is None and not self._closing:
-                self._runner = threading.Thread(target=self._play_on, name="rook-bots", daemon=True)
-                self._runner.start()
-            self._wake.notify()
+            self._start_runner()
+
+    def _start_runner(self) -> None:
+        """Start the background runner if it is not running, and wake it (hub lock held)."""
+        if self._runner is None and not self._closing:
+            self._runner = threading.Thread(target=self._play_on, name="rook-bots", daemon=True)
+            self._runner.start()
+        self._wake.notify()
 
     def _play_on(self) -> None:
-        """The background runner: one slice of bot play for each waiting game in turn."""
+        """The background runner: one slice of bot play for each waiting game in
+        turn, and the move of a person whose clock ran out."""
         while True:
+            late: tuple[str, int] | None = None
             with self._wake:
-                while not self._queued and not self._closing:
-                    self._wake.wait()
+                while not self._closing:
+                    if self._queued:
+                        break
+                    now = time.monotonic()
+                    due = min(self._clocks.items(), key=lambda kv: kv[1][0], default=None)
+                    if due is not None and due[1][0] <= now:
+                        late = (due[0], due[1][1])
+                        del self._clocks[due[0]]
+                        break
+                    self._wake.wait(None if due is None else due[1][0] - now)
                 if self._closing:
                     return
-                game_id, _ = self._queued.popitem(last=False)
+                game_id = late[0] if late else self._queued.popitem(last=False)[0]
             try:
                 with self._locked(game_id) as live, self._evict_on_error(game_id):
+                    if late is not None:
+                        self._play_for_the_late(game_id, live, late[1])
                     self._run_bots(game_id, live)
             except Exception:                         # the game is evicted; its log holds what was played
                 with self._lock:
                     self._moving.pop(game_id, None)
                 _log.exception("the bots of game %s stopped", game_id)
+
+    def _play_for_the_late(self, game_id: str, live: _Live, move: int) -> None:
+        """The person to move at ``move`` let the clock run out: the heuristic bot
+        plays that one move for the seat (lock held; nothing if the game moved on)."""
+        seat = live.game.to_move
+        if len(live.log) != move or seat is None or live.game.is_over or live.seats[seat][0] == "bot":
+            return
+        bot = live.game.bot("heuristic", _bot_seed(live, seat, move))
+        action = live.game.apply(live.game.bot_action(bot, seat), seat)
+        self.store.append(game_id, move, seat, action)
+        live.log.append((seat, action))
 
     def sweep(self) -> list[str]:
         """Delete the games older than ``limits.keep_games_days`` from the store and
@@ -320,7 +356,7 @@ class Hub:
         gone = self.store.delete_games_before(time.time() - self.limits.keep_games_days * 86400)
         with self._lock:
             for game_id in gone:
-                for held in (self._live, self._finished, self._moving, self._queued):
+                for held in (self._live, self._finished, self._moving, self._queued, self._clocks):
                     held.pop(game_id, None)
         return gone
 
@@ -409,7 +445,13 @@ class Hub:
                 "seats": [{"seat": i, "kind": k, "bot": b, "taken": k == "bot" or t is not None}
                           for i, (k, b, t) in enumerate(live.seats)],
                 "move": len(live.log), "to_move": g.to_move, "over": g.is_over,
-                "bots_moving": game_id in self._moving, "result": g.result()}
+                "bots_moving": game_id in self._moving, **self._clock_of(game_id, g), "result": g.result()}
+
+    def _clock_of(self, game_id: str, game: HostedGame) -> dict[str, Any]:
+        """The game's move clock: seconds a move, and the seconds left to the person to move."""
+        due = self._clocks.get(game_id)
+        return {"move_clock": game.spec.get("move_clock"),
+                "clock_left": None if due is None else round(max(0.0, due[0] - time.monotonic()), 1)}
 
     def view(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The token's seat: its observation, its legal actions when it is to move, the move number."""
@@ -419,7 +461,8 @@ class Hub:
     def _view(self, game_id: str, live: _Live, seat: int) -> dict[str, Any]:
         g = live.game
         return {"game_id": game_id, "seat": seat, "move": len(live.log), "to_move": g.to_move,
-                "over": g.is_over, "bots_moving": game_id in self._moving, "legal": g.legal(seat),
+                "over": g.is_over, "bots_moving": game_id in self._moving, **self._clock_of(game_id, g),
+                "legal": g.legal(seat),
                 "observation": g.observation(seat), "result": g.result()}
 
     def _answer_of(self, game_id: str, live: _Live, seat: int, move: int) -> dict[str, Any]:
