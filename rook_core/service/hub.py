@@ -193,6 +193,7 @@ class Hub:
             self._drop_idle()
         with live.lock, self._evict_on_error(game_id):
             self._run_bots(game_id, live)
+            self.store.make_durable()
             view = self._public(game_id, live)
         return {**view, "owner_token": owner}
 
@@ -349,6 +350,7 @@ class Hub:
         action = live.game.apply(live.game.bot_action(bot, seat), seat)
         self.store.append(game_id, move, seat, action)
         live.log.append((seat, action))
+        self.store.make_durable()                   # when it came is not in the log: keep it
 
     def sweep(self) -> list[str]:
         """Delete the games older than ``limits.keep_games_days`` from the store and
@@ -400,6 +402,7 @@ class Hub:
             if taken is not None or not self.store.claim_seat(game_id, seat, hash_token(token)):
                 raise Conflict(f"seat {seat} is taken")
             live.seats[seat] = (kind, bot, hash_token(token))
+            self.store.make_durable()
         return token
 
     def reset_seat(self, game_id: str, owner_token: str | None, seat: int) -> None:
@@ -420,6 +423,7 @@ class Hub:
             if kind != "human":
                 raise Conflict(f"seat {seat} is played by a bot ({bot})")
             self.store.release_seat(game_id, seat)
+            self.store.make_durable()
             live.seats[seat] = (kind, bot, None)
             live.answers.pop(seat, None)
 
@@ -525,6 +529,7 @@ class Hub:
                 self.store.append(game_id, n, seat, done)
                 live.log.append((seat, done))
                 self._run_bots(game_id, live)
+                self.store.make_durable()                   # the answer shows it: in the file itself
                 view = self._view(game_id, live, seat)
                 live.answers[seat] = (n, view)
         return view

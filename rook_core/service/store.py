@@ -1,4 +1,4 @@
-"""Games on disk: SQLite with a rollback journal, an append-only action log per game.
+"""Games on disk: SQLite in WAL mode, an append-only action log per game.
 
 Tables:
 
@@ -13,13 +13,14 @@ Tables:
   behind the server's back is found when the game is read.
 
 A game's state is its spec replayed through its actions.  Answered means
-durable: the file uses a rollback journal with ``synchronous=FULL``, so an
-action is in the database file itself, synced, before its answer goes out;
-losing the journal after a crash can only touch a write that was never
-answered, and the integrity check at start (``PRAGMA quick_check``) refuses
-a damaged file instead of serving from it.  Each append is one transaction;
-``(game_id, n)`` is the primary key, so two writers can never both append
-action ``n``.
+durable: before a person's request is answered, :meth:`Store.make_durable`
+folds the write-ahead log into the database file itself and syncs it
+(``wal_checkpoint(FULL)``), so losing the ``-wal`` file after a crash can
+only take bot actions that no person was answered with, and those the bots
+play again, the same, from the log (their choices depend on the log alone).
+The integrity check at start (``PRAGMA quick_check``) refuses a damaged file
+instead of serving from it.  Each append is one transaction; ``(game_id,
+n)`` is the primary key, so two writers can never both append action ``n``.
 
 >>> import tempfile, os
 >>> s = Store(os.path.join(tempfile.mkdtemp(), "games.sqlite"))
@@ -81,9 +82,13 @@ class Store:
     def __init__(self, path: str) -> None:
         self.path = path
         self._local = threading.local()
+        self._commits = 0                         # write transactions committed by this store
+        self._folded = 0                          # of them, the ones folded into the file (make_durable)
+        self._folding = threading.Lock()
+        self._folding_count = threading.Lock()
         db = self._db()
         try:
-            db.execute("PRAGMA journal_mode=DELETE")     # a file written in WAL mode: its WAL folded in
+            db.execute("PRAGMA journal_mode=WAL")
             found = [str(r[0]) for r in db.execute("PRAGMA quick_check").fetchall()]
         except sqlite3.DatabaseError as e:
             raise StoreDamaged(f"{path} is not a readable database ({e}); move it aside or restore "
@@ -101,9 +106,30 @@ class Store:
         db = getattr(self._local, "db", None)
         if db is None:
             db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            db.execute("PRAGMA synchronous=FULL")       # COMMIT returns once the file itself is synced
+            db.execute("PRAGMA synchronous=NORMAL")     # WAL: a killed process loses no commit
             self._local.db = db
         return db
+
+    def make_durable(self) -> None:
+        """Fold every commit so far into the database file itself and sync it, so
+        that it outlives the loss of the ``-wal`` file (it waits for a writer
+        in the middle of a transaction, then copies the whole log).
+
+        :raises StoreDamaged: when the log could not be folded in.
+        """
+        want = self._commits                     # every commit up to here must be folded in
+        with self._folding:                      # one checkpoint at a time; a later one covers us too
+            if self._folded >= want:
+                return
+            for attempt in range(50):
+                upto = self._commits
+                busy, log, done = self._db().execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+                if not busy and done >= log >= 0:
+                    self._folded = upto
+                    return
+                time.sleep(0.002 * (attempt + 1))
+        raise StoreDamaged(f"{self.path}: the write-ahead log could not be folded into the file "
+                           f"({done} of {log} pages)")
 
     def _write(self, *statements: tuple[str, list[tuple[Any, ...]]]) -> None:
         """Run ``(sql, rows)`` statements in one transaction."""
@@ -119,7 +145,13 @@ class Store:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        self._count_commit()
         return out
+
+    def _count_commit(self) -> None:
+        """Count a commit that has returned (make_durable folds in every one counted)."""
+        with self._folding_count:
+            self._commits += 1
 
     def create_game(self, game_id: str, spec: dict[str, Any], seats: list[tuple[str, str | None]],
                     owner_hash: str | None = None) -> None:
@@ -151,6 +183,7 @@ class Store:
         db = self._db()
         cur = db.execute("UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ? AND kind = 'human' "
                          "AND token_hash IS NULL", (token_hash, game_id, seat))
+        self._count_commit()
         return cur.rowcount == 1
 
     def owner_hash(self, game_id: str) -> str | None:
@@ -162,6 +195,7 @@ class Store:
         """Free a human seat: its token stops working and the seat can be joined again."""
         self._db().execute("UPDATE seats SET token_hash = NULL WHERE game_id = ? AND seat = ? AND kind = 'human'",
                            (game_id, seat))
+        self._count_commit()
 
     def append(self, game_id: str, n: int, seat: int, action: str) -> None:
         """Append action ``n`` (raises sqlite3.IntegrityError if ``n`` exists)."""
