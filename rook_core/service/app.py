@@ -8,8 +8,10 @@ Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
                                             ``rounds``, ``max_hands``, ``seats``
                                             (``human`` or ``bot:random`` /
                                             ``bot:heuristic``); bots move by themselves
-``GET /games/{id}``                         public state: seats, move number, result
+``GET /games/{id}[?wait=S]``                public state: seats, move number, the deal's
+                                            commitment, result (``wait``: for the bots)
 ``POST /games/{id}/seats/{seat}/join``      take a human seat: its secret token
+``POST /games/{id}/seats/{seat}/reset``     the owner frees a human seat (lost token)
 ``GET /games/{id}/view``                    the token's seat: observation, legal actions
 ``GET /games/{id}/legal``                   the token's seat: its legal actions, move number
 ``POST /games/{id}/actions``                ``{"action": text, "move": n}``: act as move n
@@ -24,10 +26,12 @@ Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
 A seat token goes in ``Authorization: Bearer TOKEN`` and shows that seat only.
 Errors are JSON ``{"error": message}``: 400 bad input, 403 a wrong token,
 404 unknown game or job, 409 a stale move, a move out of turn or a seat
-taken, 429 too many simulation jobs waiting, 413 a body over the size limit, 422 an action the rules refuse, a
+taken, 413 a body over the size limit, 422 an action the rules refuse, a
 body that does not fit its schema (malformed JSON, wrong types, unknown
 fields), or a solve whose budget ran out (with the bounds proven: ``lo``,
-``hi``).
+``hi``), 429 past a limit (with ``Retry-After``), 500 a game whose stored
+log was damaged (naming it) or an unexpected failure.  The limits and the
+guarantees are in docs/SERVICE.md.
 """
 
 from __future__ import annotations
