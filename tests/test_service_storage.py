@@ -197,3 +197,25 @@ def test_jobs_outlive_a_restart_their_worker_dies_with_the_server_and_old_ones_a
         assert not list(jobs_dir.glob(f"{small}.*")), "a deleted job left files"
     finally:
         s.stop()
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")   # the test client's own notice about httpx
+def test_a_store_that_cannot_make_an_answer_durable_answers_503(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16.7: an action that could not be made durable is not answered as a success."""
+    from fastapi.testclient import TestClient
+
+    from rook_core.service.app import create_app
+    from rook_core.service.store import Store, StoreDamaged
+
+    app = create_app(str(tmp_path / "games.sqlite"))
+    with TestClient(app) as c:
+        g = c.post("/games", json={"game": "tournament", "seats": SEATS}).json()["game_id"]
+        t = c.post(f"/games/{g}/seats/0/join").json()["token"]
+        v = c.get(f"/games/{g}/view", headers=bearer(t)).json()
+
+        def cannot(self: Store) -> None:
+            raise StoreDamaged(f"{self.path}: the write-ahead log could not be folded into the file")
+        monkeypatch.setattr(Store, "make_durable", cannot)
+        r = c.post(f"/games/{g}/actions", json={"action": v["legal"][0], "move": v["move"]}, headers=bearer(t))
+        assert r.status_code == 503 and "could not be folded" in r.json()["error"]

@@ -30,7 +30,8 @@ taken, 413 a body over the size limit, 422 an action the rules refuse, a
 body that does not fit its schema (malformed JSON, wrong types, unknown
 fields), or a solve whose budget ran out (with the bounds proven: ``lo``,
 ``hi``), 429 past a limit (with ``Retry-After``), 500 a game whose stored
-log was damaged (naming it) or an unexpected failure.  The limits and the
+log was damaged (naming it) or an unexpected failure, 503 a store that could
+not make an answer durable.  The limits and the
 guarantees are in docs/SERVICE.md.
 """
 
@@ -62,7 +63,7 @@ from ..solver import BudgetExceeded
 from .hub import Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Jobs
 from .limits import Busy, Limits, RateLimit
-from .store import GameDamaged, Store
+from .store import GameDamaged, Store, StoreDamaged
 
 __all__ = ["create_app", "MAX_BODY"]
 
@@ -290,6 +291,10 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     @app.exception_handler(GameDamaged)
     async def damaged(request: Request, exc: GameDamaged) -> JSONResponse:
         return JSONResponse({"error": str(exc), "game_id": exc.game_id}, status_code=500)
+
+    @app.exception_handler(StoreDamaged)
+    async def store_damaged(request: Request, exc: StoreDamaged) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=503)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
