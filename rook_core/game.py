@@ -5,7 +5,9 @@ the hand number), rotates the deal to the left after every hand that was
 played (T-1), lets the same dealer redeal a hand thrown in (T-6), adds the
 hand scores (T-30 .. T-32, T-35 penalties included), and ends when, after a
 hand, at least one team has reached the target and the scores differ (T-34);
-equal scores at or above the target play another hand (sudden death).
+equal scores at or above the target play another hand (sudden death), or
+give the game to seats 0 and 2 (H-6); with H-7 only the team that declared
+the last hand may win (:func:`game_winner`).
 
 >>> g = Game("tournament", seed=3)
 >>> g.current.phase.label, g.hand_number, g.totals
@@ -23,7 +25,7 @@ from .jsonio import read_object
 from .rng import hand_seed
 from .variant import PRESETS, Variant, get_preset
 
-__all__ = ["Game", "hand_seed"]
+__all__ = ["Game", "game_winner", "hand_seed"]
 
 class Game:
     """A seeded game of a trick-taking variant, played through one action space.
@@ -65,14 +67,11 @@ class Game:
 
     @property
     def winner(self) -> int | None:
-        """The winning team once the game is over (T-34), else None."""
+        """The winning team once the game is over (T-34, H-6, H-7), else None."""
         h = self.current
         if h.phase != Phase.DONE:
             return None
-        t = self.totals
-        if max(t) >= self.variant.target and t[0] != t[1]:
-            return 0 if t[0] > t[1] else 1
-        return None
+        return game_winner(self.variant, self.totals, h.declarer)
 
     @property
     def is_over(self) -> bool:
@@ -181,3 +180,25 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game {self.variant.name} seed={self.seed} hand={self.hand_number} "
                 f"totals={self.totals} winner={self.winner}>")
+
+
+def game_winner(variant: Variant, totals: tuple[int, int], declarer: int | None) -> int | None:
+    """Return the team that has won after a played hand with ``totals``, declared
+    by ``declarer``, or None while play goes on.
+
+    At or above the target the higher total wins (T-34).  Equal totals play
+    another hand (T-34), or, with ``tie_to_team_0``, the team of seats 0 and 2
+    wins (H-6).  With ``win_on_own_bid`` only the team that declared the hand
+    may win it (H-7): the other plays on, even past the target.
+    """
+    if max(totals) < variant.target:
+        return None
+    if totals[0] != totals[1]:
+        lead = 0 if totals[0] > totals[1] else 1
+    elif variant.tie_to_team_0:
+        lead = 0
+    else:
+        return None
+    if variant.win_on_own_bid and (declarer is None or declarer % 2 != lead):
+        return None
+    return lead

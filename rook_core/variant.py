@@ -68,6 +68,8 @@ class Variant:
     made_scores: str = "points"  # T-31: "points" or "bid"
     set_loses: str = "bid"  # T-32: "bid" or "points"
     target: int = 300  # T-33
+    tie_to_team_0: bool = False  # H-6: equal scores at or above the target: seats 0 and 2 win
+    win_on_own_bid: bool = False  # H-7: a team wins the game only at the end of a hand it declared
     first_dealer: int = 0  # T-1
     penalty_points: int = 40  # T-35
     deck_name: str = ""  # C-3 name, informational
@@ -94,7 +96,7 @@ class Variant:
             if not isinstance(v, int) or isinstance(v, bool):
                 self._fail(f"{f} must be an int, not {v!r}")
         bools = ["bird", "one_high", "jump_bids", "opener_must_bid", "stick_the_dealer",
-                 "discard_counters", "bird_anytime", "must_trump"]
+                 "discard_counters", "bird_anytime", "must_trump", "tie_to_team_0", "win_on_own_bid"]
         for f in bools:
             if not isinstance(getattr(self, f), bool):
                 self._fail(f"{f} must be true or false, not {getattr(self, f)!r}")

@@ -121,8 +121,13 @@ cdef extern from "rook/sim.h" nogil:
     void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t random, int64_t *view)
     void rook_sim_hands(const rook_rules *r, const rook_policy *policies, uint64_t seed,
                         int64_t first, int64_t n, int duplicate, int64_t *rows)
+    ctypedef struct rook_game_end:
+        int32_t target
+        uint8_t tie_to_team_0
+        uint8_t own_bid_only
+    int rook_game_winner(const rook_game_end *e, const int64_t *total, int declarer)
     int rook_sim_game(const rook_rules *r, const rook_policy *policies, uint64_t seed, int64_t unit,
-                      int copy, int max_hands, int32_t target, int64_t *rows, int64_t *game)
+                      int copy, int max_hands, const rook_game_end *end, int64_t *rows, int64_t *game)
 
 cdef extern from "rook/solve.h" nogil:
     ctypedef struct rook_solver:

@@ -15,6 +15,7 @@ import numpy as np
 from libc.stdint cimport int64_t, uint64_t
 from rook_core._native.crook cimport (
     rook_policy, rook_policy_fn, rook_sim_hands, rook_sim_game, rook_view_fill, rook_hand_seed,
+    rook_game_end, rook_game_winner,
 )
 from rook_core._native.layout cimport (
     ROOK_VIEW_LEN, ROOK_R_LEN, ROOK_POLICY_RANDOM, ROOK_POLICY_CALLBACK, ROOK_POLICY_HEURISTIC,
@@ -94,10 +95,25 @@ def sim_hands(Rules rules, policies, seed, int64_t first, int64_t n, bint duplic
     return out
 
 
+def game_winner(int target, bint tie_to_team_0, bint own_bid_only, int64_t total_0, int64_t total_1,
+                int declarer):
+    """Return the native loop's winner after a played hand (-1: play goes on), T-34, H-6, H-7;
+    ``declarer`` is ROOK_NO_SEAT when nobody declared."""
+    cdef rook_game_end end
+    end.target = target
+    end.tie_to_team_0 = tie_to_team_0
+    end.own_bid_only = own_bid_only
+    cdef int64_t total[2]
+    total[0] = total_0
+    total[1] = total_1
+    return rook_game_winner(&end, total, declarer)
+
+
 def sim_games(Rules rules, policies, seed, int64_t first, int64_t n, bint duplicate,
-              int max_hands, int target):
+              int max_hands, int target, bint tie_to_team_0=False, bint own_bid_only=False):
     """Play games ``first .. first+n-1`` (both copies of each when
-    ``duplicate``) and return ``(rows, games)``: game ``j`` (in order) wrote
+    ``duplicate``) to ``target``, ending as ``tie_to_team_0`` (H-6) and
+    ``own_bid_only`` (H-7) say, and return ``(rows, games)``: game ``j`` (in order) wrote
     its hands to ``rows[j * max_hands : j * max_hands + games[j, 0]]``, and
     ``games[j] = (hands, total 0, total 1, winner)``.  Releases the GIL."""
     cdef rook_policy pol[4]
@@ -105,6 +121,10 @@ def sim_games(Rules rules, policies, seed, int64_t first, int64_t n, bint duplic
     if n < 0 or first < 0 or max_hands < 1:
         raise RookError("first and n must not be negative, max_hands positive")
     cdef int per = 2 if duplicate else 1
+    cdef rook_game_end end
+    end.target = target
+    end.tie_to_team_0 = tie_to_team_0
+    end.own_bid_only = own_bid_only
     rows_out = np.zeros((max(1, n * per * max_hands), ROOK_R_LEN), dtype=np.int64)
     games_out = np.zeros((max(1, n * per), 4), dtype=np.int64)
     cdef int64_t[:, ::1] rows = rows_out
@@ -116,6 +136,6 @@ def sim_games(Rules rules, policies, seed, int64_t first, int64_t n, bint duplic
         for u in range(n):
             for c in range(per):
                 j = u * per + c
-                rook_sim_game(&rules.r, pol, s, first + u, c, max_hands, target,
+                rook_sim_game(&rules.r, pol, s, first + u, c, max_hands, &end,
                               &rows[j * max_hands, 0], &games[j, 0])
     return rows_out, games_out[:n * per]

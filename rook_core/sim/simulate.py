@@ -494,7 +494,7 @@ def _native_chunk(variant: Variant, policies: list[tuple[int, Any]], seed: int, 
     if mode == "hands":
         return sim_hands(rules, policies, seed, first, count, duplicate), None
     rows, games = sim_games(rules, policies, seed, first, count, duplicate, max_hands,
-                              variant.target)
+                            variant.target, variant.tie_to_team_0, variant.win_on_own_bid)
     keep = np.concatenate([np.arange(j * max_hands, j * max_hands + games[j, 0])
                            for j in range(len(games))]) if len(games) else np.zeros(0, np.int64)
     return rows[keep], games

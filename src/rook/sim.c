@@ -148,8 +148,24 @@ void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t
     }
 }
 
+int rook_game_winner(const rook_game_end *e, const int64_t total[2], int declarer)
+{
+    if (total[0] < e->target && total[1] < e->target)
+        return -1;
+    int lead;
+    if (total[0] != total[1])
+        lead = total[0] > total[1] ? 0 : 1; /* T-34 */
+    else if (e->tie_to_team_0)
+        lead = 0; /* H-6 */
+    else
+        return -1; /* T-34: another hand */
+    if (e->own_bid_only && (declarer == ROOK_NO_SEAT || (declarer & 1) != lead))
+        return -1; /* H-7 */
+    return lead;
+}
+
 int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t unit, int copy,
-                  int max_hands, int32_t target, int64_t *rows, int64_t *game)
+                  int max_hands, const rook_game_end *ending, int64_t *rows, int64_t *game)
 {
     uint64_t game_seed = rook_hand_seed(seed, (uint64_t)unit);
     rook_rng g[4];
@@ -167,10 +183,9 @@ int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t s
             continue;
         total[0] += h.score[0];
         total[1] += h.score[1];
-        if ((total[0] >= target || total[1] >= target) && total[0] != total[1]) { /* T-34 */
-            winner = total[0] > total[1] ? 0 : 1;
+        winner = rook_game_winner(ending, total, h.declarer);
+        if (winner >= 0)
             break;
-        }
         dealer = (dealer + 1) & 3; /* T-1: the deal passes left */
     }
     game[0] = n;

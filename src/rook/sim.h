@@ -51,8 +51,21 @@ void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t 
 void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t first, int64_t n,
                     int duplicate, int64_t *rows);
 
-/* Play game `unit` of a run seeded `seed` (copy 0 or 1) to the target (T-33,
- * T-34) or max_hands hands: rook_core.game.Game(variant, hand_seed(seed,
+/* How a game ends (T-33, T-34, H-6, H-7). */
+typedef struct rook_game_end {
+    int32_t target;        /* T-33 */
+    uint8_t tie_to_team_0; /* H-6: equal scores at or above the target: seats 0 and 2 win */
+    uint8_t own_bid_only;  /* H-7: a team wins only at the end of a hand it declared */
+} rook_game_end;
+
+/* Return the team that has won after a played hand (totals `total`, the hand
+ * declared by `declarer`, ROOK_NO_SEAT if none), or -1 while play goes on:
+ * at or above the target the higher total wins (T-34), a tie goes on or goes
+ * to team 0 (H-6), and with H-7 only the team that declared may win. */
+int rook_game_winner(const rook_game_end *e, const int64_t total[2], int declarer);
+
+/* Play game `unit` of a run seeded `seed` (copy 0 or 1) until it ends as
+ * *ending says (T-33, T-34, H-6, H-7) or after max_hands hands: rook_core.game.Game(variant, hand_seed(seed,
  * unit), first_dealer=unit % 4), hand k dealt from hand_seed(that, k), the
  * deal passing left after a played hand and staying after a thrown-in one
  * (T-1, T-6).  Write a row per hand to rows (room for max_hands rows) and
@@ -60,6 +73,6 @@ void rook_sim_hands(const rook_rules *r, const rook_policy policies[4], uint64_t
  * none).  Return the hands played; a refused action ends the game with its
  * hand's ROOK_R_ERROR set. */
 int rook_sim_game(const rook_rules *r, const rook_policy policies[4], uint64_t seed, int64_t unit, int copy,
-                  int max_hands, int32_t target, int64_t *rows, int64_t *game);
+                  int max_hands, const rook_game_end *ending, int64_t *rows, int64_t *game);
 
 #endif
