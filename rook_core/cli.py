@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import RookError
+from .service.limits import Limits
 from .text import fmt_hand, show_solution
 
 if TYPE_CHECKING:
@@ -295,12 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--port", type=int, default=8000)
     se.add_argument("--db", default="rook-games.sqlite", help="the SQLite file of the games (default %(default)s)")
     se.add_argument("--jobs-dir", default=None, help="where simulation results go (default: beside --db)")
-    from dataclasses import fields
-
-    from .service.limits import Limits
-    for f in fields(Limits):
-        se.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default,
-                        help=f.metadata["help"] + " (default %(default)s)")
+    Limits.add_arguments(se)
     sub.add_parser("engine", help="the engine over stdin/stdout, one JSON message per line")
     return p
 
@@ -360,10 +356,7 @@ def _serve(args: argparse.Namespace) -> int:
     folder = os.path.dirname(os.path.abspath(args.db))
     if not os.path.isdir(folder):
         raise RookError(f"--db {args.db}: the folder {folder} does not exist")
-    from dataclasses import fields
-
-    from .service.limits import Limits
-    limits = Limits(**{f.name: getattr(args, f.name) for f in fields(Limits)})
+    limits = Limits.from_arguments(args)
     serve(create_app(args.db, args.jobs_dir, limits=limits), args.host, args.port, limits)
     return 0
 

@@ -62,7 +62,7 @@ from ..errors import IllegalActionError, RookError
 from ..solver import BudgetExceeded
 from .hub import Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Jobs
-from .limits import Busy, Limits, RateLimit
+from .limits import Busy, Limits, RateLimit, retry_seconds
 from .store import GameDamaged, Store, StoreDamaged
 
 __all__ = ["create_app", "MAX_BODY"]
@@ -209,7 +209,7 @@ class _ClientLimit:
             client = scope.get("client")
             wait = self.rate.take(client[0] if client else "")
             if wait:
-                retry = Busy("", wait).retry_after
+                retry = retry_seconds(wait)
                 await _send_json(send, 429, {"error": "too many requests from this client; try again in "
                                                       f"{retry} s", "retry_after": retry},
                                  [(b"retry-after", str(retry).encode())])

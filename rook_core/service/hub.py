@@ -484,9 +484,8 @@ class Hub:
         then = HostedGame.load(live.game.spec)
         for s, a in live.log[:end]:
             then.apply(a, s)
-        view = self._view(game_id, _Live(then, live.seats, live.log[:end]), seat)
-        view["bots_moving"] = _bot_to_move(_Live(then, live.seats, [])) is not None
-        return view
+        past = _Live(then, live.seats, live.log[:end])
+        return {**self._view(game_id, past, seat), "bots_moving": _bot_to_move(past) is not None}
 
     def history(self, game_id: str) -> dict[str, Any]:
         """Every action with its seat and the seed, once the game is over (before,

@@ -15,17 +15,23 @@ server cannot take now (HTTP 429), with the seconds after which to try again.
 
 from __future__ import annotations
 
+import argparse
 import math
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..errors import RookError
 
-__all__ = ["Busy", "Limits", "RateLimit"]
+__all__ = ["Busy", "Limits", "RateLimit", "retry_seconds"]
+
+
+def retry_seconds(wait: float) -> int:
+    """The whole seconds of a ``Retry-After`` header for a wait of ``wait`` seconds (1 at least)."""
+    return max(1, math.ceil(wait))
 
 
 class Busy(RookError):
@@ -33,7 +39,7 @@ class Busy(RookError):
 
     def __init__(self, message: str, retry_after: float = 1.0) -> None:
         super().__init__(message)
-        self.retry_after = max(1, math.ceil(retry_after))
+        self.retry_after = retry_seconds(retry_after)
 
 
 def _limit(default: float, help: str) -> Any:
@@ -65,6 +71,21 @@ class Limits:
     connections: int = _limit(1000, "connections open at once; past it, 503")
     connections_per_client: int = _limit(64, "connections one client (IP address) may hold open at once; "
                                              "past it, a new one is closed")
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        """Give ``parser`` a flag for each limit (``--bot-slice``, ...), its default shown."""
+        for f in fields(cls):
+            parser.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default,
+                                help=f.metadata["help"] + " (default %(default)s)")
+
+    @classmethod
+    def from_arguments(cls, args: argparse.Namespace) -> Limits:
+        """The limits that :meth:`add_arguments`' flags were given.
+
+        :raises RookError: naming a limit out of range.
+        """
+        return cls(**{f.name: getattr(args, f.name) for f in fields(cls)})
 
     def __post_init__(self) -> None:
         for name in ("requests_burst", "bot_slice", "bot_queue", "games_burst", "analysis_queue", "solve_budget",

@@ -85,7 +85,7 @@ class Store:
         self._commits = 0                         # write transactions committed by this store
         self._folded = 0                          # of them, the ones folded into the file (make_durable)
         self._folding = threading.Lock()
-        self._folding_count = threading.Lock()
+        self._counting = threading.Lock()
         db = self._db()
         try:
             db.execute("PRAGMA journal_mode=WAL")
@@ -150,7 +150,7 @@ class Store:
 
     def _count_commit(self) -> None:
         """Count a commit that has returned (make_durable folds in every one counted)."""
-        with self._folding_count:
+        with self._counting:
             self._commits += 1
 
     def create_game(self, game_id: str, spec: dict[str, Any], seats: list[tuple[str, str | None]],
