@@ -86,6 +86,7 @@ REFUSALS = (
     ('DEALER_STUCK', 'T-6', '{name}: all others passed and the dealer must bid (stick_the_dealer)'),
     ('DISCARD_COUNTER', 'T-20', '{name}: counters may not be discarded into the nest in this variant'),
     ('BAD_COLOR', 'T-7', '{name}: there is no such color'),
+    ('DISCARD_TIER', 'H-4', '{name}: the nest takes cards worth 0 while enough are left, then trump counters (the bird included), never other counters'),
 )
 
 # The view a native policy reads: its slots in order, and each slot's number

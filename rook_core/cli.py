@@ -78,7 +78,8 @@ def _bounds_line(lo: int, hi: int, nodes: int) -> None:
 # ------------------------------------------------------------------ nest
 def _hand_at_nest(preset: str, seed: int) -> HandState:
     """Deal hand ``seed`` of ``preset`` and bid with the heuristic bots until the
-    declarer has taken the nest (T-3 .. T-7, T-20)."""
+    declarer has taken the nest (T-3 .. T-7, T-20): at the discard, or at
+    trump when the nest comes first (H-3)."""
     from .actions import Phase
     from .bots.agents import make_agent
     from .hand import HandState
@@ -86,14 +87,17 @@ def _hand_at_nest(preset: str, seed: int) -> HandState:
     variant = get_preset(preset)
     hand = HandState.deal(variant, seed)
     bots = [make_agent("heuristic", variant, seed * 4 + i) for i in range(4)]
-    while hand.phase not in (Phase.NEST, Phase.PLAY, Phase.THROWN_IN, Phase.DONE):
+    stops = {Phase.NEST, Phase.PLAY, Phase.THROWN_IN, Phase.DONE}
+    if "discard" in variant.post_bid_order:
+        stops.add(Phase.TRUMP)
+    while hand.phase not in stops:
         seat = hand.to_move
         assert seat is not None
         hand.apply(bots[seat].act(hand.observation(seat)))
     if hand.phase == Phase.THROWN_IN:
         raise RookError(f"hand {seed} of {preset} was thrown in (every seat passed, T-6); "
                         f"try another --seed")
-    if hand.phase != Phase.NEST:
+    if hand.phase not in (Phase.NEST, Phase.TRUMP):
         raise RookError(f"{preset} reaches the {hand.phase.label} phase without a nest "
                         f"discard (T-7, T-20)")
     return hand

@@ -224,19 +224,59 @@ def _interleave(a: list[int], b: list[int]) -> Iterator[int]:
 
 # ------------------------------------------------------------------ search
 
-def _check(hand: HandState) -> tuple[int, int, list[int]]:
-    """Return (declarer, cards to bury, trumps to try) for a hand in the nest
-    phase whose play follows the discard (and the trump) directly."""
-    if hand.phase != Phase.NEST:
+def _check(hand: HandState) -> tuple[int, int, list[tuple[int, HandState]]]:
+    """Return (declarer, cards to bury, [(trump, the hand in the nest phase
+    under it)]) for a hand whose play follows the discard (and the trump)
+    directly: a hand in the nest phase (T-20), or, under H-3, a hand at
+    trump whose declarer holds the nest already."""
+    v = hand.variant
+    h3 = "discard" in v.post_bid_order
+    if not (hand.phase == Phase.NEST or (hand.phase == Phase.TRUMP and h3)):
         raise PositionError(f"the nest decision needs a hand in the nest phase (the declarer "
-                            f"has taken the nest, T-20), not {hand.phase.label}")
-    steps = list(hand.variant.post_bid_order)
+                            f"has taken the nest, T-20), or at trump with the nest taken (H-3), "
+                            f"not {hand.phase.label}")
+    steps = list(v.post_bid_order)
     if "pass" in steps[steps.index("nest"):]:
-        raise PositionError(f"variant {hand.variant.name!r}: cards are passed after the nest "
+        raise PositionError(f"variant {v.name!r}: cards are passed after the nest "
                             f"(T-22), so the hands the play starts from are not known yet")
-    k = hand.remaining
-    trumps = [hand.trump] if hand.trump is not None else [0, 1, 2, 3]
-    return hand.seat_to_move(), k, trumps
+    declarer = hand.seat_to_move()
+    if hand.phase == Phase.TRUMP:      # H-3: each trump, then its discard
+        starts = []
+        for t in range(4):
+            state = hand.clone()
+            state.apply(TRUMP + t)
+            starts.append((t, state))
+        return declarer, v.nest_size, starts
+    if hand.trump is not None:
+        return declarer, hand.remaining, [(hand.trump, hand)]
+    return declarer, hand.remaining, [(t, hand) for t in range(4)]
+
+
+def _options(hand: HandState, trump: int, k: int) -> list[tuple[int, ...]]:
+    """Return the distinct legal ways of burying the ``k`` cards still due
+    under ``trump`` (T-20, H-4): one per choice of how many cards of each
+    class of equivalent cards go (:func:`_classes`).  A card is legal now
+    exactly when some legal discard holds it (src/rook/hand.c), so the
+    classes are built from the legal cards and a set is kept when its cards
+    go in one after another."""
+    allowed = 0
+    for a in hand.legal_actions():
+        if a < 64:
+            allowed |= 1 << a
+    options = list(_discards(_classes(hand, trump, allowed), k))
+    if hand.variant.discard_counters:
+        return options
+    return [o for o in options if _buries(hand, o)]
+
+
+def _buries(hand: HandState, discard: tuple[int, ...]) -> bool:
+    """Whether the declarer may bury all of ``discard`` (T-20, H-4)."""
+    state = hand.clone()
+    for c in discard:
+        if not state.legal_mask() >> c & 1:
+            return False
+        state.apply(c)
+    return True
 
 
 def _play_state(hand: HandState, discard: tuple[int, ...], trump: int) -> HandState:
@@ -272,12 +312,7 @@ def _total(state: HandState) -> int:
 
 def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: Solver,
                     tick: Callable[[], None]) -> TrumpChoice:
-    allowed = 0
-    for a in hand.legal_actions():
-        if a < 64:
-            allowed |= 1 << a
-    classes = _classes(hand, trump, allowed)
-    options = list(_discards(classes, k))
+    options = _options(hand, trump, k)
     if not options:
         raise PositionError(f"the declarer cannot bury {k} cards")
     # The FIRST_LOOKS cheapest-looking and the FIRST_BANKS best-banking
@@ -366,8 +401,10 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     """Return the declarer's best discard and its points for every trump.
 
     ``hand``: a ``HandState`` in the nest phase (T-20), the declarer to bury
-    (some cards may already be buried; the rest are chosen).  When trump was
-    named before the nest (T-7), only that trump is tried.  ``workers``
+    (some cards may already be buried; the rest are chosen), or, in the order
+    "nest, trump, discard" (H-3), at trump with the nest in the declarer's
+    hand.  When trump was named before the discard (T-7, H-3), only that
+    trump is tried.  ``workers``
     threads search the trumps side by side, each with a ``tt_bytes`` table
     (its pages are only taken as they are used); ``node_budget`` bounds each
     single search: past it the decision goes on with what that search proved
@@ -379,14 +416,13 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
         that passes cards after the nest (T-22: the hands of the play are not
         known then).
     """
-    declarer, k, trumps = _check(hand)
+    declarer, k, starts = _check(hand)
     if not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
     lock = threading.Lock()
     counts = [0, 0]
     if progress is not None:
-        allowed = sum(1 << a for a in hand.legal_actions() if a < 64)
-        counts[1] = sum(len(list(_discards(_classes(hand, t, allowed), k))) for t in trumps)
+        counts[1] = sum(len(_options(state, t, k)) for t, state in starts)
 
     def tick() -> None:
         if progress is not None:
@@ -396,23 +432,24 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
 
     # One solver per thread, reused from trump to trump: a new trump empties
     # its table (a new generation), but the memory is only taken once.
-    n = min(workers, len(trumps))
+    n = min(workers, len(starts))
     free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
     for _ in range(n):
         free.put(Solver(tt_bytes, node_budget))
 
-    def one(trump: int) -> TrumpChoice:
+    def one(start: tuple[int, HandState]) -> TrumpChoice:
+        trump, state = start
         solver = free.get()
         try:
-            return _best_for_trump(hand.clone(), declarer, k, trump, solver, tick)
+            return _best_for_trump(state.clone(), declarer, k, trump, solver, tick)
         finally:
             free.put(solver)
 
     if n == 1:
-        choices = [one(t) for t in trumps]
+        choices = [one(s) for s in starts]
     else:
         with ThreadPoolExecutor(max_workers=n) as pool:
-            choices = list(pool.map(one, trumps))
+            choices = list(pool.map(one, starts))
     return NestDecision(declarer, choices)
 
 

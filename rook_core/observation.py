@@ -8,8 +8,9 @@ card name), and :meth:`Observation.to_json` gives the JSON-ready dict that
 of docs/formats).  An observation is also a read-only mapping of that dict,
 so code written against the JSON form reads it unchanged.  The seat's own
 cards and what is public are in it, the nest only for the declarer once it
-took it, and another seat's unplayed cards never, except those this seat
-itself passed (T-22).
+took it (for every seat once the bidding ends when the nest is exposed, H-5;
+the discards stay the declarer's), and another seat's unplayed cards never,
+except those this seat itself passed (T-22).
 
 >>> from rook_core import HandState
 >>> o = HandState.deal("tournament", seed=1).observe(1)
@@ -61,8 +62,8 @@ class Observation(Mapping[str, Any]):
     tricks_won: tuple[int, int]
     points: tuple[int, int]
     score: tuple[int, int] | None                  # once the hand is over
-    nest: int | None = None                        # the dealt nest: the declarer only, once taken (T-15)
-    discarded: int | None = None                   # its discards, with the nest
+    nest: int | None = None                        # the dealt nest: the declarer once taken (T-15); all seats, H-5
+    discarded: int | None = None                   # the declarer's discards: the declarer only (T-15)
     passed: int = 0                                # the cards this seat passed (T-22)
     legal_actions: tuple[int, ...] | None = None   # when the seat is to move
     voids: tuple[int, int, int, int] = (0, 0, 0, 0)  # seat -> cards it showed it cannot hold (T-9, T-10)
@@ -90,7 +91,8 @@ class Observation(Mapping[str, Any]):
         }
         if self.nest is not None:
             obs["nest"] = CardSet(self.nest).names()
-            obs["discarded"] = CardSet(self.discarded or 0).names()
+        if self.discarded is not None:
+            obs["discarded"] = CardSet(self.discarded).names()
         if self.passed:
             obs["passed"] = CardSet(self.passed).names()
         if self.legal_actions is not None:
@@ -126,7 +128,7 @@ class Observation(Mapping[str, Any]):
                 points=(int(obs["points"][0]), int(obs["points"][1])),
                 score=None if score is None else (int(score[0]), int(score[1])),
                 nest=None if nest is None else parse_cards(nest),
-                discarded=None if nest is None else parse_cards(obs.get("discarded", [])),
+                discarded=None if obs.get("discarded") is None else parse_cards(obs["discarded"]),
                 passed=parse_cards(obs.get("passed", [])),
                 legal_actions=None if legal is None else tuple(int(a) for a in legal),
             )

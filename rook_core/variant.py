@@ -26,7 +26,7 @@ from .errors import NotationError, VariantError
 
 __all__ = ["Variant", "PRESETS", "SEED_PRESETS", "get_preset"]
 
-_ORDER_STEPS = ("nest", "trump", "pass")
+_ORDER_STEPS = ("nest", "trump", "pass", "discard")
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,14 @@ class Variant:
     jump_bids: bool = True  # T-3
     opener_must_bid: bool = False  # T-6
     stick_the_dealer: bool = False  # section 4: after three passes the dealer must bid
-    post_bid_order: tuple[str, ...] = ("nest", "trump")  # T-7, table 2.4
+    dealer_takes_minimum: bool = False  # H-2: after three passes the dealer declares at min_bid
+    # T-7, table 2.4: "nest" takes the nest and discards; H-3 ("nest", "trump",
+    # "discard") takes the nest, names trump, then discards.
+    post_bid_order: tuple[str, ...] = ("nest", "trump")
     nest_exchange: str = "discard"  # T-20 "discard" / T-21 "swap_one"
     discard_counters: bool = True  # T-20: may counters be discarded into the nest
+    discard_trump_counters: bool = False  # H-4: short of cards worth 0, bury trump counters next
+    exposed_nest: bool = False  # H-5: the nest is shown to every seat when the bidding ends
     pass_cards: int = 0  # T-22
     first_lead: str = "dealer_left"  # T-8 ("dealer_left"), section 4 ("declarer")
     bird_anytime: bool = True  # T-9
@@ -67,6 +72,7 @@ class Variant:
     most_tricks_bonus: int = 0  # section 4 (dixie)
     made_scores: str = "points"  # T-31: "points" or "bid"
     set_loses: str = "bid"  # T-32: "bid" or "points"
+    moon_score: int = 0  # H-1: a team that takes every point scores this instead (0: off)
     target: int = 300  # T-33
     tie_to_team_0: bool = False  # H-6: equal scores at or above the target: seats 0 and 2 win
     win_on_own_bid: bool = False  # H-7: a team wins the game only at the end of a hand it declared
@@ -82,6 +88,7 @@ class Variant:
         d["deck_mask"] = self._compute_deck_mask()
         d["points_table"] = self._compute_points_table()
         d["strength_table"] = self._compute_strength_table()
+        d["counters_mask"] = sum(1 << i for i, p in enumerate(d["points_table"]) if p)
 
     # ------------------------------------------------------------------ checks
     def _fail(self, message: str) -> None:
@@ -90,13 +97,14 @@ class Variant:
     def _validate(self) -> None:
         ints = ["hand_size", "nest_size", "min_bid", "bid_step", "max_bid", "pass_cards",
                 "last_trick_bonus", "most_tricks_bonus", "target", "first_dealer",
-                "penalty_points"]
+                "penalty_points", "moon_score"]
         for f in ints:
             v = getattr(self, f)
             if not isinstance(v, int) or isinstance(v, bool):
                 self._fail(f"{f} must be an int, not {v!r}")
         bools = ["bird", "one_high", "jump_bids", "opener_must_bid", "stick_the_dealer",
-                 "discard_counters", "bird_anytime", "must_trump", "tie_to_team_0", "win_on_own_bid"]
+                 "dealer_takes_minimum", "discard_counters", "discard_trump_counters", "exposed_nest",
+                 "bird_anytime", "must_trump", "tie_to_team_0", "win_on_own_bid"]
         for f in bools:
             if not isinstance(getattr(self, f), bool):
                 self._fail(f"{f} must be true or false, not {getattr(self, f)!r}")
@@ -155,6 +163,8 @@ class Variant:
             self._fail(f"max_bid {self.max_bid} is over the engine's limit of 1000 (T-3)")
         if self.opener_must_bid and self.stick_the_dealer:
             self._fail("opener_must_bid and stick_the_dealer exclude each other (T-6)")
+        if self.dealer_takes_minimum and (self.opener_must_bid or self.stick_the_dealer):
+            self._fail("dealer_takes_minimum excludes opener_must_bid and stick_the_dealer (H-2, T-6)")
         # T-7 order after bidding.
         order = self.post_bid_order
         if not isinstance(order, tuple) or len(set(order)) != len(order) or any(
@@ -164,6 +174,20 @@ class Variant:
             self._fail("post_bid_order must contain 'trump' (T-7)")
         if ("nest" in order) != (self.nest_size > 0):
             self._fail("post_bid_order has 'nest' exactly when nest_size > 0 (T-7, T-20)")
+        if "discard" in order and order[:3] != ("nest", "trump", "discard"):
+            self._fail(f"a separate 'discard' step comes in the order ('nest', 'trump', 'discard'), "
+                       f"not {order!r} (H-3)")
+        if "discard" in order and self.nest_exchange != "discard":
+            self._fail("the order ('nest', 'trump', 'discard') needs nest_exchange 'discard' (H-3)")
+        if self.discard_trump_counters:
+            if self.discard_counters:
+                self._fail("discard_trump_counters needs discard_counters false: it says which "
+                           "counters go when the cards worth 0 run short (H-4)")
+            step = "discard" if "discard" in order else "nest"
+            if step not in order or order.index("trump") > order.index(step):
+                self._fail("discard_trump_counters needs trump named before the discard (H-3, H-4)")
+        if self.exposed_nest and self.nest_size == 0:
+            self._fail("exposed_nest needs a nest (H-5)")
         if ("pass" in order) != (self.pass_cards > 0):
             self._fail("post_bid_order has 'pass' exactly when pass_cards > 0 (T-7, T-22)")
         if not 0 <= self.pass_cards <= self.hand_size:
@@ -182,6 +206,8 @@ class Variant:
             self._fail(f"set_loses must be 'points' or 'bid', not {self.set_loses!r} (T-32)")
         if self.target < 1:
             self._fail(f"target must be positive, not {self.target} (T-33)")
+        if not 0 <= self.moon_score <= 10_000:
+            self._fail(f"moon_score must be 0 (off) .. 10000, not {self.moon_score} (H-1)")
         if self.first_dealer not in range(4):
             self._fail(f"first_dealer must be a seat 0..3, not {self.first_dealer} (T-1)")
         for item in self.counters:
@@ -261,6 +287,11 @@ class Variant:
     def points_table(self) -> tuple[int, ...]:
         """T-12: points of each card id (0 for cards not in the deck)."""
         return tuple(self._derived["points_table"])
+
+    @property
+    def counters_mask(self) -> int:
+        """T-12: the mask of the cards worth points."""
+        return int(self._derived["counters_mask"])
 
     @property
     def strength_table(self) -> tuple[int, ...]:
@@ -390,6 +421,16 @@ PRESETS: dict[str, Variant] = {
         name="dixie", deck_name="dixie-56", ranks=tuple(range(1, 15)), bird=False,
         bird_rank=None, bird_anytime=False, hand_size=13, nest_size=4, max_bid=120,
         counters=((5, 5), (10, 10), (13, 10)), most_tricks_bonus=20),
+    # Section 4.1: the popular 180-point house game.
+    "house-180": Variant(
+        name="house-180", deck_name="full-57", ranks=tuple(range(1, 15)), bird=True,
+        one_high=False, bird_rank="low", hand_size=13, nest_size=5, min_bid=100, bid_step=5,
+        max_bid=150, jump_bids=True, dealer_takes_minimum=True,
+        post_bid_order=("nest", "trump", "discard"), discard_counters=False,
+        discard_trump_counters=True, exposed_nest=True, first_lead="declarer", nest_to="declarer",
+        bird_anytime=False, must_trump=False,
+        counters=((1, 15), (5, 5), (10, 10), (14, 10), ("Rook", 20)), last_trick_bonus=0,
+        made_scores="points", set_loses="bid", moon_score=360, target=500),
 }
 SEED_PRESETS = ("partnership-57", "tournament", "crowsnest", "crowsnest-100")
 

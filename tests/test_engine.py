@@ -7,6 +7,8 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from rook_core.game import Game
 
 
@@ -26,12 +28,13 @@ class Engine:
         return self.proc.wait(30)
 
 
-def test_engine_plays_a_whole_game_with_bot_moves() -> None:
+@pytest.mark.parametrize("game", ["crowsnest", "house-180"])
+def test_engine_plays_a_whole_game_with_bot_moves(game: str) -> None:
     e = Engine()
     hello = e.ask({"cmd": "hello", "id": 1})
-    assert hello["id"] == 1 and "tournament" in hello["games"] and "heuristic" in hello["bots"]
-    state = e.ask({"cmd": "new", "game": "crowsnest", "seed": 6})
-    assert state == {"game": "crowsnest", "seats": 4, "move": 0, "to_move": 1, "over": False}
+    assert hello["id"] == 1 and game in hello["games"] and "heuristic" in hello["bots"]
+    state = e.ask({"cmd": "new", "game": game, "seed": 6})
+    assert state == {"game": game, "seats": 4, "move": 0, "to_move": 1, "over": False}
     played = []
     while not state["over"]:
         move = e.ask({"cmd": "bot", "kind": "heuristic", "seed": len(played)})
@@ -40,7 +43,7 @@ def test_engine_plays_a_whole_game_with_bot_moves() -> None:
         state = e.ask({"cmd": "act", "action": move["action"]})
         played.append(move["action"])
         assert state["move"] == len(played)
-    replay = Game("crowsnest", 6)
+    replay = Game(game, 6)
     for a in played:
         replay.apply_text(a)
     assert e.ask({"cmd": "result"})["result"]["totals"] == list(replay.totals)

@@ -81,7 +81,8 @@ def test_T14_points_sum_to_total(preset: str, data: st.DataObject) -> None:
 
 @pytest.mark.parametrize("preset", [p for p in ALL_PRESETS
                                     if not VARIANTS[p].opener_must_bid
-                                    and not VARIANTS[p].stick_the_dealer])
+                                    and not VARIANTS[p].stick_the_dealer
+                                    and not VARIANTS[p].dealer_takes_minimum])
 @FAST
 @given(seed=SEEDS, dealer=DEALERS)
 def test_T6_all_pass_throws_the_hand_in(preset: str, seed: int, dealer: int) -> None:
@@ -92,6 +93,20 @@ def test_T6_all_pass_throws_the_hand_in(preset: str, seed: int, dealer: int) -> 
         h.apply(PASS)
     assert h.phase == Phase.THROWN_IN and h.is_over
     assert h.points == (0, 0) and h.score == (0, 0) and h.declarer is None
+
+
+@pytest.mark.parametrize("preset", [p for p in ALL_PRESETS if VARIANTS[p].dealer_takes_minimum])
+@FAST
+@given(seed=SEEDS, dealer=DEALERS)
+def test_H2_three_passes_make_the_dealer_declare_at_the_minimum(preset: str, seed: int, dealer: int) -> None:
+    """H-2: when the other three pass, the dealer declares at min_bid, and no call is asked of it."""
+    v = VARIANTS[preset]
+    h = HandState.deal(v, seed=seed, dealer=dealer)
+    for i in range(3):
+        assert h.to_move == (dealer + 1 + i) % 4  # T-3
+        h.apply(PASS)
+    assert (h.declarer, h.high_bid) == (dealer, v.min_bid) and h.phase != Phase.BID
+    assert len(h.history) == 3
 
 
 @pytest.mark.parametrize("preset", [p for p in ALL_PRESETS if VARIANTS[p].opener_must_bid])
@@ -155,6 +170,9 @@ def test_T30_T32_hand_score_follows_points_and_bid(preset: str, data: st.DataObj
     else:
         assert h.made is False
         expected[d] = -h.high_bid if v.set_loses == "bid" else -h.points[d]
+    for t in (0, 1):   # H-1: a team that took every point scores the moon instead
+        if v.moon_score and h.points[t] and not h.points[1 - t]:
+            expected[t] = v.moon_score
     n_pen = [h.history.count(PENALTY), h.history.count(PENALTY + 1)]
     assert h.penalties == (-v.penalty_points * n_pen[0], -v.penalty_points * n_pen[1])
     assert list(h.score) == [expected[t] + h.penalties[t] for t in (0, 1)], _where(h, seed, dealer)
@@ -170,7 +188,9 @@ def _enter_step(h: HandState, idx: int, decl: int | None) -> tuple[Phase, int | 
     step = order[idx]
     if step == "pass":
         return Phase.PASS, (h.dealer + 1) % 4  # T-22: every seat in turn from the dealer's left
-    return (Phase.NEST if step == "nest" else Phase.TRUMP), decl
+    if step == "nest" and "discard" in order:  # H-3: the nest is taken, nothing is asked
+        return _enter_step(h, idx + 1, decl)
+    return (Phase.NEST if step in ("nest", "discard") else Phase.TRUMP), decl
 
 
 def _expected_next(h: HandState, a: int) -> tuple[Phase, int | None]:
@@ -189,6 +209,8 @@ def _expected_next(h: HandState, a: int) -> tuple[Phase, int | None]:
         else:
             high = a - BID
         active = 4 - len(passed)
+        if not high and active == 1 and v.dealer_takes_minimum:  # H-2: the dealer, at min_bid
+            return _enter_step(h, 0, h.dealer)
         if high == v.max_bid or (high and active == 1):  # T-5: the last bidder declares
             return _enter_step(h, 0, s if a != PASS else h.declarer)
         if active == 0:  # T-6
@@ -199,8 +221,9 @@ def _expected_next(h: HandState, a: int) -> tuple[Phase, int | None]:
         return Phase.BID, t
     if h.phase == Phase.TRUMP:
         return _enter_step(h, order.index("trump") + 1, h.declarer)
-    if h.phase == Phase.NEST:  # T-20, T-21
-        return (Phase.NEST, s) if h.remaining > 1 else _enter_step(h, order.index("nest") + 1, h.declarer)
+    if h.phase == Phase.NEST:  # T-20, T-21 (H-3: the discard step)
+        step = "discard" if "discard" in order else "nest"
+        return (Phase.NEST, s) if h.remaining > 1 else _enter_step(h, order.index(step) + 1, h.declarer)
     if h.phase == Phase.PASS:  # T-22
         if h.remaining > 1:
             return Phase.PASS, s
@@ -236,13 +259,20 @@ def test_T3_T8_T20_T22_phase_and_turn_order(preset: str, data: st.DataObject) ->
             if prev.phase == Phase.BID and a not in (PENALTY, PENALTY + 1):
                 if a != PASS:
                     assert h.high_bid == a - BID > prev.high_bid and h.declarer == prev.to_move, where
+                elif prev.high_bid == 0 and len(h.passed_seats) == 3 and v.dealer_takes_minimum:
+                    assert (h.high_bid, h.declarer) == (v.min_bid, h.dealer), where   # H-2
                 else:
                     assert h.high_bid == prev.high_bid and prev.to_move in h.passed_seats, where
                     assert h.declarer == prev.declarer, where
             if prev.phase == Phase.PLAY and a < 64 and len(prev.trick) == 3 and h.phase == Phase.PLAY:
                 last = h.tricks()[-1]
                 assert h.to_move == h.leader == last["winner"], where
-            if h.phase == Phase.NEST and prev.phase != Phase.NEST:  # T-20, T-21: nest taken
+            nest_first = "discard" in v.post_bid_order     # H-3: taken as the bidding ends
+            if prev.phase == Phase.BID and h.phase != Phase.BID and nest_first:
+                d = h.declarer
+                assert d is not None
+                assert h.hand(d).mask == prev.hand(d).mask | prev.nest.mask and not h.nest, where
+            if h.phase == Phase.NEST and prev.phase != Phase.NEST and not nest_first:  # T-20, T-21: nest taken
                 d = h.declarer
                 assert d is not None
                 assert h.hand(d).mask == prev.hand(d).mask | prev.nest.mask, where

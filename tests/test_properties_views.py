@@ -54,6 +54,10 @@ from rook_core.game import Game
 def _check_observations(h: HandState, where: object) -> None:
     decl = h.declarer
     played = h.played.mask
+    dealt = h.dealt_nest.mask
+    # H-5: an exposed nest is face up to every seat once the bidding is over
+    exposed = dealt if (h.variant.exposed_nest and decl is not None
+                        and h.phase not in (Phase.BID, Phase.THROWN_IN)) else 0
     for seat in range(4):
         obs = h.observation(seat)
         json.dumps(obs)  # JSON-ready
@@ -64,26 +68,29 @@ def _check_observations(h: HandState, where: object) -> None:
         for s in range(4):
             if s != seat:
                 others |= h.hand(s).mask
-        leak = seen & others & ~passed
+        leak = seen & others & ~passed & ~exposed
         assert leak == 0, (f"seat {seat} sees {CardSet(leak)} of another seat's hand: "
                            f"{where}\nobservation: {obs}")
         assert CardSet.parse(obs["hand"]).mask == own, where
         if passed:  # T-22: a seat knows what it passed
             assert CardSet.parse(obs.get("passed", [])).mask == passed, where
         nest_now = h.nest.mask
-        dealt = h.dealt_nest.mask
-        knows_nest = "nest" in obs or "discarded" in obs
+        knows_nest = "discarded" in obs
         if knows_nest:
             assert seat == decl, f"seat {seat} (declarer {decl}) is shown the nest: {where}"
             assert h.phase not in (Phase.BID, Phase.THROWN_IN), where
         else:
             # T-15: the nest (discards) and the dealt nest's unseen cards stay hidden
-            hidden = (nest_now | dealt) & ~(own | played | passed)
+            hidden = (nest_now | dealt) & ~(own | played | passed | exposed)
             assert seen & hidden == 0, (f"seat {seat} sees nest cards {CardSet(seen & hidden)} "
                                         f"without being shown the nest: {where}\nobservation: {obs}")
         if seat != decl:
             assert not knows_nest
-        allowed = own | played | passed | (dealt | nest_now if knows_nest else 0)
+        if exposed:
+            assert CardSet.parse(obs.get("nest", [])).mask == exposed, where
+        elif not knows_nest:
+            assert "nest" not in obs, where
+        allowed = own | played | passed | exposed | (dealt | nest_now if knows_nest else 0)
         assert seen & ~allowed == 0, (f"seat {seat} sees {CardSet(seen & ~allowed)}, which it "
                                       f"cannot know: {where}\nobservation: {obs}")
         if h.to_move == seat:
@@ -96,8 +103,9 @@ def _check_observations(h: HandState, where: object) -> None:
 @FAST
 @given(data=st.data())
 def test_T15_T22_observation_hides_other_hands_and_nest(preset: str, data: st.DataObject) -> None:
-    """T-15, T-22: no observation names another seat's unplayed card, except the
-    cards this seat passed; only the declarer (once it took it) sees the nest."""
+    """T-15, T-22, H-5: no observation names another seat's unplayed card, except
+    the cards this seat passed and an exposed nest; only the declarer (once it
+    took it) sees the discards."""
     h, seed, dealer = _deal(preset, data)
 
     def after(h: HandState) -> None:
@@ -116,7 +124,8 @@ def test_T15_declarer_sees_dealt_nest_after_taking_it(preset: str, data: st.Data
     dealt = h.dealt_nest
 
     order = h.variant.post_bid_order
-    steps = {Phase.NEST: "nest", Phase.TRUMP: "trump", Phase.PASS: "pass"}
+    nest_first = "discard" in order   # H-3: the nest joins the hand when the bidding ends
+    steps = {Phase.NEST: "discard" if nest_first else "nest", Phase.TRUMP: "trump", Phase.PASS: "pass"}
 
     def after(h: HandState) -> None:
         if h.phase in (Phase.PLAY, Phase.DONE) or (

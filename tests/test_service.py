@@ -63,9 +63,10 @@ def play(c: httpx.Client, game_id: str, token: str, rng: random.Random, moves: i
 
 
 # ------------------------------------------------------------- whole games
-def test_a_trick_game_is_played_to_its_end_and_its_history_replays(server: Server) -> None:
+@pytest.mark.parametrize("game", ["tournament", "house-180"])
+def test_a_trick_game_is_played_to_its_end_and_its_history_replays(server: Server, game: str) -> None:
     with server.client() as c:
-        g = new_game(c, "tournament", seed=5)
+        g = new_game(c, game, seed=5)
         assert c.get(f"/games/{g['game_id']}/history").status_code == 409          # not over yet
         token = join(c, g["game_id"], 0)
         view = play(c, g["game_id"], token, random.Random(1))
@@ -74,7 +75,7 @@ def test_a_trick_game_is_played_to_its_end_and_its_history_replays(server: Serve
                                                                                      "move": view["move"]})
         assert late.status_code == 409 and "over" in late.json()["error"]
         history = c.get(f"/games/{g['game_id']}/history").json()
-    replay = Game("tournament", 5)
+    replay = Game(game, 5)
     for item in history["actions"]:
         replay.apply_text(item["action"], item["seat"])
     assert replay.is_over and list(replay.totals) == history["result"]["totals"] == view["result"]["totals"]

@@ -88,6 +88,8 @@ REFUSALS = (
     ("DEALER_STUCK", "T-6", "{name}: all others passed and the dealer must bid (stick_the_dealer)"),
     ("DISCARD_COUNTER", "T-20", "{name}: counters may not be discarded into the nest in this variant"),
     ("BAD_COLOR", "T-7", "{name}: there is no such color"),
+    ("DISCARD_TIER", "H-4", "{name}: the nest takes cards worth 0 while enough are left, then "
+     "trump counters (the bird included), never other counters"),
 )
 
 # The view a native policy reads (src/rook/sim.h), one int64 slot each, in order.

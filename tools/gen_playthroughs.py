@@ -62,6 +62,7 @@ OUT = ROOT / "tests" / "data" / "playthroughs"
 BASE_SEED = 20_241_201
 HANDS_PER_PRESET = 3  # plus one all-pass hand
 GAMES_PER_SEED_PRESET = 1
+GAME_PRESETS = SEED_PRESETS + ("house-180",)  # whole games too: the seed presets and the house game
 MAX_GAME_ACTIONS = 20_000  # a guard; the policy's games end long before
 
 HEADER = """\
@@ -111,7 +112,7 @@ def hand_cases(preset: str) -> list[tuple[int, int, str]]:
 
 def game_cases(preset: str) -> list[tuple[int, int, str]]:
     """Return the (seed, first dealer, policy) of each game of ``preset``."""
-    if preset not in SEED_PRESETS:
+    if preset not in GAME_PRESETS:
         return []
     rng = _rng(preset, "games")
     return [(rng.randrange(2**64), rng.randrange(4), "random") for _ in range(GAMES_PER_SEED_PRESET)]

@@ -32,9 +32,13 @@ cdef extern from "rook/rules.h" nogil:
         int32_t max_bid
         uint8_t opener_must_bid
         uint8_t stick_the_dealer
+        uint8_t dealer_takes_minimum
         uint8_t post_bid[3]
         uint8_t n_post_bid
+        uint8_t take_nest_first
         uint8_t discard_counters
+        uint8_t discard_trump_counters
+        uint8_t exposed_nest
         uint8_t pass_cards
         uint8_t first_lead_declarer
         uint8_t nest_to_declarer
@@ -43,6 +47,7 @@ cdef extern from "rook/rules.h" nogil:
         int32_t last_trick_bonus
         int32_t most_tricks_bonus
         int32_t penalty_points
+        int32_t moon_score
         int16_t card_points[64]
         uint64_t trumps[4]
         uint64_t follow[4][64]

@@ -420,8 +420,9 @@ cdef class HandCore:
         (seat, phase number, dealer, to_move, hand mask, bids, high bid,
         declarer, trump, current trick as (seat, card) pairs, completed tricks
         as (leader, (seat, card) pairs, winner), tricks won, points, score
-        (None until the hand is over), the dealt nest and the discards (None
-        unless ``seat`` declared and took the nest), the cards ``seat``
+        (None until the hand is over), the dealt nest (None unless ``seat``
+        declared and took it, or the nest is exposed, H-5, and the bidding is
+        over) and the discards (None unless ``seat`` declared and took the nest), the cards ``seat``
         passed, the legal actions (None unless ``seat`` is to move), and the
         cards each seat showed it cannot hold (T-9, T-10: the known voids, as
         the native bots infer them)).  rook_core.observation.Observation reads it."""
@@ -438,13 +439,16 @@ cdef class HandCore:
         decl = None if self.h.declarer == ROOK_NO_SEAT else self.h.declarer
         taken = decl == seat and self.rules.r.nest_size and rook_hand_nest_taken(&self.h, &self.rules.r)
         over = self.h.phase == ROOK_PH_DONE or self.h.phase == ROOK_PH_THROWN_IN
+        # H-5: an exposed nest is face up to every seat from the end of the bidding
+        shown = taken or (self.rules.r.exposed_nest and decl is not None and self.h.phase != ROOK_PH_BID
+                          and self.h.phase != ROOK_PH_THROWN_IN)
         to_move = None if self.h.to_move == ROOK_NO_SEAT else self.h.to_move
         return (seat, self.h.phase, self.h.dealer, to_move, self.h.hands[seat], tuple(self.bids()),
                 self.h.high_bid, decl, None if self.h.trump == ROOK_NO_SEAT else self.h.trump, trick,
                 tricks, (self.h.tricks_won[0], self.h.tricks_won[1]),
                 (self.h.points[0], self.h.points[1]),
                 (self.h.score[0] + self.h.penalty[0], self.h.score[1] + self.h.penalty[1]) if over else None,
-                self.h.dealt_nest if taken else None, self.h.nest if taken else None, self.h.passing[seat],
+                self.h.dealt_nest if shown else None, self.h.nest if taken else None, self.h.passing[seat],
                 tuple(self.legal_actions()) if to_move == seat else None,
                 (pub.lacks[0], pub.lacks[1], pub.lacks[2], pub.lacks[3]))
 

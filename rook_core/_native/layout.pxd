@@ -50,6 +50,7 @@ cdef extern from "rook/layout.h":
     int ROOK_E_DEALER_STUCK
     int ROOK_E_DISCARD_COUNTER
     int ROOK_E_BAD_COLOR
+    int ROOK_E_DISCARD_TIER
     int ROOK_E_N_ERRORS
     int ROOK_V_SEAT
     int ROOK_V_PHASE

@@ -58,10 +58,20 @@ cdef class Rules:
         r.max_bid = variant.max_bid
         r.opener_must_bid = variant.opener_must_bid
         r.stick_the_dealer = variant.stick_the_dealer
-        r.n_post_bid = len(variant.post_bid_order)
-        for i, step in enumerate(variant.post_bid_order):
+        r.dealer_takes_minimum = variant.dealer_takes_minimum
+        # H-3: ("nest", "trump", "discard") takes the nest as the bidding ends,
+        # then plays the steps trump and nest (the discard)
+        steps = list(variant.post_bid_order)
+        r.take_nest_first = "discard" in steps
+        if r.take_nest_first:
+            steps.remove("nest")
+            steps[steps.index("discard")] = "nest"
+        r.n_post_bid = len(steps)
+        for i, step in enumerate(steps):
             r.post_bid[i] = _STEP_CODES[step]
         r.discard_counters = variant.discard_counters
+        r.discard_trump_counters = variant.discard_trump_counters
+        r.exposed_nest = variant.exposed_nest
         r.pass_cards = variant.pass_cards
         r.first_lead_declarer = variant.first_lead == "declarer"
         r.nest_to_declarer = variant.nest_to == "declarer"
@@ -70,6 +80,7 @@ cdef class Rules:
         r.last_trick_bonus = variant.last_trick_bonus
         r.most_tricks_bonus = variant.most_tricks_bonus
         r.penalty_points = variant.penalty_points
+        r.moon_score = variant.moon_score
         rook_rules_finish(r)
 
     def __repr__(self):

@@ -2,8 +2,11 @@
 
 ``tricks`` is the twin of the native trick rules (RULES.md C-3, C-4, T-8 ..
 T-14): legal cards, trick winners, card points, a play-out model and perft.
-Tests compare the native engine against it (``tests/test_parity.py``,
-``tests/test_perft.py``); the product never imports it.
+``around_play`` is the twin of the rules around the play: the bidding (T-3 ..
+T-6, H-2), the discard (T-20, H-4) and the score (T-30 .. T-32, H-1).
+Tests compare the native engine against them (``tests/test_parity.py``,
+``tests/test_perft.py``, ``tests/test_rules_house.py``); the product never
+imports them.
 """
 
 from .tricks import (

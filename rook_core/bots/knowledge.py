@@ -54,6 +54,7 @@ class Knowledge:
     lacks: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # seat -> cards it cannot hold
     played_by: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     unseen: int = 0                # cards of the deck whose place the seat does not know
+    exposed: int = 0               # H-5: the nest every seat saw before the declarer took it
 
     @classmethod
     def from_observation(cls, obs: Observation | Mapping[str, Any], variant: Variant | None = None) -> Knowledge:
@@ -70,8 +71,10 @@ class Knowledge:
             for s, c in cards:
                 k.played |= 1 << c
                 k.played_by[s] |= 1 << c
-        if o.nest is not None:        # the declarer: its own discards lie in the nest (T-20, T-21)
-            k.known[NEST] = o.discarded or 0
+        if o.discarded is not None:   # the declarer: its own discards lie in the nest (T-20, T-21)
+            k.known[NEST] = o.discarded
+        elif o.nest is not None:      # H-5: the nest was shown to every seat
+            k.exposed = o.nest
         if o.passed:                  # T-22: passed to the seat on the right
             k.known[(o.seat - 1) % 4] = o.passed & ~k.played
         seen = o.hand | k.played
@@ -102,6 +105,35 @@ class Knowledge:
         if v.nest_size and NEST not in self.known:
             sizes[NEST] = v.nest_size
         return sizes
+
+    def cannot_hold(self, holder: Holder) -> int:
+        """Return the cards ``holder`` cannot hold now.
+
+        A seat: the suits it showed it lacks (T-9, T-10) and, for a seat that
+        did not declare, an exposed nest, which went to the declarer's hand
+        and from there to the discards or the tricks (H-5).  The hidden nest:
+        under H-4, once trump is named, the counters of the other colors,
+        when no deal can leave the declarer short of both cards worth 0 and
+        trump counters (:meth:`_discards_are_tiered`).
+        """
+        if holder == NEST:
+            if self.trump is None or not self._discards_are_tiered():
+                return 0
+            return self.variant.counters_mask & ~self.rules.trump_mask(self.trump)
+        if self.exposed and holder != self.declarer:
+            return self.lacks[holder] | self.exposed
+        return self.lacks[holder]
+
+    def _discards_are_tiered(self) -> bool:
+        """H-4: whether the declarer's discards are surely cards worth 0 and
+        trump counters: the declarer holds ``hand_size + nest_size`` cards,
+        so it runs short of both only when it holds more than ``hand_size``
+        counters of the other colors, which no trump allows here."""
+        v = self.variant
+        if v.discard_counters or not v.discard_trump_counters:
+            return False
+        counters = v.counters_mask
+        return all((counters & ~self.rules.trump_mask(t)).bit_count() <= v.hand_size for t in range(4))
 
     def _hand_count(self, s: int) -> int:
         """Cards seat ``s`` holds now (T-2, T-8; the nest exchange keeps the count)."""

@@ -5,7 +5,9 @@ hand or the hidden nest.  :func:`sample_world` draws one that agrees with
 everything in the seat's :class:`~rook_core.bots.knowledge.Knowledge`:
 
 * each holder gets exactly as many cards as it holds now;
-* a seat never gets a card of a suit it showed it lacks (T-9, T-10);
+* a seat never gets a card of a suit it showed it lacks (T-9, T-10), nor,
+  unless it declared, a card of a nest shown face up (H-5); the hidden nest
+  never gets a counter that H-4 forbids the declarer to bury;
 * cards the seat passed stay with the seat it passed them to (T-22), and
   the declarer's own discards stay in the nest (T-20, T-21).
 
@@ -61,7 +63,7 @@ def sample_world(k: Knowledge, rng: random.Random) -> dict[Holder, int]:
     for c in iter_bits(k.unseen):
         a = 0
         for i, h in enumerate(holders):
-            if h == NEST or not (k.lacks[h] >> c) & 1:
+            if not (k.cannot_hold(h) >> c) & 1:
                 a |= 1 << i
         allowed_by[c] = a
     counts: dict[int, int] = {}

@@ -37,6 +37,14 @@ void rook_hand_deal(rook_hand *h, const rook_rules *r, int dealer, rook_rng *g)
     rook_hand_init(h, r, dealer, hands, nest);
 }
 
+/* The declarer adds the nest to the hand (T-20, T-21); h->nest then
+ * gathers the discards.  Taking it twice adds nothing. */
+static void take_nest(rook_hand *h)
+{
+    h->hands[h->declarer] |= h->nest;
+    h->nest = 0;
+}
+
 /* Enter the post-bid step post_idx, or the play when none is left (T-7, T-8). */
 static void enter_step(rook_hand *h, const rook_rules *r)
 {
@@ -49,9 +57,8 @@ static void enter_step(rook_hand *h, const rook_rules *r)
     }
     int step = r->post_bid[h->post_idx];
     h->phase = (uint8_t)step;
-    if (step == ROOK_PH_NEST) { /* T-20, T-21 */
-        h->hands[h->declarer] |= h->nest;
-        h->nest = 0;
+    if (step == ROOK_PH_NEST) { /* T-20, T-21; under H-3 the nest is in the hand already */
+        take_nest(h);
         h->remaining = r->nest_size;
         h->to_move = h->declarer;
     } else if (step == ROOK_PH_TRUMP) { /* T-7 */
@@ -85,6 +92,9 @@ static void finish(rook_hand *h, const rook_rules *r)
         h->score[d] = r->made_scores_bid ? h->high_bid : h->points[d];
     else /* T-32 */
         h->score[d] = r->set_loses_points ? -h->points[d] : -h->high_bid;
+    for (int t = 0; t < 2 && r->moon_score; t++) /* H-1: every point of the hand to one team */
+        if (h->points[t] > 0 && h->points[1 - t] == 0)
+            h->score[t] = r->moon_score;
 }
 
 void rook_hand_play_unchecked(rook_hand *h, const rook_rules *r, int card)
@@ -117,14 +127,25 @@ void rook_hand_play_unchecked(rook_hand *h, const rook_rules *r, int card)
         finish(h, r);
 }
 
-/* T-20: the cards the declarer may discard now. */
+/* T-20, H-4: the cards the declarer may discard now.  Without counters in
+ * the nest the cards worth 0 go first; when fewer of them are left than
+ * cards still due, the next tier joins: the trump counters (H-4), then every
+ * card.  A card is legal exactly when some legal discard of the remaining
+ * count contains it, so any order of a legal set of discards is legal. */
 static uint64_t discardable(const rook_hand *h, const rook_rules *r)
 {
     uint64_t hand = h->hands[h->to_move];
     if (r->discard_counters)
         return hand;
-    uint64_t plain = hand & ~r->counters;
-    return rook_popcount(plain) >= h->remaining ? plain : hand;
+    uint64_t pool = hand & ~r->counters;
+    if (rook_popcount(pool) >= h->remaining)
+        return pool;
+    if (r->discard_trump_counters) {
+        pool |= hand & r->counters & rook_trump_mask(r, h->trump);
+        if (rook_popcount(pool) >= h->remaining)
+            return pool;
+    }
+    return hand;
 }
 
 uint64_t rook_hand_legal_cards(const rook_hand *h, const rook_rules *r)
@@ -176,7 +197,13 @@ static void apply_bid(rook_hand *h, const rook_rules *r, int action)
         h->declarer = (uint8_t)s;
     }
     int active = 4 - rook_popcount(h->passed);
+    if (!h->high_bid && active == 1 && r->dealer_takes_minimum) { /* H-2: the dealer, last to speak */
+        h->high_bid = r->min_bid;
+        h->declarer = h->dealer;
+    }
     if (h->high_bid == r->max_bid || (h->high_bid && active == 1)) { /* T-5 */
+        if (r->take_nest_first)                                      /* H-3 */
+            take_nest(h);
         h->post_idx = 0;
         enter_step(h, r);
         return;
@@ -212,7 +239,7 @@ int rook_hand_apply(rook_hand *h, const rook_rules *r, int action)
         uint64_t legal = rook_hand_legal_cards(h, r);
         if (!(legal & bit)) {
             if (h->phase == ROOK_PH_NEST)
-                return ROOK_E_DISCARD_COUNTER;
+                return r->discard_trump_counters ? ROOK_E_DISCARD_TIER : ROOK_E_DISCARD_COUNTER;
             uint64_t follow = hand & rook_follow_mask(r, h->trick[0], h->trump);
             if (follow)
                 return (rook_follow_mask(r, h->trick[0], h->trump) == rook_trump_mask(r, h->trump))
@@ -331,7 +358,7 @@ int rook_hand_nest_taken(const rook_hand *h, const rook_rules *r)
 {
     if (h->phase == ROOK_PH_BID || h->phase == ROOK_PH_THROWN_IN)
         return 0;
-    if (h->phase == ROOK_PH_PLAY || h->phase == ROOK_PH_DONE)
+    if (h->phase == ROOK_PH_PLAY || h->phase == ROOK_PH_DONE || r->take_nest_first)
         return 1;
     for (int i = 0; i < r->n_post_bid; i++)
         if (r->post_bid[i] == ROOK_PH_NEST)

@@ -67,6 +67,7 @@ enum {
     ROOK_E_DEALER_STUCK, /* T-6 */
     ROOK_E_DISCARD_COUNTER, /* T-20 */
     ROOK_E_BAD_COLOR, /* T-7 */
+    ROOK_E_DISCARD_TIER, /* H-4 */
     ROOK_E_N_ERRORS
 };
 

@@ -49,17 +49,22 @@ typedef struct rook_rules {
     int32_t min_bid, bid_step, max_bid;    /* T-3 */
     uint8_t opener_must_bid;               /* T-6 */
     uint8_t stick_the_dealer;              /* section 4 */
+    uint8_t dealer_takes_minimum;          /* H-2: three passes make the dealer declare at min_bid */
     uint8_t post_bid[ROOK_MAX_POST_STEPS]; /* T-7: phase codes in order */
     uint8_t n_post_bid;
-    uint8_t discard_counters;    /* T-20 */
-    uint8_t pass_cards;          /* T-22 */
-    uint8_t first_lead_declarer; /* T-8 / section 4 */
-    uint8_t nest_to_declarer;    /* T-13 / section 4 */
-    uint8_t made_scores_bid;     /* T-31 */
-    uint8_t set_loses_points;    /* T-32 */
-    int32_t last_trick_bonus;    /* T-13 */
-    int32_t most_tricks_bonus;   /* section 4 */
-    int32_t penalty_points;      /* T-35 */
+    uint8_t take_nest_first;        /* H-3: the nest joins the hand when the bidding ends */
+    uint8_t discard_counters;       /* T-20 */
+    uint8_t discard_trump_counters; /* H-4: short of cards worth 0, trump counters go next */
+    uint8_t exposed_nest;           /* H-5: every seat sees the dealt nest once the bidding ends */
+    uint8_t pass_cards;             /* T-22 */
+    uint8_t first_lead_declarer;    /* T-8 / section 4 */
+    uint8_t nest_to_declarer;       /* T-13 / section 4 */
+    uint8_t made_scores_bid;        /* T-31 */
+    uint8_t set_loses_points;       /* T-32 */
+    int32_t last_trick_bonus;       /* T-13 */
+    int32_t most_tricks_bonus;      /* section 4 */
+    int32_t penalty_points;         /* T-35 */
+    int32_t moon_score;             /* H-1: the score of a team that takes every point (0: off) */
     /* Derived by rook_rules_finish() from the fields above: */
     int16_t card_points[64]; /* T-12: points of each card */
     uint64_t trumps[4];      /* T-10: the trump cards for each trump color */

@@ -128,7 +128,7 @@ def test_native_heuristic_takes_its_options(options) -> None:
     assert fast != simulate("tournament", agents, hands=60, seed=2)
 
 
-@pytest.mark.parametrize("preset", ["tournament", "partnership-57", "crowsnest-100", "kentucky-rook"])
+@pytest.mark.parametrize("preset", ["tournament", "partnership-57", "crowsnest-100", "kentucky-rook", "house-180"])
 def test_T1_T6_T34_native_games_equal_the_python_path(preset: str) -> None:
     """Games to the target: dealer rotation, redeal by the same dealer, totals, winner."""
     agents = ["heuristic", "random", "heuristic", "random"]

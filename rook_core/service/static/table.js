@@ -8,7 +8,7 @@
 "use strict";
 
 const GAMES = ["tournament", "partnership-57", "crowsnest", "crowsnest-100", "kentucky-discard-original",
-               "red-one", "buckeye", "kentucky-rook", "dixie", "toonerville"];
+               "red-one", "buckeye", "kentucky-rook", "dixie", "house-180", "toonerville"];
 const $ = (id) => document.getElementById(id);
 const SAVED = "rook_core.seat";
 let game = null, token = null, owner = null, view = null, timer = null, sending = false, shown = null;
