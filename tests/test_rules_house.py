@@ -17,6 +17,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rook_core import HandState, IllegalActionError, Variant, VariantError
 from rook_core._native import rules_for
@@ -335,3 +337,12 @@ def test_H1_H5_a_configuration_that_breaks_a_house_rule_is_refused(changes: dict
         HOUSE.replace(**changes)
     assert rule in str(e.value)
     assert Variant.from_dict(HOUSE.to_dict()) == HOUSE.replace(name="house-180")
+
+
+@given(st.sampled_from(sorted(VARIANTS)), st.integers(0, 3), st.integers(0, 400), st.integers(0, 400),
+       st.integers(0, 400))
+def test_T30_T32_H1_the_bots_scoring_is_the_engines_and_the_references(name: str, declarer: int, bid: int,
+                                                                       p0: int, p1: int) -> None:
+    """Rules.hand_score (what PIMC weighs cards by) is the engine's rook_hand_score, held to the reference."""
+    v = VARIANTS[name].replace(moon_score=360) if name == "tournament" else VARIANTS[name]
+    assert rules_for(v).hand_score(declarer, bid, (p0, p1)) == hand_score(v, declarer, bid, (p0, p1))

@@ -95,6 +95,7 @@ cdef extern from "rook/hand.h" nogil:
     uint64_t rook_hand_legal_cards(const rook_hand *h, const rook_rules *r)
     int rook_hand_nest_taken(const rook_hand *h, const rook_rules *r)
     void rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts)
+    void rook_hand_score(const rook_rules *r, int team, int32_t bid, const int32_t *points, int32_t *score)
 
 cdef extern from "rook/batch.h" nogil:
     void rook_random_hands(const rook_rules *r, int trump, uint64_t seed, int64_t first, int64_t n, int32_t *points)

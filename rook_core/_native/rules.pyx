@@ -11,7 +11,7 @@ from libc.stdint cimport uint8_t, int32_t, uint64_t, int64_t
 from rook_core._native.crook cimport (
     rook_legal_mask, rook_trick_winner, rook_points, rook_random_hands_with,
     rook_playout_kernels,
-    rook_trump_mask, rook_follow_mask, rook_rules_finish,
+    rook_trump_mask, rook_follow_mask, rook_rules_finish, rook_hand_score,
 )
 from rook_core._native.layout cimport ROOK_NO_CARD, ROOK_PH_NEST, ROOK_PH_PASS, ROOK_PH_TRUMP
 
@@ -120,6 +120,27 @@ cdef class Rules:
     def points(self, uint64_t mask):
         """Return the counter points of the cards in ``mask`` (T-12)."""
         return rook_points(&self.r, mask)
+
+    def hand_score(self, int declarer, int bid, points):
+        """Return the two teams' scores of a hand that seat ``declarer`` won
+        at ``bid`` and whose teams took ``points`` (T-30 .. T-32, H-1): the
+        engine's own scoring (``rook_hand_score``), for bots that weigh a
+        card by what the hand will score.
+
+        :raises RookError: for a seat out of range or points that are not two ints.
+        """
+        cdef int32_t p[2]
+        cdef int32_t out[2]
+        if not 0 <= declarer < 4:
+            raise RookError(f"declarer must be a seat 0..3, not {declarer}")
+        try:
+            a, b = points
+            p[0] = a
+            p[1] = b
+        except (TypeError, ValueError, OverflowError):
+            raise RookError(f"points must be two ints, not {points!r}") from None
+        rook_hand_score(&self.r, declarer & 1, bid, p, out)
+        return (out[0], out[1])
 
     def trump_mask(self, int trump):
         """Return the mask of the cards that are trump when ``trump`` is named (T-10)."""

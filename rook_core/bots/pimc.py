@@ -4,8 +4,15 @@
 draw ``worlds`` deals of the cards it has not seen that agree with what it
 has seen (:mod:`rook_core.bots.worlds`), solve each one double dummy
 (:func:`rook_core.solver.solve_many`: the value of every legal card), and
-play the card with the best mean value for its team.  Cards of equal mean
-are split by the cheapest card (fewest points, then lowest).  Bidding, the
+play the card that is worth most to its team on average.  By default a
+card's worth in a world is what the hand then scores: each team's points at
+the end of that world's best play give the scores of T-30 .. T-32 and H-1
+(the engine's own scoring, ``Rules.hand_score``), and the worth is the
+team's score less the other team's, so a card that makes (or sets) the bid
+in more worlds wins over one that only takes more points; among cards that
+score alike the points decide, and then the cheapest card (fewest points,
+then lowest).  ``objective="points"`` plays for the points alone.  The
+game's score (how near each team is to the target) is not weighed.  Bidding, the
 nest and trump are left to :class:`~rook_core.bots.heuristic.HeuristicAgent`.
 
 Each world's search is bounded by a node budget (default 300,000 nodes,
@@ -30,8 +37,8 @@ from ..errors import RookError
 from ..solver import BudgetExceeded, Solver, SolveResult, solve_many
 from ..variant import Variant
 from .heuristic import HeuristicAgent
-from .knowledge import Knowledge
-from .worlds import world_positions
+from .knowledge import NEST, Holder, Knowledge
+from .worlds import sample_world, world_position
 
 if TYPE_CHECKING:
     from ..hand import HandState
@@ -39,14 +46,12 @@ if TYPE_CHECKING:
 __all__ = ["PIMCAgent", "DDAgent", "card_means"]
 
 
-def card_means(results: Sequence[SolveResult | int | RookError], legal: list[int]) -> tuple[dict[int, float], int]:
-    """Return each legal card's mean value for team 0 over the complete
-    results of :func:`~rook_core.solver.solve_many` (a :class:`SolveResult`,
-    or a :class:`BudgetExceeded` that kept them, with a value for every legal
-    card), and how many results were complete."""
-    sums = {c: 0.0 for c in legal}
-    used = 0
-    for r in results:
+def _complete(results: Sequence[SolveResult | int | RookError], legal: list[int]) -> list[tuple[int, dict[int, int]]]:
+    """Return (world index, {card: team 0's value}) for each result of
+    :func:`~rook_core.solver.solve_many` with a value for every legal card
+    (a :class:`SolveResult`, or a :class:`BudgetExceeded` that kept them)."""
+    out = []
+    for i, r in enumerate(results):
         if isinstance(r, BudgetExceeded):
             found = r.move_values or {}
         elif isinstance(r, SolveResult):
@@ -54,19 +59,30 @@ def card_means(results: Sequence[SolveResult | int | RookError], legal: list[int
         else:
             continue
         values: dict[int, int] = {int(c): v for c, v in found.items()}
-        if any(c not in values for c in legal):
-            continue
-        used += 1
-        for c in legal:
-            sums[c] += values[c]
-    return ({c: s / used for c, s in sums.items()} if used else {}), used
+        if all(c in values for c in legal):
+            out.append((i, values))
+    return out
+
+
+def card_means(results: Sequence[SolveResult | int | RookError], legal: list[int]) -> tuple[dict[int, float], int]:
+    """Return each legal card's mean value for team 0 over the complete
+    results of :func:`~rook_core.solver.solve_many` (a :class:`SolveResult`,
+    or a :class:`BudgetExceeded` that kept them, with a value for every legal
+    card), and how many results were complete."""
+    complete = _complete(results, legal)
+    if not complete:
+        return {}, 0
+    return {c: sum(values[c] for _, values in complete) / len(complete) for c in legal}, len(complete)
+
+
+def _tie_break(variant: Variant, c: int) -> tuple[int, int, int]:
+    """Among cards of equal worth, the cheapest: fewest points, then weakest, then lowest id."""
+    return (-variant.points_table[c], -variant.strength_table[c], -c)
 
 
 def _choose(means: dict[int, float], team: int, variant: Variant) -> int:
     sign = 1.0 if team == 0 else -1.0
-    pts = variant.points_table
-    st = variant.strength_table
-    return max(means, key=lambda c: (round(sign * means[c], 9), -pts[c], -st[c], -c))
+    return max(means, key=lambda c: (round(sign * means[c], 9),) + _tie_break(variant, c))
 
 
 class PIMCAgent:
@@ -77,17 +93,24 @@ class PIMCAgent:
     :param time_budget: seconds per world's search (0: no limit).
     :param workers: threads solving the worlds (1 inside a simulator
         worker; None: every core).
+    :param objective: ``"score"`` (the default) weighs each card by what the
+        hand will score in each world: the bid made or set, the moon (T-30 ..
+        T-32, H-1), the team's score against the other's; cards that score
+        alike are split by the points.  ``"points"`` weighs by the points alone.
     :raises RookError: for a bad parameter.
     """
 
     name = "pimc"
 
     def __init__(self, variant: Variant, seed: int = 0, worlds: int = 16, node_budget: int = 300_000,
-                 time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20) -> None:
+                 time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
+                 objective: str = "score") -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
         if node_budget < 0 or time_budget < 0:
             raise RookError("budgets must not be negative")
+        if objective not in ("score", "points"):
+            raise RookError(f"objective must be 'score' or 'points', not {objective!r}")
         self.variant = variant
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -95,6 +118,7 @@ class PIMCAgent:
         self.time_budget = time_budget
         self.workers = workers
         self.tt_bytes = tt_bytes
+        self.objective = objective
         self.fallback = HeuristicAgent(variant, seed)
         self.last_used = 0        # complete worlds behind the last card decision
 
@@ -104,13 +128,41 @@ class PIMCAgent:
         if observation["phase"] != "play" or len(legal) == 1:
             return self.fallback.act(observation)
         k = Knowledge.from_observation(observation, self.variant)
-        positions = world_positions(observation, self.worlds, self.rng, k)
+        worlds = [sample_world(k, self.rng) for _ in range(self.worlds)]
+        positions = [world_position(k, observation, w) for w in worlds]
         results = solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes,
                              node_budget=self.node_budget, time_budget=self.time_budget)
-        means, self.last_used = card_means(results, legal)
-        if not means:
+        complete = _complete(results, legal)
+        self.last_used = len(complete)
+        if not complete:
             return self.fallback.act(observation)
-        return _choose(means, k.team, self.variant)
+        means = {c: sum(values[c] for _, values in complete) / len(complete) for c in legal}
+        declarer = observation.get("declarer")
+        if self.objective == "points" or declarer is None:
+            return _choose(means, k.team, self.variant)
+        worth = self._score_means(k, observation, int(declarer), worlds, complete, legal)
+        sign = 1.0 if k.team == 0 else -1.0
+        return max(legal, key=lambda c: (round(worth[c], 9), round(sign * means[c], 9))
+                   + _tie_break(self.variant, c))
+
+    def _score_means(self, k: Knowledge, observation: Mapping[str, Any], declarer: int,
+                     worlds: list[dict[Holder, int]], complete: list[tuple[int, dict[int, int]]],
+                     legal: list[int]) -> dict[int, float]:
+        """Return each card's mean, over the complete worlds, of the seat's
+        team's hand score less the other team's (T-30 .. T-32, H-1), from the
+        points each team ends with in that world after the card."""
+        v = self.variant
+        bid = int(observation["high_bid"])
+        taken0 = int(observation["points"][0])
+        team = declarer & 1
+        sums = {c: 0.0 for c in legal}
+        for i, values in complete:
+            nest = k.rules.points(worlds[i].get(NEST, 0)) if v.nest_to == "declarer" else 0
+            for c in legal:
+                p0 = taken0 + values[c] + (nest if team == 0 else 0)
+                score = k.rules.hand_score(declarer, bid, (p0, v.total_points - p0))
+                sums[c] += score[k.team] - score[1 - k.team]
+        return {c: s / len(complete) for c, s in sums.items()}
 
 
 class DDAgent:

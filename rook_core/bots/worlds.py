@@ -20,7 +20,7 @@ is ever rejected, and when nothing is known beyond the hand sizes the deal
 is uniform.  With voids it is close to uniform, not exactly so.  The bids
 are not used as a signal.
 
-:func:`world_positions` turns worlds into solver positions
+:func:`world_position` and :func:`world_positions` turn worlds into solver positions
 (:class:`~rook_core.position.Position`).
 """
 
@@ -35,7 +35,7 @@ from ..errors import RookError
 from ..position import Position
 from .knowledge import NEST, Holder, Knowledge
 
-__all__ = ["sample_world", "world_positions"]
+__all__ = ["sample_world", "world_position", "world_positions"]
 
 
 def _feasible(counts: dict[int, int], caps: list[int]) -> bool:
@@ -108,16 +108,21 @@ def world_positions(observation: Mapping[str, Any], n: int, rng: random.Random,
         raise RookError(f"worlds are drawn in the play phase, not {observation.get('phase')!r}")
     if k is None:
         k = Knowledge.from_observation(observation)
+    return [world_position(k, observation, sample_world(k, rng)) for _ in range(n)]
+
+
+def world_position(k: Knowledge, observation: Mapping[str, Any], world: Mapping[Holder, int]) -> Position:
+    """Return the solver position of one ``world`` (:func:`sample_world`) of
+    the seat of the play-phase ``observation`` it was drawn for.  The nest's
+    points are in it when they go to the last trick (T-13); when they go to
+    the declarer (section 4) they are the world's ``"nest"`` cards' points,
+    added to the declarer's team after the play."""
     v = k.variant
     assert k.trump is not None
     leader = k.trick[0][0] if k.trick else int(observation["to_move"])
     trick = tuple(c for _, c in k.trick)
     taken = (int(observation["points"][0]), int(observation["points"][1]))
     tricks = (int(observation["tricks_won"][0]), int(observation["tricks_won"][1]))
-    out = []
-    for _ in range(n):
-        w = sample_world(k, rng)
-        nest_points = k.rules.points(w.get(NEST, 0)) if v.nest_to == "last_trick" else 0
-        hands = (w[0], w[1], w[2], w[3])
-        out.append(Position(v, k.trump, leader, trick, hands, nest_points, taken, tricks=tricks))
-    return out
+    nest_points = k.rules.points(world.get(NEST, 0)) if v.nest_to == "last_trick" else 0
+    hands = (world[0], world[1], world[2], world[3])
+    return Position(v, k.trump, leader, trick, hands, nest_points, taken, tricks=tricks)

@@ -86,15 +86,7 @@ static void finish(rook_hand *h, const rook_rules *r)
     h->to_move = ROOK_NO_SEAT;
     if (h->declarer == ROOK_NO_SEAT)
         return;
-    int d = h->declarer & 1;
-    h->score[1 - d] = h->points[1 - d]; /* T-30 */
-    if (h->points[d] >= h->high_bid)    /* T-31 */
-        h->score[d] = r->made_scores_bid ? h->high_bid : h->points[d];
-    else /* T-32 */
-        h->score[d] = r->set_loses_points ? -h->points[d] : -h->high_bid;
-    for (int t = 0; t < 2 && r->moon_score; t++) /* H-1: every point of the hand to one team */
-        if (h->points[t] > 0 && h->points[1 - t] == 0)
-            h->score[t] = r->moon_score;
+    rook_hand_score(r, h->declarer & 1, h->high_bid, h->points, h->score);
 }
 
 void rook_hand_play_unchecked(rook_hand *h, const rook_rules *r, int card)

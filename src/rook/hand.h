@@ -70,6 +70,23 @@ static inline void rook_add_end_points(const rook_rules *r, int32_t points[2], i
         points[tricks_won[0] > tricks_won[1] ? 0 : 1] += r->most_tricks_bonus;
 }
 
+/* The two teams' scores of a played hand (T-30 .. T-32, H-1): the defenders
+ * score their points; the declaring team `team` scores its points or the
+ * bid when it made `bid`, and loses the bid or its points when set; with
+ * moon_score, a team that took every point scores moon_score instead. */
+static inline void rook_hand_score(const rook_rules *r, int team, int32_t bid, const int32_t points[2],
+                                   int32_t score[2])
+{
+    score[1 - team] = points[1 - team]; /* T-30 */
+    if (points[team] >= bid)            /* T-31 */
+        score[team] = r->made_scores_bid ? bid : points[team];
+    else /* T-32 */
+        score[team] = r->set_loses_points ? -points[team] : -bid;
+    for (int t = 0; t < 2 && r->moon_score; t++) /* H-1: every point of the hand to one team */
+        if (points[t] > 0 && points[1 - t] == 0)
+            score[t] = r->moon_score;
+}
+
 /* Deal the deck from the random stream g: hands[0..3] and *nest (T-2).
  * Inline, so that each kernel compiles it for its own instruction set. */
 static inline void rook_deal_masks(const rook_rules *r, rook_rng *g, uint64_t hands[4], uint64_t *nest)

@@ -15,7 +15,9 @@ from rook_core import HandState
 from rook_core.bots.agents import AGENTS, act_for, make_agent
 from rook_core.bots.heuristic import HeuristicAgent, estimate_units
 from rook_core.bots.pimc import DDAgent, PIMCAgent, card_means
-from rook_core.bots.worlds import world_positions
+from rook_core._reference.around_play import hand_score
+from rook_core.bots.knowledge import Knowledge
+from rook_core.bots.worlds import sample_world, world_position, world_positions
 from rook_core.errors import RookError
 from rook_core.solver import BudgetExceeded, Solver, solve_many
 from rook_core.variant import PRESETS, get_preset
@@ -103,14 +105,14 @@ def test_make_agent_refuses_unknown_kinds_and_options() -> None:
     assert set(AGENTS) == {"random", "heuristic", "pimc", "dd"}
 
 
-def _mid_play(seed: int) -> HandState:
-    h = HandState.deal("tournament", seed)
+def _mid_play(seed: int, preset: str = "tournament", tricks: int = 5) -> HandState:
+    h = HandState.deal(preset, seed)
     bots = [make_agent("heuristic", h.variant, s) for s in range(4)]
     rng = random.Random(seed)
     while h.phase.label != "play":
         s = h.to_move
         h.apply(bots[s].act(h.observation(s)))
-    for _ in range(4 * 5 + rng.randrange(4)):       # five tricks and part of the sixth
+    for _ in range(4 * tricks + rng.randrange(4)):  # some tricks and part of the next
         h.apply(bots[h.to_move].act(h.observation(h.to_move)))
     return h
 
@@ -121,7 +123,7 @@ def test_T8_pimc_plays_the_best_mean_card_of_its_worlds(seed: int) -> None:
     h = _mid_play(seed)
     seat = h.to_move
     obs = h.observation(seat)
-    agent = PIMCAgent(h.variant, seed=seed, worlds=6)
+    agent = PIMCAgent(h.variant, seed=seed, worlds=6, objective="points")
     action = agent.act(obs)
     positions = world_positions(obs, 6, random.Random(seed))
     solver = Solver(1 << 22)
@@ -134,6 +136,37 @@ def test_T8_pimc_plays_the_best_mean_card_of_its_worlds(seed: int) -> None:
     best = max(sign * s for s in sums.values())
     assert sign * sums[action] == best
     assert agent.last_used == 6
+
+
+@pytest.mark.parametrize(("preset", "seed"), [(p, s) for p in ("tournament", "crowsnest", "house-180")
+                                               for s in range(5)])
+def test_T30_T32_H1_pimc_plays_the_card_that_scores_best_over_its_worlds(preset: str, seed: int) -> None:
+    """Recompute the default (score) decision from the same worlds: each card's
+    mean of the team's hand score less the other's, scored by the plain
+    reference (T-30 .. T-32, H-1), then the mean points."""
+    h = _mid_play(seed, preset, tricks=5 if preset != "house-180" else 9)
+    seat = h.to_move
+    obs = h.observation(seat)
+    v = h.variant
+    action = PIMCAgent(v, seed=seed, worlds=6).act(obs)
+    rng = random.Random(seed)
+    k = Knowledge.from_observation(obs)
+    worlds = [sample_world(k, rng) for _ in range(6)]
+    solver = Solver(1 << 22)
+    worth = {int(c): 0 for c in h.legal_cards()}
+    points = dict(worth)
+    team = seat % 2
+    for w in worlds:
+        solver.clear()
+        nest = sum(v.points_table[i] for i in range(64) if w["nest"] >> i & 1) if v.nest_to == "declarer" else 0
+        for c, value in solver.solve(world_position(k, obs, w)).move_values.items():
+            p0 = obs["points"][0] + value + (nest if h.declarer % 2 == 0 else 0)
+            score = hand_score(v, h.declarer, h.high_bid, (p0, v.total_points - p0))
+            worth[int(c)] += score[team] - score[1 - team]
+            points[int(c)] += p0 if team == 0 else v.total_points - p0
+    best = max(worth.values())
+    assert worth[action] == best
+    assert points[action] == max(points[c] for c in worth if worth[c] == best)
 
 
 def test_pimc_leaves_out_worlds_that_ran_out_of_budget() -> None:
