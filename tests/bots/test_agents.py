@@ -12,11 +12,11 @@ import random
 import pytest
 
 from rook_core import HandState
+from rook_core._reference.around_play import hand_score
 from rook_core.bots.agents import AGENTS, act_for, make_agent
 from rook_core.bots.heuristic import HeuristicAgent, estimate_units
-from rook_core.bots.pimc import DDAgent, PIMCAgent, card_means
-from rook_core._reference.around_play import hand_score
 from rook_core.bots.knowledge import Knowledge
+from rook_core.bots.pimc import DDAgent, PIMCAgent, card_means
 from rook_core.bots.worlds import sample_world, world_position, world_positions
 from rook_core.errors import RookError
 from rook_core.solver import BudgetExceeded, Solver, solve_many
