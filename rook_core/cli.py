@@ -8,7 +8,9 @@
   hand in the nest phase (``--preset P --seed N`` deals one and bids with the
   heuristic bots; without it, hand JSON lines on stdin).
 * ``rook play --preset P --seed N``: a complete game between bots, as a readable log
-  (``--preset toonerville --players 3..5`` for Toonerville Rook).
+  (``--json``: as game JSON) (``--preset toonerville --players 3..5`` for Toonerville Rook).
+* ``rook analyse``: hand, game or service-history JSON lines on stdin, a
+  double-dummy review of each played hand on stdout (:mod:`rook_core.review`).
 * ``rook contract``: Toonerville hands on stdin (FORMATS.md), whether each
   meets its contract, the least deadwood and one best lay-down.
 * ``rook demo``: deal a hand, solve it double dummy, simulate a batch.
@@ -37,6 +39,7 @@ from .service.limits import Limits
 from .text import fmt_hand, show_solution
 
 if TYPE_CHECKING:
+    from .game import Game
     from .hand import HandState
 
 __all__ = ["main"]
@@ -103,6 +106,39 @@ def _hand_at_nest(preset: str, seed: int) -> HandState:
     return hand
 
 
+def _analyse(args: argparse.Namespace) -> int:
+    """rook analyse: the review of each played hand of each document on stdin."""
+    from .review import played_hands, review_hand
+    if args.budget < 0 or args.nest_budget < 0 or args.workers < 1:
+        raise RookError("--budget and --nest-budget must not be negative, --workers at least 1")
+    tty = sys.stderr.isatty()
+
+    def answer(doc: Any) -> dict[str, Any]:
+        reviews = []
+        for h in played_hands(doc):
+            def progress(done: int, total: int) -> None:
+                if tty:
+                    sys.stderr.write(f"\r  {done}/{total} cards reviewed" + ("\n" if done == total else ""))
+            r = review_hand(h, node_budget=args.budget, workers=args.workers, nest=args.nest,
+                            nest_budget=args.nest_budget, progress=progress)
+            if args.show:
+                print(r.text() + "\n")
+            reviews.append(r.to_json())
+        return {"hands": reviews}
+
+    if args.show:
+        failed = 0
+        for line in sys.stdin:
+            if line.strip():
+                try:
+                    answer(line)
+                except RookError as e:
+                    failed = 1
+                    print(f"error: {e}\n")
+        return failed
+    return _run_jsonl(sys.stdin, sys.stdout, answer)
+
+
 def _progress_line(done: int, total: int) -> None:
     """Show how far a long search is, on a terminal only (stderr)."""
     sys.stderr.write(f"\r  nest: {done}/{total} discards settled")
@@ -146,10 +182,11 @@ def _show_nest(hand: HandState, answer: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------ play
-def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out: TextIO) -> int:
-    """Play a seeded game between bots and write a readable log; return the winner or -1."""
-    from . import _layout as L
-    from .actions import Phase
+def play_game(preset: str, seed: int, agents: list[str], max_hands: int,
+              on_hand: Callable[[Game, int], None] | None = None) -> Game:
+    """Play a seeded game between bots (``agents``, one kind per seat, seeded
+    ``seed * 4 + seat``) to its end or ``max_hands`` hands; ``on_hand(game,
+    n)`` is called as hand ``n`` (1-based) ends."""
     from .bots.agents import act_for, make_agent
     from .game import Game
     from .variant import get_preset
@@ -157,6 +194,25 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
     variant = get_preset(preset)
     game = Game(variant, seed)
     bots = [make_agent(kind, variant, seed * 4 + i) for i, kind in enumerate(agents)]
+    n_reported = 0
+    while not game.is_over and game.hand_number <= max_hands:
+        seat = game.to_move
+        assert seat is not None
+        game.apply(act_for(bots[seat], game.current, seat))
+        while n_reported < len(game.hands) - 1 or (game.is_over and n_reported < len(game.hands)):
+            n_reported += 1
+            if on_hand is not None:
+                on_hand(game, n_reported)
+    return game
+
+
+def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out: TextIO) -> int:
+    """Play a seeded game between bots and write a readable log; return the winner or -1."""
+    from . import _layout as L
+    from .actions import Phase
+    from .variant import get_preset
+
+    variant = get_preset(preset)
     w = out.write
     w(f"rook play: {variant.name}, seed {seed}, target {variant.target}; "
       f"seats 0-3: {', '.join(agents)}; teams: 0 = seats 0+2, 1 = seats 1+3\n")
@@ -206,19 +262,14 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
             w(f"  team {team} bid {h.high_bid} and took {p[team]}: {verdict}; "
               f"scores: team 0 {sc[0]:+d}, team 1 {sc[1]:+d}\n")
 
-    n_reported = 0
-    while not game.is_over and game.hand_number <= max_hands:
-        seat = game.to_move
-        assert seat is not None
-        game.apply(act_for(bots[seat], game.current, seat))
-        while n_reported < len(game.hands) - 1 or (game.is_over and n_reported < len(game.hands)):
-            h = game.hands[n_reported]
-            n_reported += 1
-            hand_report(h, n_reported)
-            before = [0, 0]
-            for prev in game.hands[:n_reported]:
-                before = [before[0] + prev.score[0], before[1] + prev.score[1]]
-            w(f"  totals: team 0 {before[0]}, team 1 {before[1]}\n")
+    def reported(game: Game, n: int) -> None:
+        hand_report(game.hands[n - 1], n)
+        before = [0, 0]
+        for prev in game.hands[:n]:
+            before = [before[0] + prev.score[0], before[1] + prev.score[1]]
+        w(f"  totals: team 0 {before[0]}, team 1 {before[1]}\n")
+
+    game = play_game(preset, seed, agents, max_hands, reported)
     t = game.totals
     if game.is_over:
         win = game.winner
@@ -267,7 +318,25 @@ def build_parser() -> argparse.ArgumentParser:
                          "Toonerville: random, heuristic); default heuristic everywhere")
     pl.add_argument("--max-hands", type=int, default=1000,
                     help="stop a game that has no winner after this many hands")
+    pl.add_argument("--json", action="store_true",
+                    help="write the game as one JSON line (format rook-game/1, what rook analyse reads) "
+                         "instead of the log")
     _toonerville_options(pl)
+    an = sub.add_parser(
+        "analyse", aliases=["analyze"],
+        help="a double-dummy review of played hands: each card's cost against the best, the mistakes "
+             "by seat (JSON lines on stdin: a hand, a game or a rook serve history each)",
+        description="Reads one JSON document per line on stdin: a hand (rook-hand/1), a game "
+                    "(rook-game/1, e.g. from rook play --json) or the history of a finished rook serve "
+                    "game; writes one JSON line per document with the review of each played hand, or "
+                    "text with --show.  Example: rook play --seed 3 --json | rook analyse --show")
+    an.add_argument("--budget", type=int, default=0,
+                    help="node budget per search (0: none, the default); past it a card's cost is a lower bound")
+    an.add_argument("--workers", type=int, default=1, help="threads per search (default 1)")
+    an.add_argument("--nest", action="store_true",
+                    help="also review the nest: each trump with its best discard, double dummy (slow)")
+    an.add_argument("--nest-budget", type=int, default=0, help="node budget per search of the nest review")
+    an.add_argument("--show", action="store_true", help="print the reviews for people instead of JSON")
     sub.add_parser("contract", help="Toonerville: does each hand meet its contract, and its least "
                                     "deadwood (JSON lines on stdin)")
     de = sub.add_parser("demo", help="deal a hand, solve it double dummy, simulate a batch")
@@ -493,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"error: {e}\n")
                 return failed
             return _run_jsonl(sys.stdin, sys.stdout, nest_line)
+        if args.command in ("analyse", "analyze"):
+            return _analyse(args)
         if args.command == "contract":
             return _run_jsonl(sys.stdin, sys.stdout, contract_answer)
         if args.command == "demo":
@@ -522,6 +593,9 @@ def main(argv: list[str] | None = None) -> int:
                     raise RookError(f"unknown agent {a!r}; known: {', '.join(AGENTS)}")
             if args.max_hands < 1:
                 raise RookError("--max-hands must be at least 1")
+            if args.json:
+                print(json.dumps(play_game(args.preset, args.seed, agents, args.max_hands).to_json()))
+                return 0
             play_game_log(args.preset, args.seed, agents, args.max_hands, sys.stdout)
             return 0
     except RookError as e:

@@ -103,14 +103,18 @@ def ref_state(position: RefInput) -> RefPlay:
 
 
 def _from_hand_state(hand: HandState) -> RefPlay:
-    """Return the play-out of a ``HandState`` in the play phase (T-8)."""
+    """Return the play-out of a ``HandState`` in the play phase (T-8).  The
+    nest is part of the play when it goes to the last trick (T-13); with
+    ``nest_to = "declarer"`` (section 4) the declarer's team holds it
+    already, outside the play."""
     if hand.phase.label != "play":
         raise PositionError(f"a double-dummy value needs a hand in the play phase, "
                             f"not {hand.phase.label}")
     hands = [{c for c in range(64) if hand.hand_mask(s) >> c & 1} for s in range(4)]
     assert hand.trump is not None and hand.leader is not None, "the play phase has a trump and a leader"
     return RefPlay(hand.variant, hand.trump, hand.leader, [int(c) for c in hand.trick],
-                   hands, [0, 0], hand.nest_points, tricks_won=list(hand.tricks_won))
+                   hands, [0, 0], hand.nest_points if hand.variant.nest_to == "last_trick" else 0,
+                   tricks_won=list(hand.tricks_won))
 
 
 def _points_to_come(state: RefPlay) -> int:
