@@ -359,6 +359,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="play every deal twice with the sides swapped")
     si.add_argument("--max-hands", type=int, default=200, help="stop a game after this many hands")
     si.add_argument("--worlds", type=int, default=None, help="worlds per card decision of pimc agents")
+    si.add_argument("--engine", action="append", metavar="NAME=COMMAND",
+                    help="an outside bot: a program that answers JSON lines (docs/FORMATS.md, "
+                         "\"An outside bot\"), usable by NAME in --agents; e.g. "
+                         "--engine mine='python examples/outside_bot.py' --agents mine,heuristic,mine,heuristic")
     si.add_argument("--out", metavar="FILE", help="write the hands (and games) as .parquet, .csv or .npz")
     si.add_argument("--report", metavar="FILE", help="write plots for bidders (.png, .svg or .pdf)")
     si.add_argument("--json", action="store_true", help="print the summary as JSON, not a table")
@@ -471,6 +475,22 @@ def _simulate_toonerville(args: argparse.Namespace) -> int:
     return 0
 
 
+def _engines(specs: list[str] | None) -> dict[str, Any]:
+    """The --engine NAME=COMMAND bots, by name (rook_core.bots.outside.EngineBot)."""
+    from .bots.agents import AGENTS
+    from .bots.outside import EngineBot
+    out: dict[str, Any] = {}
+    for spec in specs or []:
+        name, eq, command = spec.partition("=")
+        name = name.strip()
+        if not eq or not name or not command.strip():
+            raise RookError(f"--engine takes NAME=COMMAND, not {spec!r}")
+        if name in AGENTS or name in out:
+            raise RookError(f"--engine {name!r}: that name is taken")
+        out[name] = EngineBot(command, name)
+    return out
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from .sim.report import check_report_path, format_summary, write_report
     from .sim.simulate import check_out_path, simulate
@@ -483,11 +503,13 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.report:
         check_report_path(args.report)
     options = {"pimc": {"worlds": args.worlds}} if args.worlds is not None and "pimc" in agents else {}
+    engines = _engines(args.engine)
+    seats: list[Any] = [engines.get(a, a) for a in agents]
     count = {"games": args.games} if args.games is not None else {"hands": 1000 if args.hands is None
                                                                    else args.hands}
     bar, progress = _progress_bar(next(iter(count.values())), next(iter(count)), args.no_progress)
     try:
-        result = simulate(args.preset, agents, seed=args.seed, workers=args.workers,
+        result = simulate(args.preset, seats, seed=args.seed, workers=args.workers,
                           duplicate=args.duplicate, max_hands=args.max_hands,
                           agent_options=options, progress=progress, **count)
     finally:

@@ -52,6 +52,7 @@ import numpy as np
 from .. import _layout as L
 from ..actions import Phase
 from ..bots.agents import AGENTS, Agent, act_for, make_agent
+from ..bots.outside import BotFactory, EngineBot
 from ..bots.policy import NativePolicy
 from ..errors import IllegalActionError, RookError
 from ..game import Game
@@ -85,8 +86,9 @@ GAME_COLUMNS: dict[str, tuple[str, str]] = {
 }
 
 
-AgentSpec: TypeAlias = "str | NativePolicy"
-"""A seat's agent as :func:`simulate` takes it: a kind of ``make_agent``, or a native policy."""
+AgentSpec: TypeAlias = "str | NativePolicy | BotFactory | EngineBot"
+"""A seat's agent as :func:`simulate` takes it: a kind of ``make_agent``, a
+native policy, or a bot from outside (:mod:`rook_core.bots.outside`)."""
 
 
 @dataclass(frozen=True)
@@ -159,8 +161,8 @@ def _bots(spec: _Spec, unit: int, copy: int) -> list[Agent]:
     for seat in range(4):
         i = (seat + copy) % 4
         a, seed = spec.agents[i], agent_seed(spec.seed, unit, seat)
-        bots.append(a.agent(spec.variant, seed) if isinstance(a, NativePolicy)
-                    else make_agent(a, spec.variant, seed, **spec.options[i]))
+        bots.append(make_agent(a, spec.variant, seed, **spec.options[i]) if isinstance(a, str)
+                    else a.agent(spec.variant, seed))
     return bots
 
 
@@ -336,8 +338,11 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
              progress: Callable[[int, int], None] | None = None,
              native: bool | None = None) -> SimResult:
     """Play ``hands`` single hands or ``games`` games between ``agents``
-    (four kinds or :class:`~rook_core.bots.policy.NativePolicy` objects, seat 0
-    first) and return the results as columns.
+    (four kinds, :class:`~rook_core.bots.policy.NativePolicy` objects or bots
+    from outside: :func:`~rook_core.bots.outside.python_bot`,
+    :func:`~rook_core.bots.outside.configured_bot`,
+    :class:`~rook_core.bots.outside.EngineBot`; seat 0 first) and return the
+    results as columns.  Every agent gets the same seeds whatever it is.
 
     ``agent_options`` gives keyword options per kind (``{"pimc": {"worlds":
     32}}``).  ``progress(done, total)`` is called as units finish.  See the
@@ -356,8 +361,9 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     if len(agents) != 4:
         raise RookError(f"agents must name four kinds, one per seat, not {len(agents)}")
     for a in agents:
-        if not isinstance(a, NativePolicy) and (not isinstance(a, str) or a not in AGENTS):
-            raise RookError(f"unknown agent {a!r}; known: {', '.join(AGENTS)}, or a NativePolicy")
+        if not isinstance(a, (NativePolicy, BotFactory, EngineBot)) and (not isinstance(a, str) or a not in AGENTS):
+            raise RookError(f"unknown agent {a!r}; known: {', '.join(AGENTS)}, a NativePolicy, or a "
+                            f"bot of rook_core.bots.outside (python_bot, configured_bot, EngineBot)")
     if (hands is None) == (games is None):
         raise RookError("give exactly one of hands= and games=")
     n = hands if hands is not None else games
