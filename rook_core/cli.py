@@ -9,6 +9,8 @@
   heuristic bots; without it, hand JSON lines on stdin).
 * ``rook play --preset P --seed N``: a complete game between bots, as a readable log
   (``--json``: as game JSON) (``--preset toonerville --players 3..5`` for Toonerville Rook).
+* ``rook odds``: the double-dummy odds of a hand making each bid, per trump
+  (:mod:`rook_core.odds`).
 * ``rook analyse``: hand, game or service-history JSON lines on stdin, a
   double-dummy review of each played hand on stdout (:mod:`rook_core.review`).
 * ``rook contract``: Toonerville hands on stdin (FORMATS.md), whether each
@@ -104,6 +106,27 @@ def _hand_at_nest(preset: str, seed: int) -> HandState:
         raise RookError(f"{preset} reaches the {hand.phase.label} phase without a nest "
                         f"discard (T-7, T-20)")
     return hand
+
+
+def _odds(args: argparse.Namespace) -> int:
+    """rook odds: the double-dummy odds of a hand's bids (rook_core.odds)."""
+    from .odds import bid_odds
+    from .sim.report import check_report_path, write_odds_plot
+    if args.workers < 1 or args.budget < 0:
+        raise RookError("--workers must be at least 1 and --budget not negative")
+    if args.plot:
+        check_report_path(args.plot)
+    if args.hand is not None:
+        cards: Any = args.hand
+    else:
+        from .hand import HandState
+        cards = HandState.deal(args.preset, args.deal).hand(args.seat if args.seat in range(4) else 0).names()
+    odds = bid_odds(args.preset, cards, seat=args.seat, worlds=args.worlds, seed=args.seed,
+                    workers=args.workers, node_budget=args.budget)
+    print(json.dumps(odds.to_json()) if args.json else odds.text())
+    if args.plot:
+        print(f"wrote {write_odds_plot(odds, args.plot)}", file=sys.stderr)
+    return 0
 
 
 def _analyse(args: argparse.Namespace) -> int:
@@ -337,6 +360,23 @@ def build_parser() -> argparse.ArgumentParser:
                     help="also review the nest: each trump with its best discard, double dummy (slow)")
     an.add_argument("--nest-budget", type=int, default=0, help="node budget per search of the nest review")
     an.add_argument("--show", action="store_true", help="print the reviews for people instead of JSON")
+    od = sub.add_parser(
+        "odds", help="the odds of making each bid with a hand, per trump, by double-dummy simulation",
+        description="Deals the cards a seat cannot see at random, makes the seat the declarer and "
+                    "solves each deal double dummy for each trump (the nest handled by the heuristic "
+                    "declarer); prints the share of deals in which the declaring team makes each bid. "
+                    "Example: rook odds --preset tournament --hand 'R14 R13 R12 R10 R9 B14 B5 G14 Y5'")
+    od.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
+    hand = od.add_mutually_exclusive_group(required=True)
+    hand.add_argument("--hand", help="the seat's cards before the bidding (e.g. 'R14 R13 B5 ...')")
+    hand.add_argument("--deal", type=int, metavar="SEED", help="take the seat's cards of this deal")
+    od.add_argument("--seat", type=int, default=0, help="the seat (default 0)")
+    od.add_argument("--worlds", type=int, default=200, help="deals of the unseen cards (default 200)")
+    od.add_argument("--seed", type=int, default=0, help="the seed of those deals (default 0)")
+    od.add_argument("--workers", type=int, default=1, help="threads solving them (default 1)")
+    od.add_argument("--budget", type=int, default=0, help="node budget per search (0: none)")
+    od.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    od.add_argument("--plot", metavar="FILE", help="also draw the odds (.png, .svg or .pdf)")
     sub.add_parser("contract", help="Toonerville: does each hand meet its contract, and its least "
                                     "deadwood (JSON lines on stdin)")
     de = sub.add_parser("demo", help="deal a hand, solve it double dummy, simulate a batch")
@@ -584,6 +624,8 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"error: {e}\n")
                 return failed
             return _run_jsonl(sys.stdin, sys.stdout, nest_line)
+        if args.command == "odds":
+            return _odds(args)
         if args.command in ("analyse", "analyze"):
             return _analyse(args)
         if args.command == "contract":

@@ -189,7 +189,8 @@ def release_solvers() -> None:
 
 def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | None = None, what: str = "solve",
                tt_bytes: int = 24 << 20, node_budget: int = 0, time_budget: float = 0.0,
-               progress: Callable[[int, int], None] | None = None) -> list[SolveResult | int | RookError]:
+               progress: Callable[[int, int], None] | None = None,
+               windows: Sequence[tuple[int, int] | None] | None = None) -> list[SolveResult | int | RookError]:
     """Solve every position on ``workers`` threads (default: every core).
 
     ``what`` is ``"solve"`` (a :class:`SolveResult` each) or ``"value"`` (an
@@ -200,11 +201,15 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
     its :class:`~rook_core.errors.RookError` in its place instead of
     stopping the batch.  ``node_budget`` and ``time_budget`` bound each
     position's search (see :class:`Solver`).  ``progress(done, total)`` is
-    called as positions finish.
+    called as positions finish.  With ``what="value"``, ``windows`` gives
+    each position a window ``(lo, hi)`` (or None): its value clipped to it,
+    which costs less than the exact value (:meth:`Solver.value`).
 
-    :raises RookError: for a bad ``what`` or ``workers``.
+    :raises RookError: for a bad ``what``, ``workers`` or ``windows``.
     """
     items: Sequence[HandState | PositionData] = list(positions)
+    if windows is not None and (what != "value" or len(windows) != len(items)):
+        raise RookError("windows go with what='value', one window (or None) per position")
     if what not in ("solve", "value"):
         raise RookError(f"what must be 'solve' or 'value', not {what!r}")
     n_workers = workers if workers is not None else (os.cpu_count() or 1)
@@ -215,11 +220,14 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
     done = [0]
     lock = threading.Lock()
 
-    def one(pos: HandState | PositionData) -> SolveResult | int | RookError:
+    def one(i: int) -> SolveResult | int | RookError:
+        pos = items[i]
         solver = _take_solver(key)
         solver.clear()
         try:
-            out: SolveResult | int | RookError = solver.solve(pos) if what == "solve" else solver.value(pos)
+            out: SolveResult | int | RookError = (
+                solver.solve(pos) if what == "solve"
+                else solver.value(pos, window=None if windows is None else windows[i]))
         except RookError as e:
             out = e
         finally:
@@ -231,6 +239,6 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
         return out
 
     if n_workers == 1 or len(items) <= 1:
-        return [one(p) for p in items]
+        return [one(i) for i in range(len(items))]
     with ThreadPoolExecutor(max_workers=n_workers) as pool:
-        return list(pool.map(one, items))
+        return list(pool.map(one, range(len(items))))

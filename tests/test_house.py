@@ -130,7 +130,7 @@ def test_the_import_graph_has_no_circle() -> None:
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("core", ("_native", "_layout", "_version", "errors", "rng", "jsonio", "_kernels")),
     ("rules", ("cards", "variant", "actions", "position", "observation", "hand", "game", "toonerville")),
-    ("play", ("solver", "nest", "review", "text", "bots", "_reference", "toonerville.agents",
+    ("play", ("solver", "nest", "review", "odds", "text", "bots", "_reference", "toonerville.agents",
               "toonerville.playlog")),
     ("batch", ("sim",)),
     ("apps", ("hosting", "analysis", "engine", "service", "demo", "cli", "__main__")),

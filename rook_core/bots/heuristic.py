@@ -184,9 +184,16 @@ class HeuristicAgent:
             score -= 16
         return score
 
-    def _discard(self, k: Knowledge, legal: list[int]) -> int:
-        trump = k.trump if k.trump is not None else self.best_trump(k.hand)[0]
+    def _discard(self, k: Knowledge, legal: list[int], trump: int | None = None) -> int:
+        if trump is None:
+            trump = k.trump if k.trump is not None else self.best_trump(k.hand)[0]
         return min(legal, key=lambda c: (self._keep_score(k, c, trump), -self.points[c], c))
+
+    def discard_for(self, observation: Mapping[str, Any], trump: int) -> int:
+        """Return the card to bury next in the nest phase (T-20, T-21) as if
+        ``trump`` (0..3) were to be trump: the card least worth keeping."""
+        legal = [int(a) for a in observation["legal_actions"]]
+        return self._discard(Knowledge.from_observation(observation, self.variant), legal, trump)
 
     def _pass(self, k: Knowledge, legal: list[int]) -> int:
         tm = self.rules.trump_mask(k.trump) if k.trump is not None else 0

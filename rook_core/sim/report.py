@@ -19,9 +19,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import RookError
+from ..odds import BidOdds
 from .simulate import SimResult
 
-__all__ = ["format_summary", "write_report", "check_report_path", "declarer_strength"]
+__all__ = ["format_summary", "write_report", "write_odds_plot", "check_report_path", "declarer_strength"]
 
 
 def declarer_strength(result: SimResult) -> np.ndarray:
@@ -137,6 +138,37 @@ def write_report(result: SimResult, path: str | os.PathLike[str]) -> str:
     ax[2].legend()
     fig.suptitle(f"{result.preset}: {', '.join(result.agents)}; seed {result.seed}; "
                  f"{int(decl.sum())} hands declared")
+    fig.tight_layout()
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    return p
+
+
+def write_odds_plot(odds: BidOdds, path: str | os.PathLike[str]) -> str:
+    """Draw the odds of making each bid (:func:`rook_core.odds.bid_odds`),
+    one line per trump, into ``path`` (.png, .svg or .pdf); return it.
+
+    :raises RookError: when matplotlib is missing or the extension is not one of those.
+    """
+    p = check_report_path(path)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise RookError("matplotlib is needed for --plot: pip install 'rook_core[sim]'") from None
+    from ..cards import CardSet, color_name
+    fig, ax = plt.subplots(figsize=(7, 4.6))
+    colors = {"B": "#222222", "G": "#228833", "R": "#cc3311", "Y": "#ccbb44"}
+    for t in sorted(odds.samples):
+        name = color_name(t)
+        ax.plot(odds.levels, [100 * odds.make_rate(t, b) for b in odds.levels], marker="o",
+                color=colors[name], label=f"trump {name}")
+    ax.set(xlabel="bid", ylabel="made (%) with every hand open", ylim=(0, 100),
+           title=f"{odds.variant.name}, seat {odds.seat}: {CardSet(odds.hand)}\n"
+                 f"{odds.worlds} deals of the unseen cards")
+    ax.grid(alpha=0.3)
+    ax.legend()
     fig.tight_layout()
     fig.savefig(p, dpi=110)
     plt.close(fig)

@@ -1,0 +1,55 @@
+"""Group odds: ``rook odds`` (``rook_core.odds.bid_odds``), one core.
+
+odds-200.  The odds of one ``tournament`` hand (deal 5, seat 1) over 200
+  deals of the unseen cards, four trumps each: 800 full-deal searches,
+  windowed to the bid range.  Baseline in the same run: the same 800
+  positions solved exactly (no window).  Target: <= 2 s for 200 worlds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import rook_core.odds as O
+from rook_core import HandState
+from rook_core.solver import solve_many
+
+WORLDS = 200
+TARGET_S = 2.0
+
+
+def _hand() -> list[str]:
+    return HandState.deal("tournament", 5).hand(1).names()
+
+
+def _exact(positions: list[HandState]) -> int:
+    return sum(v for v in solve_many(positions, workers=1, what="value") if isinstance(v, int))
+
+
+@pytest.mark.benchmark(group="odds-200")
+def test_odds_exact_positions(benchmark, ledger, monkeypatch):
+    captured: list[HandState] = []
+    real = O.solve_many
+
+    def capture(positions, **kw):
+        captured.extend(positions)
+        return real(positions, **kw)
+    monkeypatch.setattr(O, "solve_many", capture)
+    O.bid_odds("tournament", _hand(), seat=1, worlds=WORLDS, seed=1)
+    monkeypatch.undo()
+    benchmark.pedantic(_exact, args=(captured,), rounds=1, iterations=1)
+    ledger.record("odds/exact", benchmark, 1, "hand")
+
+
+@pytest.mark.benchmark(group="odds-200")
+def test_odds_200_worlds(benchmark, ledger):
+    odds = benchmark.pedantic(O.bid_odds, args=("tournament", _hand()),
+                              kwargs={"seat": 1, "worlds": WORLDS, "seed": 1}, rounds=3, iterations=1)
+    m = ledger.record("odds/windowed", benchmark, 1, "hand")
+    ratio = ledger.pair("odds of one hand, 200 worlds: windowed searches vs exact values",
+                        "odds/windowed", "odds/exact", benchmark)
+    if m is not None:
+        ledger.target(f"rook odds, tournament, {WORLDS} worlds x 4 trumps (one core): median "
+                      f"{m.median:.2f} s; target <= {TARGET_S:.0f} s: {'MET' if m.median <= TARGET_S else 'NOT MET'}"
+                      + (f"; {ratio:.2f}x the exact values" if ratio else ""))
+    assert all(len(s) == WORLDS for s in odds.samples.values())

@@ -1,0 +1,98 @@
+"""``rook odds`` and :mod:`rook_core.odds`: the double-dummy odds of making each bid."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from rook_core import HandState, NotationError, RookError, Variant
+from rook_core.bots.heuristic import HeuristicAgent
+from rook_core.odds import _declare, _play_state, bid_odds
+from rook_core.solver import Solver
+
+SMALL_HOUSE = Variant(name="small-house", ranks=(10, 11, 12, 13, 14), hand_size=4, nest_size=5, min_bid=30,
+                      max_bid=100, counters=((10, 10), (14, 10), ("Rook", 20)), nest_to="declarer",
+                      first_lead="declarer", post_bid_order=("nest", "trump", "discard"),
+                      discard_counters=False, discard_trump_counters=True, exposed_nest=True)
+
+
+@pytest.mark.parametrize(("variant", "seat"), [("tournament", 1), ("crowsnest", 2), (SMALL_HOUSE, 0),
+                                               (SMALL_HOUSE, 3)])
+def test_each_sample_is_the_declarers_exact_double_dummy_points_clipped(variant: Variant | str, seat: int) -> None:
+    h = HandState.deal(variant, seed=4)
+    v = h.variant
+    mine = h.hand_mask(seat)
+    odds = bid_odds(v, h.hand(seat).names(), seat=seat, worlds=6, seed=9)
+    # the same deals, solved exactly and one by one
+    rng = random.Random(9)
+    unseen = [c for c in range(64) if v.deck_mask >> c & 1 and not mine >> c & 1]
+    agents = [HeuristicAgent(v, s) for s in range(4)]
+    solver = Solver()
+    for w in range(6):
+        rng.shuffle(unseen)
+        hands, k = [0] * 4, 0
+        for s in range(4):
+            if s != seat:
+                hands[s] = sum(1 << c for c in unseen[k:k + v.hand_size])
+                k += v.hand_size
+            else:
+                hands[s] = mine
+        declared = _declare(v, seat, hands, sum(1 << c for c in unseen[k:]))
+        assert declared.declarer == seat
+        for t in range(4):
+            p = _play_state(declared, t, agents)
+            assert p.trump == t
+            value = solver.value(p)
+            held = p.nest_points if v.nest_to == "declarer" else 0
+            points = (value + held) if seat % 2 == 0 else v.total_points - value
+            assert odds.samples[t][w] == min(max(points, v.min_bid - 1), v.max_bid), (w, t)
+
+
+def test_the_odds_fall_with_the_bid_and_read_as_text_and_json() -> None:
+    odds = bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=12, seed=2)
+    for t in range(4):
+        rates = [odds.make_rate(t, b) for b in odds.levels]
+        assert rates == sorted(rates, reverse=True) and all(0 <= r <= 1 for r in rates)
+    assert odds.make_rate(2, 70) >= odds.make_rate(0, 70)        # five high reds: red is the trump
+    data = json.loads(json.dumps(odds.to_json()))
+    assert set(data["trumps"]) == {"B", "G", "R", "Y"} and data["trumps"]["R"]["solved"] == 12
+    assert "best trump" in odds.text() and odds.best_trump in range(4)
+    assert bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=12, seed=2) == odds
+
+
+def test_a_cut_search_leaves_a_world_out_not_a_wrong_sample() -> None:
+    cut = bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=4, seed=2, node_budget=50)
+    assert any(x is None for xs in cut.samples.values() for x in xs)
+    full = bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=4, seed=2)
+    for t in range(4):
+        for a, b in zip(cut.samples[t], full.samples[t]):
+            assert a is None or a == b
+
+
+def test_bad_requests_name_what_is_wrong() -> None:
+    with pytest.raises(RookError, match="has 3 cards"):
+        bid_odds("tournament", "R14 R13 R12")
+    with pytest.raises(NotationError):
+        bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Q5")
+    with pytest.raises(RookError, match="worlds"):
+        bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=0)
+    with pytest.raises(RookError, match="seat"):
+        bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", seat=4)
+
+
+def test_rook_odds_prints_a_table_json_and_a_plot(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    base = [sys.executable, "-m", "rook_core", "odds", "--preset", "tournament", "--deal", "3", "--seat", "1",
+            "--worlds", "5"]
+    text = subprocess.run(base, capture_output=True, text=True, check=True).stdout
+    assert "best trump" in text and "120" in text
+    data = json.loads(subprocess.run(base + ["--json"], capture_output=True, text=True, check=True).stdout)
+    assert data["hand"] == HandState.deal("tournament", 3).hand(1).names()
+    plot = tmp_path / "odds.png"
+    subprocess.run(base + ["--plot", str(plot)], capture_output=True, text=True, check=True)
+    assert plot.stat().st_size > 1000
+    bad = subprocess.run(base + ["--plot", str(tmp_path / "x.txt")], capture_output=True, text=True)
+    assert bad.returncode == 2 and ".png" in bad.stderr and "Traceback" not in bad.stderr

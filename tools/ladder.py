@@ -1,0 +1,97 @@
+"""The duplicate ladder of the bots: which bot beats which, with 95% intervals.
+
+Each rung is a duplicate match (``simulate(..., duplicate=True)``): every
+deal is played twice on the same cards with the sides swapped, so the luck
+of the cards cancels and what is left is the play.  For each preset and
+each pair of bots the tool prints side A's advantage over side B per deal,
+in score and in card points, each with its 95% interval; an interval that
+lies above 0 says A is the stronger bot there.
+
+The rungs: ``heuristic`` against ``random``; ``pimc`` at 8 worlds a
+decision against ``heuristic``; ``pimc`` at 32 worlds against ``pimc`` at
+8; and ``pimc`` playing for the hand's score (the default) against ``pimc``
+playing for the points alone.  The bids, the nest and trump are the
+heuristic's for every bot but ``random``, so the rungs measure card play.
+
+Usage: ``python tools/ladder.py [--deals N] [--presets a,b] [--workers W] [--out FILE]``
+(``--out docs/LADDER.md`` rewrites the table of the docs).  A run is
+deterministic: the same arguments give the same table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))
+
+from rook_core.bots.outside import configured_bot  # noqa: E402
+from rook_core.sim.simulate import simulate  # noqa: E402
+
+PRESETS = ("tournament", "crowsnest", "crowsnest-100", "partnership-57", "house-180")
+SEED = 2026
+
+
+def rungs() -> list[tuple[str, Any, Any]]:
+    pimc8 = configured_bot("pimc", "pimc-8", worlds=8)
+    pimc32 = configured_bot("pimc", "pimc-32", worlds=32)
+    points8 = configured_bot("pimc", "pimc-8-points", worlds=8, objective="points")
+    return [("heuristic vs random", "heuristic", "random"),
+            ("pimc-8 vs heuristic", pimc8, "heuristic"),
+            ("pimc-32 vs pimc-8", pimc32, pimc8),
+            ("pimc-8 (score) vs pimc-8 (points)", pimc8, points8)]
+
+
+def _ci(x: list[float]) -> str:
+    value, lo, hi = x
+    mark = " **" if lo > 0 else ""
+    return f"{value:+.1f} [{lo:+.1f}, {hi:+.1f}]{mark}"
+
+
+def run(presets: list[str], deals: dict[str, int], workers: int) -> list[str]:
+    lines = ["| preset | side A vs side B | deals | score per deal, A - B | points per deal, A - B | minutes |",
+             "|---|---|---|---|---|---|"]
+    for preset in presets:
+        for title, a, b in rungs():
+            n = deals[preset]
+            t0 = time.perf_counter()
+            r = simulate(preset, [a, b, a, b], hands=n, seed=SEED, duplicate=True, workers=workers)
+            d = r.summary()["side_a_minus_b"]
+            minutes = (time.perf_counter() - t0) / 60
+            line = (f"| {preset} | {title} | {n} | {_ci(d['score_per_hand'])} | "
+                    f"{_ci(d['points_per_hand'])} | {minutes:.1f} |")
+            print(line, flush=True)
+            lines.append(line)
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--deals", type=int, default=200, help="deals per rung (each played twice); the "
+                   "14- and 13-card presets get a quarter of them")
+    p.add_argument("--presets", default=",".join(PRESETS))
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--out", help="write the table into this markdown file, between its ladder marks")
+    args = p.parse_args(argv)
+    presets = [x.strip() for x in args.presets.split(",")]
+    deals = {x: args.deals if x not in ("partnership-57", "house-180") else max(1, args.deals // 4)
+             for x in presets}
+    lines = run(presets, deals, args.workers)
+    if args.out:
+        path = Path(args.out)
+        text = path.read_text()
+        start, end = "<!-- ladder -->", "<!-- /ladder -->"
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        cmd = f"python tools/ladder.py --deals {args.deals} --presets {args.presets}"
+        path.write_text(f"{head}{start}\n`{cmd}`:\n\n" + "\n".join(lines) + f"\n{end}{tail}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
