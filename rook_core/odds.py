@@ -113,15 +113,16 @@ def _declare(v: Variant, seat: int, hands: Sequence[int], nest: int) -> HandStat
     return h
 
 
-def _play_state(h: HandState, trump: int, agents: list[Any]) -> HandState:
-    """The hand's play position with ``trump``, the steps between played by
-    the heuristic declarer (and the heuristic seats when cards are passed)."""
+def _play_state(h: HandState, trump: int | None, agents: list[Any]) -> HandState:
+    """The hand's play position with ``trump`` (None: the heuristic's
+    choice), the steps between played by the heuristic declarer (and the
+    heuristic seats when cards are passed)."""
     s = h.clone()
     while s.phase != Phase.PLAY:
         seat = s.seat_to_move()
-        if s.phase == Phase.TRUMP:
+        if s.phase == Phase.TRUMP and trump is not None:
             s.apply(TRUMP + trump)
-        elif s.phase == Phase.NEST:
+        elif s.phase == Phase.NEST and trump is not None:
             s.apply(agents[seat].discard_for(s.observe(seat), trump))
         else:
             s.apply(agents[seat].act(s.observe(seat)))

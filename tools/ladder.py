@@ -9,9 +9,12 @@ lies above 0 says A is the stronger bot there.
 
 The rungs: ``heuristic`` against ``random``; ``pimc`` at 8 worlds a
 decision against ``heuristic``; ``pimc`` at 32 worlds against ``pimc`` at
-8; and ``pimc`` playing for the hand's score (the default) against ``pimc``
-playing for the points alone.  The bids, the nest and trump are the
-heuristic's for every bot but ``random``, so the rungs measure card play.
+8; ``pimc`` playing for the hand's score (the default) against ``pimc``
+playing for the points alone; and, where a bidding model was fitted
+(``tools/fit_bidding.py``), ``modelbid`` (bids from the model, plays as the
+heuristic) against ``heuristic``.  The bids, the nest and trump are the
+heuristic's for every bot but ``random`` and ``modelbid``, so the other
+rungs measure card play.
 
 Usage: ``python tools/ladder.py [--deals N] [--presets a,b] [--workers W] [--out FILE]``
 (``--out docs/LADDER.md`` rewrites the table of the docs).  A run is
@@ -30,21 +33,30 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))
 
+from rook_core.bots.bidding import bid_model, calibration  # noqa: E402
 from rook_core.bots.outside import configured_bot  # noqa: E402
+from rook_core.errors import RookError  # noqa: E402
 from rook_core.sim.simulate import simulate  # noqa: E402
+from rook_core.variant import get_preset  # noqa: E402
 
 PRESETS = ("tournament", "crowsnest", "crowsnest-100", "partnership-57", "house-180")
 SEED = 2026
 
 
-def rungs() -> list[tuple[str, Any, Any]]:
+def rungs(preset: str) -> list[tuple[str, Any, Any]]:
     pimc8 = configured_bot("pimc", "pimc-8", worlds=8)
     pimc32 = configured_bot("pimc", "pimc-32", worlds=32)
     points8 = configured_bot("pimc", "pimc-8-points", worlds=8, objective="points")
-    return [("heuristic vs random", "heuristic", "random"),
-            ("pimc-8 vs heuristic", pimc8, "heuristic"),
-            ("pimc-32 vs pimc-8", pimc32, pimc8),
-            ("pimc-8 (score) vs pimc-8 (points)", pimc8, points8)]
+    out: list[tuple[str, Any, Any]] = [("heuristic vs random", "heuristic", "random"),
+                                       ("pimc-8 vs heuristic", pimc8, "heuristic"),
+                                       ("pimc-32 vs pimc-8", pimc32, pimc8),
+                                       ("pimc-8 (score) vs pimc-8 (points)", pimc8, points8)]
+    try:
+        bid_model(get_preset(preset))
+        out.append(("modelbid vs heuristic (the new bidding against the old)", "modelbid", "heuristic"))
+    except RookError:
+        pass
+    return out
 
 
 def _ci(x: list[float]) -> str:
@@ -53,11 +65,13 @@ def _ci(x: list[float]) -> str:
     return f"{value:+.1f} [{lo:+.1f}, {hi:+.1f}]{mark}"
 
 
-def run(presets: list[str], deals: dict[str, int], workers: int) -> list[str]:
+def run(presets: list[str], deals: dict[str, int], workers: int, only: str = "") -> list[str]:
     lines = ["| preset | side A vs side B | deals | score per deal, A - B | points per deal, A - B | minutes |",
              "|---|---|---|---|---|---|"]
     for preset in presets:
-        for title, a, b in rungs():
+        for title, a, b in rungs(preset):
+            if only and only not in title:
+                continue
             n = deals[preset]
             t0 = time.perf_counter()
             r = simulate(preset, [a, b, a, b], hands=n, seed=SEED, duplicate=True, workers=workers)
@@ -70,6 +84,26 @@ def run(presets: list[str], deals: dict[str, int], workers: int) -> list[str]:
     return lines
 
 
+def calibration_lines(preset: str = "tournament", hands: int = 3000) -> list[str]:
+    """Make rates by winning bid of the two bidders against the model's odds."""
+    out = [f"Make rate by winning bid in `{preset}` ({hands} hands each, seed {SEED}; the odds are the "
+           "model's, for the declarer's dealt hand and named trump):", "",
+           "| bid | heuristic bidder: hands | made | model odds | modelbid: hands | made | model odds |",
+           "|---|---|---|---|---|---|---|"]
+    rows = {}
+    for kind in ("heuristic", "modelbid"):
+        r = simulate(preset, [kind, "heuristic", kind, "heuristic"], hands=hands, seed=SEED)
+        rows[kind] = {row["bid"]: row for row in calibration(r)}
+    for b in sorted(set(rows["heuristic"]) | set(rows["modelbid"])):
+        cells = []
+        for kind in ("heuristic", "modelbid"):
+            row = rows[kind].get(b)
+            cells += ([str(row["hands"]), f"{100 * row['made']:.0f}%", f"{100 * row['odds']:.0f}%"]
+                      if row else ["0", "-", "-"])
+        out.append(f"| {b} | " + " | ".join(cells) + " |")
+    return out
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--deals", type=int, default=200, help="deals per rung (each played twice); the "
@@ -77,11 +111,16 @@ def main(argv: list[str]) -> int:
     p.add_argument("--presets", default=",".join(PRESETS))
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--out", help="write the table into this markdown file, between its ladder marks")
+    p.add_argument("--only", default="", help="run only the rungs whose title holds this text")
+    p.add_argument("--no-calibration", action="store_true", help="leave out the make-rate table")
     args = p.parse_args(argv)
     presets = [x.strip() for x in args.presets.split(",")]
     deals = {x: args.deals if x not in ("partnership-57", "house-180") else max(1, args.deals // 4)
              for x in presets}
-    lines = run(presets, deals, args.workers)
+    lines = run(presets, deals, args.workers, args.only)
+    if "tournament" in presets and not args.no_calibration:
+        lines += [""] + calibration_lines()
+        print("\n".join(lines[-14:]), flush=True)
     if args.out:
         path = Path(args.out)
         text = path.read_text()

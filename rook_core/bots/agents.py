@@ -17,6 +17,9 @@ Kinds (``make_agent(kind, variant, seed, **options)``):
 * ``pimc`` (:class:`~rook_core.bots.pimc.PIMCAgent`): plays cards by sampling the
   hidden cards and solving each sample double dummy; bids, discards and
   names trump like ``heuristic``.
+* ``modelbid`` (:class:`~rook_core.bots.bidding.ModelBidder`): plays like
+  ``heuristic`` but bids from a double-dummy evaluator fitted by simulation
+  (the presets with a model in ``bots/bid_models.json``).
 * ``dd`` (:class:`~rook_core.bots.pimc.DDAgent`): the cheating upper bound.  It is
   the one kind that sees every card: its ``sees_all`` is true, and callers
   hand it the whole state through ``act_with_state(state)``.
@@ -84,6 +87,11 @@ def _dd(variant: Variant, seed: int, **options: Any) -> Agent:
     return DDAgent(variant, seed, **options)
 
 
+def _modelbid(variant: Variant, seed: int, **options: Any) -> Agent:
+    from .bidding import ModelBidder
+    return ModelBidder(variant, seed, **options)
+
+
 def _random(variant: Variant, seed: int, **options: Any) -> Agent:
     if options:
         raise RookError(f"agent 'random' takes no options, got {sorted(options)}")
@@ -91,7 +99,7 @@ def _random(variant: Variant, seed: int, **options: Any) -> Agent:
 
 
 AGENTS: dict[str, Callable[..., Agent]] = {
-    "random": _random, "heuristic": _heuristic, "pimc": _pimc, "dd": _dd,
+    "random": _random, "heuristic": _heuristic, "pimc": _pimc, "dd": _dd, "modelbid": _modelbid,
 }
 
 

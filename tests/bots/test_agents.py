@@ -102,7 +102,7 @@ def test_make_agent_refuses_unknown_kinds_and_options() -> None:
         make_agent("pimc", v, 0, worlds=0)
     with pytest.raises(RookError, match="no options"):
         make_agent("random", v, 0, worlds=3)
-    assert set(AGENTS) == {"random", "heuristic", "pimc", "dd"}
+    assert set(AGENTS) == {"random", "heuristic", "pimc", "dd", "modelbid"}
 
 
 def _mid_play(seed: int, preset: str = "tournament", tricks: int = 5) -> HandState:

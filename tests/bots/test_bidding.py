@@ -1,0 +1,90 @@
+"""Bidding from a fitted double-dummy evaluator (rook_core.bots.bidding, tools/fit_bidding.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from rook_core import HandState, RookError
+from rook_core.actions import BID, PASS, Phase
+from rook_core.bots.agents import make_agent
+from rook_core.bots.bidding import FEATURES, MODELS, ModelBidder, bid_model, features
+from rook_core.bots.heuristic import hand_estimate
+from rook_core.sim.simulate import simulate
+from rook_core.variant import get_preset
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("fit_bidding", ROOT / "tools" / "fit_bidding.py")
+assert spec and spec.loader
+FIT = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(FIT)
+
+
+def test_the_models_file_is_the_tools_and_covers_its_presets() -> None:
+    data = json.loads(MODELS.read_text())
+    assert data["features"] == list(FEATURES) and data["written_by"].startswith("python tools/fit_bidding.py")
+    assert set(data["models"]) == set(FIT.PRESETS)
+    for name in FIT.PRESETS:
+        m = bid_model(get_preset(name))
+        assert len(m.weights) == len(FEATURES) and m.sigma > 0 and m.deals >= 1000
+
+
+def test_the_fit_is_reproducible() -> None:
+    assert FIT.fit("tournament", 30, 1) == FIT.fit("tournament", 30, 1)
+
+
+def test_T12_the_features_read_the_hand() -> None:
+    v = get_preset("tournament")
+    h = HandState.deal(v, 3)
+    hand = h.hand_mask(0)
+    f = features(v, hand, 2)
+    assert f[0] == 1 and f[1] == hand_estimate(v, hand, 2)
+    assert f[2] == sum(v.points_table[c] for c in range(64) if hand >> c & 1)
+
+
+@pytest.mark.parametrize("preset", ["tournament", "crowsnest"])
+def test_T3_the_model_bidder_bids_exactly_when_its_odds_reach_the_threshold(preset: str) -> None:
+    v = get_preset(preset)
+    rng = random.Random(preset)
+    bidder = ModelBidder(v, 1, threshold=0.4)
+    model = bid_model(v)
+    seen = {"bid": 0, "pass": 0}
+    for seed in range(60):
+        h = HandState.deal(v, seed, dealer=seed % 4)
+        while h.phase == Phase.BID:
+            obs = h.observe(h.to_move)
+            a = bidder.act(obs)
+            bids = sorted(x for x in obs["legal_actions"] if x > BID)
+            if PASS in obs["legal_actions"] and bids:
+                trump, _ = model.best(v, obs.hand)
+                odds = model.make_rate(v, obs.hand, trump, bids[0] - BID, model.margin)
+                assert a == (bids[0] if odds >= 0.4 else PASS)
+                seen["bid" if a != PASS else "pass"] += 1
+            h.apply(a if rng.random() < 0.8 else rng.choice(obs["legal_actions"]))
+    assert seen["bid"] and seen["pass"]
+
+
+def test_the_odds_fall_with_the_bid() -> None:
+    v = get_preset("tournament")
+    m = bid_model(v)
+    hand = HandState.deal(v, 8).hand_mask(2)
+    rates = [m.make_rate(v, hand, 1, b) for b in range(70, 125, 5)]
+    assert rates == sorted(rates, reverse=True) and 0 <= rates[-1] <= rates[0] <= 1
+
+
+def test_a_preset_without_a_model_is_refused_by_name() -> None:
+    with pytest.raises(RookError, match="no bidding model for 'partnership-57'.*fit_bidding"):
+        make_agent("modelbid", "partnership-57")
+    with pytest.raises(RookError, match="threshold"):
+        make_agent("modelbid", "tournament", threshold=1.5)
+
+
+def test_the_model_bidder_plays_in_simulations_like_any_agent() -> None:
+    agents = ["modelbid", "heuristic", "modelbid", "heuristic"]
+    r = simulate("tournament", agents, hands=40, seed=6, duplicate=True)
+    assert r == simulate("tournament", agents, hands=40, seed=6, duplicate=True, workers=2)
+    assert (r.hands["declarer"] >= -1).all() and r.agents[0] == "modelbid"
