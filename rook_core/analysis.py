@@ -1,6 +1,6 @@
 """The answers of the analysis commands, one JSON object in, one out (FORMATS.md).
 
-``rook legal``, ``rook perft``, ``rook solve`` and ``rook contract``, the
+``rook legal``, ``rook perft``, ``rook solve``, ``rook analyse`` and ``rook contract``, the
 service's ``/analysis/*`` routes and ``rook engine`` all answer through these,
 so the three agree by construction.
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import RookError
 
-__all__ = ["legal_answer", "perft_answer", "solve_answer", "contract_answer"]
+__all__ = ["legal_answer", "perft_answer", "solve_answer", "review_answer", "contract_answer"]
 
 Answer = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -62,6 +62,21 @@ def solve_answer(budget: int, time_budget: float, at_least: int | None = None,
         if with_solution:
             out["_solution"], out["_position"] = res, pos
         return out
+    return answer
+
+
+def review_answer(budget: int, max_hands: int = 0) -> Answer:
+    """The double-dummy review of the played hands of a hand, game or
+    service-history document (``rook analyse``), each search within
+    ``budget`` nodes (0: none); with ``max_hands``, a document of more
+    played hands than that is refused before any search."""
+    def answer(obj: dict[str, Any]) -> dict[str, Any]:
+        from .review import played_hands, review_hand
+        doc = {k: v for k, v in obj.items() if k != "id"} if isinstance(obj, dict) else obj
+        hands = played_hands(doc)
+        if max_hands and len(hands) > max_hands:
+            raise RookError(f"the document has {len(hands)} played hands; a review takes at most {max_hands}")
+        return {"hands": [review_hand(h, node_budget=budget).to_json() for h in hands]}
     return answer
 
 

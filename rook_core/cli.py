@@ -206,10 +206,10 @@ def _show_nest(hand: HandState, answer: dict[str, Any]) -> str:
 
 # ------------------------------------------------------------------ play
 def play_game(preset: str, seed: int, agents: list[str], max_hands: int,
-              on_hand: Callable[[Game, int], None] | None = None) -> Game:
+              on_hand: Callable[[Game, int], None] | None = None, made: list[Any] | None = None) -> Game:
     """Play a seeded game between bots (``agents``, one kind per seat, seeded
     ``seed * 4 + seat``) to its end or ``max_hands`` hands; ``on_hand(game,
-    n)`` is called as hand ``n`` (1-based) ends."""
+    n)`` is called as hand ``n`` (1-based) ends; the bots are appended to ``made``."""
     from .bots.agents import act_for, make_agent
     from .game import Game
     from .variant import get_preset
@@ -217,6 +217,8 @@ def play_game(preset: str, seed: int, agents: list[str], max_hands: int,
     variant = get_preset(preset)
     game = Game(variant, seed)
     bots = [make_agent(kind, variant, seed * 4 + i) for i, kind in enumerate(agents)]
+    if made is not None:
+        made.extend(bots)
     n_reported = 0
     while not game.is_over and game.hand_number <= max_hands:
         seat = game.to_move
@@ -292,7 +294,16 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
             before = [before[0] + prev.score[0], before[1] + prev.score[1]]
         w(f"  totals: team 0 {before[0]}, team 1 {before[1]}\n")
 
-    game = play_game(preset, seed, agents, max_hands, reported)
+    bots: list[Any] = []
+    game = play_game(preset, seed, agents, max_hands, reported, bots)
+    for s, bot in enumerate(bots):
+        st = getattr(bot, "stats", None)
+        if st and st["decisions"]:
+            w(f"\nseat {s} ({bot.name}): {st['decisions']} card decisions searched, {st['solved']:,} of "
+              f"{st['worlds']:,} worlds solved within the budget, {st['fallbacks']} played by the heuristic "
+              f"(no world solved)")
+    if any(getattr(b, "stats", None) for b in bots):
+        w("\n")
     t = game.totals
     if game.is_over:
         win = game.winner

@@ -22,6 +22,8 @@ request                                         answer
 ``{"cmd": "result"}``                           the final scores (null while playing)
 ``{"cmd": "legal"|"perft"|"solve"|"contract",``  a FORMATS.md position or Toonerville hand:
 ``"input": {...}, "depth": D, "budget": B}``    the answer of ``rook legal`` etc.
+``{"cmd": "review", "input": {...},``            the double-dummy review of each played hand
+``"budget": B}``                                 (``rook analyse``); without ``input``, of the game in play
 ``{"cmd": "quit"}``                             ``{"bye": true}``, then the engine exits
 ==============================================  ===========================================
 
@@ -42,6 +44,7 @@ from typing import Any, TextIO
 
 from ._version import __version__
 from .errors import RookError
+from .game import Game
 from .hosting import BOT_KINDS, GAMES, HostedGame
 from .jsonio import read_object, run_jsonl
 
@@ -105,6 +108,17 @@ class _Engine:
             return {"seat": g.to_move, "action": g.bot_action(bot, g.to_move)}
         if cmd == "result":
             return {"result": self._game().result()}
+        if cmd == "review":
+            from .analysis import review_answer
+            doc = msg.get("input")
+            if doc is None:                       # the engine's own game
+                state = self._game().state
+                if not isinstance(state, Game):
+                    raise RookError("a review is of trick-taking hands; this game has none")
+                doc = state.to_json()
+            if not isinstance(doc, dict):
+                raise RookError("review needs an 'input' object (a hand, game or history) or a game in play")
+            return review_answer(_budget(msg))(doc)
         if cmd in ("legal", "perft", "solve", "contract"):
             from .analysis import contract_answer, legal_answer, perft_answer, solve_answer
             item = msg.get("input")
@@ -119,7 +133,7 @@ class _Engine:
             assert fn is not None
             return fn(item)
         raise RookError(f"unknown cmd {cmd!r}: hello, new, state, observe, legal, act, undo, bot, result, "
-                        "perft, solve, contract, quit")
+                        "perft, solve, contract, review, quit")
 
 
 def _budget(msg: dict[str, Any]) -> int:

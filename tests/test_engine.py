@@ -47,6 +47,9 @@ def test_engine_plays_a_whole_game_with_bot_moves(game: str) -> None:
     for a in played:
         replay.apply_text(a)
     assert e.ask({"cmd": "result"})["result"]["totals"] == list(replay.totals)
+    reviewed = e.ask({"cmd": "review", "budget": 100_000})                 # rook analyse of the game played
+    assert len(reviewed["hands"]) == sum(1 for h in replay.hands if h.declarer is not None)
+    assert all(c["cost"] >= 0 for r in reviewed["hands"] for c in r["cards"])
     assert e.close() == 0
 
 

@@ -19,8 +19,10 @@ from _server import Server, bearer
 
 from rook_core.game import Game
 from rook_core.hosting import TURN_LIMIT
+from rook_core.review import review_game
 from rook_core.toonerville.game import ToonervilleGame
 from rook_core.toonerville.rules import ToonervilleRules
+from rook_core.variant import Variant
 
 
 @pytest.fixture(scope="module")
@@ -345,6 +347,19 @@ def test_analysis_answers_as_the_command_line(server: Server) -> None:
         assert cut.status_code == 422 and cut.json()["budget"] == "nodes" and cut.json()["lo"] <= cut.json()["hi"]
         con = c.post("/analysis/contract", json={"hand": ["B7", "G7", "R7", "B9", "G9", "Y9"], "contract": 1})
         assert con.json()["can_meet"] is True and con.json()["deadwood"] == 0
+        game = Game("tournament", 3)
+        rng = random.Random(3)
+        while game.hand_number < 3:
+            game.apply(rng.choice(game.legal_actions()))
+        reviewed = c.post("/analysis/review?budget=150000", json=game.to_json()).json()
+        want = review_game(game, node_budget=150000)
+        assert [r["cards"] for r in reviewed["hands"]] == [r.to_json()["cards"] for r in want]
+        long = Game(Variant.from_preset("tournament", target=10_000), 3)
+        while long.hand_number < 14:
+            long.apply(rng.choice(long.legal_actions()))
+        many = c.post("/analysis/review", json=long.to_json())
+        assert many.status_code == 400 and "at most 8" in many.json()["error"]
+        assert c.post("/analysis/review", json={"format": "chess"}).status_code == 400
 
 
 def test_simulation_jobs_report_progress_and_give_results(server: Server, tmp_path: Path) -> None:

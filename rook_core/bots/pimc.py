@@ -121,6 +121,7 @@ class PIMCAgent:
         self.objective = objective
         self.fallback = HeuristicAgent(variant, seed)
         self.last_used = 0        # complete worlds behind the last card decision
+        self.stats = {"decisions": 0, "worlds": 0, "solved": 0, "fallbacks": 0}   # card decisions searched
 
     def act(self, observation: Mapping[str, Any]) -> int:
         """Return the action for ``observation``."""
@@ -134,7 +135,11 @@ class PIMCAgent:
                              node_budget=self.node_budget, time_budget=self.time_budget)
         complete = _complete(results, legal)
         self.last_used = len(complete)
+        self.stats["decisions"] += 1
+        self.stats["worlds"] += len(worlds)
+        self.stats["solved"] += len(complete)
         if not complete:
+            self.stats["fallbacks"] += 1
             return self.fallback.act(observation)
         means = {c: sum(values[c] for _, values in complete) / len(complete) for c in legal}
         declarer = observation.get("declarer")

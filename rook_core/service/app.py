@@ -18,6 +18,7 @@ Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
 ``GET /games/{id}/history``                 every action and the scores, once over
 ``POST /analysis/legal|perft|solve``        FORMATS.md positions, as ``rook legal`` etc.
 ``POST /analysis/contract``                 a FORMATS.md Toonerville hand
+``POST /analysis/review``                   a hand, game or history: ``rook analyse``'s review
 ``POST /jobs``, ``GET /jobs/{id}``,         simulation jobs: start, poll, download
 ``GET /jobs/{id}/result``
 ``GET /``                                   the browser table
@@ -48,7 +49,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import Body, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -57,7 +58,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .._version import __version__
-from ..analysis import contract_answer, legal_answer, perft_answer, solve_answer
+from ..analysis import contract_answer, legal_answer, perft_answer, review_answer, solve_answer
 from ..errors import IllegalActionError, RookError
 from ..solver import BudgetExceeded
 from .hub import Conflict, Forbidden, Hub, NotFound
@@ -70,6 +71,7 @@ __all__ = ["create_app", "MAX_BODY"]
 _log = logging.getLogger("rook_core.service")
 
 MAX_BODY = 64 * 1024
+REVIEW_HANDS = 8            # played hands one review request may hold
 THREADS = 4                 # worker threads for the game logic (see lifespan)
 SWITCH_INTERVAL = 0.0005    # seconds a thread may hold the interpreter while another waits
 SWEEP_EVERY = 600           # seconds between deletions of old games and jobs (and once at start)
@@ -418,6 +420,16 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             min(2_000_000, limits.solve_budget), ge=1, le=limits.solve_budget,
             description="node budget; past it: 422 with the bounds proven")) -> dict[str, Any]:
         return await search(solve_answer(budget, 10.0), body.model_dump(exclude_none=True))
+
+    @app.post("/analysis/review", responses=_errors(400, 413, 422, 429))
+    async def review(body: dict[str, Any] = Body(
+            ..., description="a hand (rook-hand/1), a game (rook-game/1) or a finished game's history"),
+            budget: int = Query(min(200_000, limits.solve_budget), ge=1, le=limits.solve_budget,
+                                description="node budget per search; past it a card's cost is a lower bound")
+            ) -> dict[str, Any]:
+        """The double-dummy review of each played hand (``rook analyse``): every card's cost
+        against the best, the mistakes by seat.  At most 8 played hands a request."""
+        return await search(review_answer(budget, REVIEW_HANDS), body)
 
     @app.post("/analysis/contract", responses=_errors(400, 413, 422, 429))
     async def contract(body: ToonervilleHand) -> dict[str, Any]:
