@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import RookError
-from ..odds import BidOdds
 from .simulate import SimResult
+
+if TYPE_CHECKING:
+    from ..odds import BidOdds
 
 __all__ = ["format_summary", "write_report", "write_odds_plot", "check_report_path", "declarer_strength"]
 
