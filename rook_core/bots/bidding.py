@@ -36,7 +36,6 @@ from typing import Any
 
 from .. import _layout as L
 from .._native import rules_for
-from ..actions import BID, PASS
 from ..cards import iter_bits
 from ..errors import RookError
 from ..variant import Variant
@@ -133,15 +132,10 @@ class ModelBidder(HeuristicAgent):
         self.threshold = threshold
         self.margin = self.model.margin if dd_margin else 0.0
 
-    def _bid(self, obs: Mapping[str, Any], k: Knowledge, legal: list[int]) -> int:
-        bids = sorted(a for a in legal if a > BID)
-        if PASS not in legal:
-            return bids[0]                       # T-6: the opener must bid
-        if not bids:
-            return PASS
+    def _would_bid(self, obs: Mapping[str, Any], k: Knowledge, bid: int) -> bool:
+        """Whether the model's odds of making ``bid`` with the best trump reach the threshold."""
         trump, _ = self.model.best(self.variant, k.hand)
-        odds = self.model.make_rate(self.variant, k.hand, trump, bids[0] - BID, self.margin)
-        return bids[0] if odds >= self.threshold else PASS
+        return self.model.make_rate(self.variant, k.hand, trump, bid, self.margin) >= self.threshold
 
 
 def calibration(result: Any, model: BidModel | None = None) -> list[dict[str, Any]]:

@@ -155,17 +155,24 @@ class HeuristicAgent:
         return self._play(k, legal)
 
     def _bid(self, obs: Mapping[str, Any], k: Knowledge, legal: list[int]) -> int:
+        """The lowest legal bid when the seat must bid (T-6) or would make it
+        (:meth:`_would_bid`), else a pass; a pass when no bid is left."""
         bids = sorted(a for a in legal if a > BID)
         if PASS not in legal:
             return bids[0]                       # T-6: the opener must bid
         if not bids:
             return PASS
+        return bids[0] if self._would_bid(obs, k, bids[0] - BID) else PASS
+
+    def _would_bid(self, obs: Mapping[str, Any], k: Knowledge, bid: int) -> bool:
+        """Whether the hand is worth ``bid``: the estimate with its best trump,
+        the nest, the margin and a partner who bid, against the bid."""
         _, value = self.best_trump(k.hand)
         value += self._nest_bonus + 100 * self.bid_margin
         partner_bid = any(s == k.partner and b is not None for s, b in obs["bids"])
         if partner_bid:
             value += 8 * self.variant.total_points
-        return bids[0] if 100 * (bids[0] - BID) <= value else PASS
+        return 100 * bid <= value
 
     def _keep_score(self, k: Knowledge, card: int, trump: int) -> int:
         """How much the declarer wants to keep ``card`` when ``trump`` will be trump."""
