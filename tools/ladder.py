@@ -16,9 +16,9 @@ heuristic) against ``heuristic``.  The bids, the nest and trump are the
 heuristic's for every bot but ``random`` and ``modelbid``, so the other
 rungs measure card play.
 
-Usage: ``python tools/ladder.py [--deals N] [--presets a,b] [--workers W] [--out FILE]``
-(``--out docs/LADDER.md`` rewrites the table of the docs).  A run is
-deterministic: the same arguments give the same table.
+Usage: ``python tools/ladder.py [--deals N] [--presets a,b] [--workers W] [--only TEXT]
+[--no-calibration]``; docs/LADDER.md holds the tables of its runs, with their
+commands.  A run is deterministic: the same arguments give the same table.
 """
 
 from __future__ import annotations
@@ -66,8 +66,10 @@ def _ci(x: list[float]) -> str:
 
 
 def run(presets: list[str], deals: dict[str, int], workers: int, only: str = "") -> list[str]:
+    """Play the rungs and print each row as it is measured; return the table."""
     lines = ["| preset | side A vs side B | deals | score per deal, A - B | points per deal, A - B | minutes |",
              "|---|---|---|---|---|---|"]
+    print("\n".join(lines), flush=True)
     for preset in presets:
         for title, a, b in rungs(preset):
             if only and only not in title:
@@ -110,25 +112,15 @@ def main(argv: list[str]) -> int:
                    "14- and 13-card presets get a quarter of them")
     p.add_argument("--presets", default=",".join(PRESETS))
     p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--out", help="write the table into this markdown file, between its ladder marks")
     p.add_argument("--only", default="", help="run only the rungs whose title holds this text")
     p.add_argument("--no-calibration", action="store_true", help="leave out the make-rate table")
     args = p.parse_args(argv)
     presets = [x.strip() for x in args.presets.split(",")]
     deals = {x: args.deals if x not in ("partnership-57", "house-180") else max(1, args.deals // 4)
              for x in presets}
-    lines = run(presets, deals, args.workers, args.only)
+    run(presets, deals, args.workers, args.only)
     if "tournament" in presets and not args.no_calibration:
-        lines += [""] + calibration_lines()
-        print("\n".join(lines[-14:]), flush=True)
-    if args.out:
-        path = Path(args.out)
-        text = path.read_text()
-        start, end = "<!-- ladder -->", "<!-- /ladder -->"
-        head, rest = text.split(start, 1)
-        _, tail = rest.split(end, 1)
-        cmd = f"python tools/ladder.py --deals {args.deals} --presets {args.presets}"
-        path.write_text(f"{head}{start}\n`{cmd}`:\n\n" + "\n".join(lines) + f"\n{end}{tail}")
+        print("\n" + "\n".join(calibration_lines()), flush=True)
     return 0
 
 
