@@ -5,5 +5,7 @@
 * :mod:`.playout`: random playouts in bulk, natively;
 * :mod:`.stats`: the intervals of the summaries;
 * :mod:`.tables`: results as named tables of columns, and their files;
-* :mod:`.chunks`: a run's units in chunks, in order, on an executor or inline.
+* :mod:`.chunks`: a run's units in chunks, in order, on an executor or inline;
+* :mod:`.studies`: reviews (``rook analyse``) and bid odds (``rook odds``) of
+  many hands, on the same executors.
 """

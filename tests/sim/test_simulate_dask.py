@@ -48,3 +48,23 @@ def test_dask_cluster_games_and_progress(dask_executor) -> None:
                       chunk=2, progress=lambda done, total: seen.append((done, total)), native=False)
     assert remote == simulate("crowsnest", AGENTS, games=6, seed=4)
     assert seen == [(2, 6), (4, 6), (6, 6)]
+
+
+def test_reviews_and_odds_run_on_the_cluster_as_at_home(dask_executor) -> None:
+    """Studies of many hands (rook_core.sim.studies) give the local answers on a cluster."""
+    from rook_core import Game
+    from rook_core.sim.studies import odds_many, review_many
+    docs = []
+    for seed in range(3):
+        g = Game("tournament", seed)
+        while g.hand_number < 3 and not g.is_over:
+            g.apply(g.legal_actions()[len(g.history()) % len(g.legal_actions())])
+        docs.append(g.to_json())
+    with ThreadPoolExecutor(1) as pool:
+        remote = pool.submit(review_many, docs, executor=dask_executor, chunk=1).result(timeout=WATCHDOG_S)
+    assert remote == review_many(docs)
+    hands = [([int(c) for c in Game("crowsnest", s).current.hand(1)], 1) for s in range(3)]
+    with ThreadPoolExecutor(1) as pool:
+        far = pool.submit(odds_many, "crowsnest", hands, worlds=4, seed=2, executor=dask_executor,
+                          chunk=1).result(timeout=WATCHDOG_S)
+    assert far == odds_many("crowsnest", hands, worlds=4, seed=2)
