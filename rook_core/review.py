@@ -105,6 +105,7 @@ class HandReview:
     nest: NestDecision | None = None
     discard: int = 0                # the declarer's discards (T-20)
     nodes: int = 0
+    nest_skipped: str = ""          # why a nest review that was asked for is not there
 
     @property
     def worth(self) -> tuple[int, int] | None:
@@ -131,6 +132,8 @@ class HandReview:
             "mistakes": {str(s): {"cards": n, "cost": p} for s, (n, p) in self.mistakes().items()},
             "nodes": self.nodes,
         }
+        if self.nest_skipped:
+            out["nest_skipped"] = self.nest_skipped
         if self.nest is not None:
             out["nest"] = self.nest.to_json()
             out["nest"]["chosen"] = {"trump": color_name(self.trump),
@@ -160,6 +163,8 @@ class HandReview:
                              f"{c.cost}{more} points given away (best: {best})")
         for s, (n, p) in self.mistakes().items():
             lines.append(f"  seat {s} (team {s % 2}): {n} costly card(s), {p} points")
+        if self.nest_skipped:
+            lines.append(f"  no nest review: {self.nest_skipped}")
         if self.nest is not None:
             lines.append(f"  the nest: seat {d} buried {CardSet(self.discard)} under "
                          f"{color_name(self.trump)}; double dummy, each trump with its best discard:")
@@ -241,12 +246,18 @@ def review_hand(h: HandState, *, node_budget: int = 0, workers: int = 1, nest: b
         if progress is not None:
             progress(len(cards), plays)
     decision = None
-    if nest and at_nest is not None and v.nest_exchange == "discard" and "pass" not in v.post_bid_order:
-        from .nest import nest_decision
-        decision = nest_decision(at_nest, node_budget=nest_budget)
+    skipped = ""
+    if nest:
+        if v.nest_exchange != "discard" or at_nest is None:
+            skipped = "the variant has no nest to bury (T-20, T-21)"
+        elif "pass" in v.post_bid_order:
+            skipped = "cards are passed after the nest, so the hands of the play are not known then (T-22)"
+        else:
+            from .nest import nest_decision
+            decision = nest_decision(at_nest, node_budget=nest_budget)
     discard = h.nest_mask if v.nest_size and v.nest_exchange == "discard" else 0
     return HandReview(v.name, h.declarer, h.high_bid, h.trump, (h.points[0], h.points[1]), v.total_points,
-                      cards, decision, discard, nodes)
+                      cards, decision, discard, nodes, skipped)
 
 
 def _final(solver: Solver, state: HandState, declarer_team: int, guess: int | None,

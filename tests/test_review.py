@@ -105,6 +105,11 @@ def test_the_nest_review_gives_each_trump_its_best_discard() -> None:
     worth = r.worth[0] if team == 0 else SMALL_HOUSE.total_points - r.worth[0]
     assert chosen.points >= worth           # the best discard does at least as well as the one made
     assert "the nest" in r.text() and r.to_json()["nest"]["chosen"]["trump"] in "BGRY"
+    widow = review_hand(_played("partnership-57", 1), nest=True, node_budget=20_000)
+    assert widow.nest is None and "no nest to bury" in widow.text()          # T-21: a swap, no discard
+    passing = review_hand(_played(Variant.from_preset("partnership-57", nest_exchange="discard"), 1),
+                          nest=True, node_budget=20_000)
+    assert passing.nest is None and "passed after the nest" in passing.to_json()["nest_skipped"]
 
 
 def test_played_hands_reads_hands_games_and_service_histories() -> None:

@@ -208,6 +208,7 @@ def test_H5_the_exposed_nest_is_seen_by_every_seat_once_the_bidding_ends() -> No
     h = HandState.deal("house-180", seed=11, dealer=1)
     assert all(h.observe(s).nest is None for s in range(4))         # face down in the bidding
     h.bid(100)
+    assert all(h.observe(s).nest is None and S.view_of(h, s)[VIEW.nest] == 0 for s in range(4))
     for _ in range(3):
         h.pass_bid()
     d = h.declarer

@@ -47,7 +47,8 @@ void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t 
     if (h->declarer == seat && r->nest_size && rook_hand_nest_taken(h, r)) { /* T-15: the declarer only */
         view[ROOK_V_NEST] = (int64_t)h->dealt_nest;
         view[ROOK_V_DISCARDED] = (int64_t)h->nest;
-    } else if (r->exposed_nest && h->declarer != ROOK_NO_SEAT) { /* H-5: face up to every seat */
+    } else if (r->exposed_nest && h->declarer != ROOK_NO_SEAT && h->phase != ROOK_PH_BID
+               && h->phase != ROOK_PH_THROWN_IN) { /* H-5: face up to every seat once the bidding ends */
         view[ROOK_V_NEST] = (int64_t)h->dealt_nest;
     }
     if (h->to_move != seat)
