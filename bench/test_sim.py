@@ -8,6 +8,11 @@ sim-pimc.  One PIMC card decision with 100 worlds at the first lead of a
   Target: <= 100 ms on one core, printed with how many worlds finished
   within their node budget.
 
+sim-pimc-13.  One PIMC decision with 32 worlds at the first lead of a
+  ``house-180`` hand (13 cards): each world judged by heuristic playouts
+  (``rollouts_above=6``) against the same worlds searched (300,000 nodes a
+  world, most of which run out).  Target: <= 1 s with every world judged.
+
 sim-games.  Whole ``tournament`` games between heuristic bots on one core,
   games/s: the native loop (``src/rook/heuristic.c``) against the Python
   agents (the baseline), which decide exactly alike.
@@ -29,6 +34,7 @@ from rook_core.sim.simulate import simulate
 PIMC_SEED = 4
 WORLDS = 100
 PIMC_TARGET_S = 0.100
+HOUSE_WORLDS = 32
 N_GAMES = 5_000
 N_GAMES_PY = 20
 
@@ -77,6 +83,44 @@ def test_pimc_first_lead_100_worlds(benchmark, ledger):
                       + (f"; two threads {ratio:.2f}x one" if ratio else ""))
     assert card in [int(c) for c in h.legal_cards()]
     assert _decide(h, 2) == (card, used), "threads must not change the decision"
+
+
+def _first_lead_house() -> HandState:
+    h = HandState.deal("house-180", PIMC_SEED)
+    bots = [make_agent("heuristic", h.variant, s) for s in range(4)]
+    while h.phase.label != "play":
+        h.apply(bots[h.to_move].act(h.observation(h.to_move)))
+    return h
+
+
+def _decide_house(h: HandState, rollouts_above: int) -> tuple[int, int]:
+    agent = PIMCAgent(h.variant, seed=1, worlds=HOUSE_WORLDS, rollouts_above=rollouts_above)
+    card = agent.act(h.observation(h.to_move))
+    return card, agent.last_used
+
+
+@pytest.mark.benchmark(group="sim-pimc-13")
+def test_pimc_house_first_lead_searched(benchmark, ledger):
+    h = _first_lead_house()
+    benchmark.pedantic(_decide_house, args=(h, 0), rounds=3, iterations=1)
+    ledger.record("pimc13/searched", benchmark, 1, "decision")
+
+
+@pytest.mark.benchmark(group="sim-pimc-13")
+def test_pimc_house_first_lead_rollouts(benchmark, ledger):
+    h = _first_lead_house()
+    card, used = benchmark.pedantic(_decide_house, args=(h, 6), rounds=5, iterations=1)
+    m = ledger.record("pimc13/rollouts", benchmark, 1, "decision")
+    ratio = ledger.pair("sim pimc first lead of house-180, 32 worlds: playouts vs searches (300k nodes a world)",
+                        "pimc13/rollouts", "pimc13/searched", benchmark)
+    _, searched = _decide_house(h, 0)
+    if m is not None:
+        ledger.target(f"sim pimc decision, {HOUSE_WORLDS} worlds, first lead of house-180 seed {PIMC_SEED} (one "
+                      f"core): playouts median {m.median * 1000:.0f} ms, {used} of {HOUSE_WORLDS} worlds judged; "
+                      f"searched: {searched} of {HOUSE_WORLDS} worlds solved within the budget; target <= 1 s with "
+                      f"every world: {'MET' if m.median <= 1 and used == HOUSE_WORLDS else 'NOT MET'} by playouts"
+                      + (f"; {ratio:.0f}x the searches" if ratio else ""))
+    assert card in [int(c) for c in h.legal_cards()]
 
 
 def _games(kind: str, n: int, native: bool | None = None) -> int:

@@ -115,6 +115,8 @@ cdef extern from "rook/heuristic.h" nogil:
         int32_t bid_margin
         int32_t bird_threshold
         int32_t nest_bonus
+    int rook_heur_playout(const rook_hand *h, const rook_rules *r, const rook_public *pub,
+                          const rook_heur_params *p, int32_t *points)
 
 cdef extern from "rook/sim.h" nogil:
     # the view's slots, the row's columns and the policy kinds: layout.pxd (generated)

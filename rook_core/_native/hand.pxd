@@ -1,5 +1,5 @@
 from libc.stdint cimport uint16_t
-from rook_core._native.crook cimport rook_hand
+from rook_core._native.crook cimport rook_hand, rook_public
 from rook_core._native.rules cimport Rules
 
 cdef class HandCore:
@@ -14,5 +14,6 @@ cdef class HandCore:
 
     cdef void _grow(self) except *
     cdef list _tricks(self, bint with_points)
+    cdef void _public(self, rook_public *pub)
     cpdef HandCore clone(self)
     cpdef apply(self, object action, object seat=*)

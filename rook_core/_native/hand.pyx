@@ -17,12 +17,12 @@ their rules and messages are generated from one table into
 
 from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from libc.string cimport memcpy, memcmp
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t
 
 from rook_core._native.crook cimport (
     rook_hand, rook_rng, rook_rng_seed, rook_hand_init, rook_hand_deal,
     rook_hand_apply, rook_hand_legal, rook_hand_legal_cards, rook_hand_perft, rook_hand_nest_taken,
-    rook_trick_winner, rook_public, rook_public_init, rook_public_note,
+    rook_trick_winner, rook_public, rook_public_init, rook_public_note, rook_heur_params, rook_heur_playout,
 )
 from rook_core._native.layout cimport (
     ROOK_N_ACTIONS, ROOK_NO_SEAT, ROOK_PH_PLAY, ROOK_PH_BID, ROOK_PH_DONE, ROOK_PH_THROWN_IN,
@@ -428,11 +428,8 @@ cdef class HandCore:
         the native bots infer them)).  rook_core.observation.Observation reads it."""
         check_seat(seat, "seat")
         cdef int k
-        cdef Py_ssize_t i
         cdef rook_public pub
-        rook_public_init(&pub)
-        for i in range(self.n):
-            rook_public_note(&pub, &self.stack[i], &self.rules.r, self.stack[i].to_move, self.actions[i])
+        self._public(&pub)
         tricks = tuple((t[0], tuple(t[1]), t[2]) for t in self._tricks(False))
         lead = self.h.leader if self.h.leader != ROOK_NO_SEAT else 0
         trick = tuple(((lead + k) % 4, self.h.trick[k]) for k in range(self.h.trick_n))
@@ -462,6 +459,38 @@ cdef class HandCore:
                 a = self.actions[i]
                 out.append((self.stack[i].to_move, None if a == ROOK_A_PASS else a - ROOK_A_BID))
         return out
+
+    cdef void _public(self, rook_public *pub):
+        """What every seat has seen so far: the history replayed through
+        rook_public_note (the known voids, T-9, T-10, and the bids)."""
+        cdef Py_ssize_t i
+        rook_public_init(pub)
+        for i in range(self.n):
+            rook_public_note(pub, &self.stack[i], &self.rules.r, self.stack[i].to_move, self.actions[i])
+
+    def heuristic_playout(self, int total_points, int bid_margin, int bird_threshold, int nest_bonus):
+        """Return both teams' final points (T-14) when every seat plays the
+        rest of the hand as the native heuristic bot with these parameters
+        (``HeuristicAgent.native_params()``); the state is left as it is.
+
+        :raises RookError: for a hand that is not in the play phase.
+        """
+        if self.h.phase != ROOK_PH_PLAY:
+            raise RookError("a playout starts in the play phase")
+        cdef rook_public pub
+        cdef rook_heur_params p
+        cdef int32_t pts[2]
+        cdef int rc
+        self._public(&pub)
+        p.total_points = total_points
+        p.bid_margin = bid_margin
+        p.bird_threshold = bird_threshold
+        p.nest_bonus = nest_bonus
+        with nogil:
+            rc = rook_heur_playout(&self.h, &self.rules.r, &pub, &p, pts)
+        if rc:
+            raise RookError("the heuristic playout met a refused action")
+        return (pts[0], pts[1])
 
     def perft(self, int depth):
         """Return the number of legal action sequences of lengths 1..depth

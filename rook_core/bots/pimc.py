@@ -42,6 +42,7 @@ from .worlds import sample_world, world_position
 
 if TYPE_CHECKING:
     from ..hand import HandState
+    from ..position import Position
 
 __all__ = ["PIMCAgent", "DDAgent", "card_means"]
 
@@ -97,6 +98,12 @@ class PIMCAgent:
         hand will score in each world: the bid made or set, the moon (T-30 ..
         T-32, H-1), the team's score against the other's; cards that score
         alike are split by the points.  ``"points"`` weighs by the points alone.
+    :param rollouts_above: while the seat holds more cards than this, each
+        world is judged by heuristic playouts instead of solved: after each
+        legal card every seat plays the rest of that world as the native
+        heuristic (``HandCore.heuristic_playout``), which costs tens of
+        microseconds where an early 13-card search runs out of its budget.
+        0 (the default): always solve.
     :raises RookError: for a bad parameter.
     """
 
@@ -104,13 +111,16 @@ class PIMCAgent:
 
     def __init__(self, variant: Variant, seed: int = 0, worlds: int = 16, node_budget: int = 300_000,
                  time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
-                 objective: str = "score") -> None:
+                 objective: str = "score", rollouts_above: int = 0) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
         if node_budget < 0 or time_budget < 0:
             raise RookError("budgets must not be negative")
         if objective not in ("score", "points"):
             raise RookError(f"objective must be 'score' or 'points', not {objective!r}")
+        if isinstance(rollouts_above, bool) or not isinstance(rollouts_above, int) or rollouts_above < 0:
+            raise RookError(f"rollouts_above must be an int >= 0, not {rollouts_above!r}")
+        self.rollouts_above = rollouts_above
         self.variant = variant
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -121,7 +131,8 @@ class PIMCAgent:
         self.objective = objective
         self.fallback = HeuristicAgent(variant, seed)
         self.last_used = 0        # complete worlds behind the last card decision
-        self.stats = {"decisions": 0, "worlds": 0, "solved": 0, "fallbacks": 0}   # card decisions searched
+        self.stats = {"decisions": 0, "worlds": 0, "solved": 0, "fallbacks": 0,   # card decisions searched
+                      "rolled_out": 0}                                          # ... and judged by playouts
 
     def act(self, observation: Mapping[str, Any]) -> int:
         """Return the action for ``observation``."""
@@ -131,9 +142,13 @@ class PIMCAgent:
         k = Knowledge.from_observation(observation, self.variant)
         worlds = [sample_world(k, self.rng) for _ in range(self.worlds)]
         positions = [world_position(k, observation, w) for w in worlds]
-        results = solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes,
-                             node_budget=self.node_budget, time_budget=self.time_budget)
-        complete = _complete(results, legal)
+        if self.rollouts_above and k.hand.bit_count() > self.rollouts_above:
+            complete = self._rollouts(positions, observation, legal)
+            self.stats["rolled_out"] += 1
+        else:
+            results = solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes,
+                                 node_budget=self.node_budget, time_budget=self.time_budget)
+            complete = _complete(results, legal)
         self.last_used = len(complete)
         self.stats["decisions"] += 1
         self.stats["worlds"] += len(worlds)
@@ -149,6 +164,26 @@ class PIMCAgent:
         sign = 1.0 if k.team == 0 else -1.0
         return max(legal, key=lambda c: (round(worth[c], 9), round(sign * means[c], 9))
                    + _tie_break(self.variant, c))
+
+    def _rollouts(self, positions: list[Position], observation: Mapping[str, Any],
+                  legal: list[int]) -> list[tuple[int, dict[int, int]]]:
+        """Each world's value of each legal card by one heuristic playout:
+        team 0's points from the position on, as a double-dummy value counts
+        them (``taken`` left out)."""
+        from ..hand import HandState
+        params = self.fallback.native_params()
+        taken0 = int(observation["points"][0])
+        out = []
+        for i, pos in enumerate(positions):
+            state = HandState.from_position(pos)
+            values = {}
+            for c in legal:
+                s = state.clone()
+                s.apply(c)
+                p0 = s.heuristic_playout(*params)[0] if s.to_move is not None else s.points[0]
+                values[c] = p0 - taken0
+            out.append((i, values))
+        return out
 
     def _score_means(self, k: Knowledge, observation: Mapping[str, Any], declarer: int,
                      worlds: list[dict[Holder, int]], complete: list[tuple[int, dict[int, int]]],

@@ -357,3 +357,22 @@ int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pu
     }
     }
 }
+
+int rook_heur_playout(const rook_hand *h, const rook_rules *r, const rook_public *pub,
+                      const rook_heur_params *p, int32_t points[2])
+{
+    rook_hand c = *h;
+    rook_public seen = *pub;
+    while (c.phase != ROOK_PH_DONE) {
+        if (c.phase == ROOK_PH_THROWN_IN || c.to_move == ROOK_NO_SEAT)
+            return -1;
+        rook_hand before = c;
+        int seat = c.to_move, a = rook_heur_act(&c, r, &seen, p);
+        if (rook_hand_apply(&c, r, a) != ROOK_OK)
+            return -1;
+        rook_public_note(&seen, &before, r, seat, a);
+    }
+    points[0] = c.points[0];
+    points[1] = c.points[1];
+    return 0;
+}

@@ -40,4 +40,11 @@ int64_t rook_heur_estimate(const rook_rules *r, const rook_heur_params *p, uint6
 /* Return the heuristic's action for the seat to move in *h. */
 int rook_heur_act(const rook_hand *h, const rook_rules *r, const rook_public *pub, const rook_heur_params *p);
 
+/* Play the hand on from *h to its end with the heuristic at every seat, *pub
+ * holding what was public so far (a rollout of PIMC); write both teams'
+ * final points (T-14) to points[2] and return 0, or return -1 when an action
+ * was refused (a bug) or the hand has no play left to reach. */
+int rook_heur_playout(const rook_hand *h, const rook_rules *r, const rook_public *pub,
+                      const rook_heur_params *p, int32_t points[2]);
+
 #endif

@@ -191,3 +191,56 @@ def test_T8_dd_agent_plays_a_best_card_of_the_true_deal(seed: int) -> None:
     assert card in [int(c) for c in res.best]
     with pytest.raises(RookError, match="act_with_state"):
         agent.act(h.observation(h.to_move))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_T8_T14_the_native_playout_is_the_heuristic_playing_on(preset: str) -> None:
+    """HandCore.heuristic_playout (the PIMC rollout) equals the Python heuristic agents playing the hand out."""
+    rng = random.Random(preset)
+    checked = 0
+    for seed in range(12):
+        h = HandState.deal(preset, seed)
+        bots = [HeuristicAgent(h.variant, s) for s in range(4)]
+        while h.phase.label not in ("play", "done", "thrown_in"):
+            h.apply(bots[h.to_move].act(h.observation(h.to_move)))
+        if h.phase.label != "play":
+            continue
+        for _ in range(rng.randrange(4 * h.variant.hand_size - 1)):
+            h.apply(rng.choice(h.legal_actions()))
+        want = h.clone()
+        while want.to_move is not None:
+            want.apply(bots[want.to_move].act(want.observe(want.to_move)))
+        assert h.heuristic_playout(*bots[0].native_params()) == want.points, (preset, seed)
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("house-180", 1), ("house-180", 2), ("tournament", 3)])
+def test_T8_pimc_judges_early_worlds_by_heuristic_playouts(preset: str, seed: int) -> None:
+    """With rollouts_above, the early decisions weigh each card by a heuristic
+    playout of each world (recomputed here with the Python agents and the
+    reference scoring) instead of a search."""
+    h = _mid_play(seed, preset, tricks=0)
+    obs = h.observation(h.to_move)
+    v = h.variant
+    agent = PIMCAgent(v, seed=seed, worlds=6, rollouts_above=3)
+    action = agent.act(obs)
+    assert agent.stats["rolled_out"] == 1 and agent.last_used == 6
+    k = Knowledge.from_observation(obs)
+    rng = random.Random(seed)
+    worlds = [sample_world(k, rng) for _ in range(6)]
+    bots = [HeuristicAgent(v, s) for s in range(4)]
+    team = h.to_move % 2
+    worth = {int(c): 0 for c in h.legal_cards()}
+    for w in worlds:
+        state = HandState.from_position(world_position(k, obs, w))
+        nest = sum(v.points_table[i] for i in range(64) if w["nest"] >> i & 1) if v.nest_to == "declarer" else 0
+        for c in worth:
+            s = state.clone()
+            s.apply(c)
+            while s.to_move is not None:
+                s.apply(bots[s.to_move].act(s.observe(s.to_move)))
+            p0 = s.points[0] + (nest if h.declarer % 2 == 0 else 0)
+            score = hand_score(v, h.declarer, h.high_bid, (p0, v.total_points - p0))
+            worth[c] += score[team] - score[1 - team]
+    assert worth[action] == max(worth.values())
