@@ -468,26 +468,38 @@ cdef class HandCore:
         for i in range(self.n):
             rook_public_note(pub, &self.stack[i], &self.rules.r, self.stack[i].to_move, self.actions[i])
 
-    def heuristic_playout(self, int total_points, int bid_margin, int bird_threshold, int nest_bonus):
+    def heuristic_playout(self, int total_points, int bid_margin, int bird_threshold, int nest_bonus,
+                          int declarer=-1, lacks=None):
         """Return both teams' final points (T-14) when every seat plays the
         rest of the hand as the native heuristic bot with these parameters
         (``HeuristicAgent.native_params()``); the state is left as it is.
+        A position carries no bidding: ``declarer`` (a seat) tells the bots
+        who declared, and ``lacks`` (four masks) the voids seen before it
+        (T-9, T-10), as an observation holds them.
 
-        :raises RookError: for a hand that is not in the play phase.
+        :raises RookError: for a hand that is not in the play phase, or a bad seat.
         """
         if self.h.phase != ROOK_PH_PLAY:
             raise RookError("a playout starts in the play phase")
+        if not -1 <= declarer < 4:
+            raise RookError(f"declarer must be a seat 0..3 (or -1), not {declarer}")
         cdef rook_public pub
         cdef rook_heur_params p
+        cdef rook_hand c = self.h
         cdef int32_t pts[2]
-        cdef int rc
+        cdef int rc, s
         self._public(&pub)
+        if declarer >= 0:
+            c.declarer = declarer
+        if lacks is not None:
+            for s in range(4):
+                pub.lacks[s] |= <uint64_t>lacks[s]
         p.total_points = total_points
         p.bid_margin = bid_margin
         p.bird_threshold = bird_threshold
         p.nest_bonus = nest_bonus
         with nogil:
-            rc = rook_heur_playout(&self.h, &self.rules.r, &pub, &p, pts)
+            rc = rook_heur_playout(&c, &self.rules.r, &pub, &p, pts)
         if rc:
             raise RookError("the heuristic playout met a refused action")
         return (pts[0], pts[1])

@@ -173,6 +173,8 @@ class PIMCAgent:
         from ..hand import HandState
         params = self.fallback.native_params()
         taken0 = int(observation["points"][0])
+        declarer = observation.get("declarer")
+        seen = Knowledge.from_observation(observation, self.variant).lacks   # the voids shown (T-9, T-10)
         out = []
         for i, pos in enumerate(positions):
             state = HandState.from_position(pos)
@@ -180,7 +182,8 @@ class PIMCAgent:
             for c in legal:
                 s = state.clone()
                 s.apply(c)
-                p0 = s.heuristic_playout(*params)[0] if s.to_move is not None else s.points[0]
+                p0 = (s.heuristic_playout(*params, declarer=-1 if declarer is None else int(declarer), lacks=seen)[0]
+                      if s.to_move is not None else s.points[0])
                 values[c] = p0 - taken0
             out.append((i, values))
         return out
