@@ -103,7 +103,8 @@ class PIMCAgent:
         legal card every seat plays the rest of that world as the native
         heuristic (``HandCore.heuristic_playout``), which costs tens of
         microseconds where an early 13-card search runs out of its budget.
-        0 (the default): always solve.
+        0 (the default): always solve.  In ``house-180`` it has not beaten
+        plain PIMC (docs/LADDER.md), so it is off by default.
     :raises RookError: for a bad parameter.
     """
 
