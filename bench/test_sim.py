@@ -39,16 +39,16 @@ N_GAMES = 5_000
 N_GAMES_PY = 20
 
 
-def _first_lead() -> HandState:
-    h = HandState.deal("tournament", PIMC_SEED)
+def _first_lead(preset: str = "tournament") -> HandState:
+    h = HandState.deal(preset, PIMC_SEED)
     bots = [make_agent("heuristic", h.variant, s) for s in range(4)]
     while h.phase.label != "play":
         h.apply(bots[h.to_move].act(h.observation(h.to_move)))
     return h
 
 
-def _decide(h: HandState, workers: int) -> tuple[int, int]:
-    agent = PIMCAgent(h.variant, seed=1, worlds=WORLDS, workers=workers)
+def _decide(h: HandState, workers: int, worlds: int = WORLDS, rollouts_above: int = 0) -> tuple[int, int]:
+    agent = PIMCAgent(h.variant, seed=1, worlds=worlds, workers=workers, rollouts_above=rollouts_above)
     card = agent.act(h.observation(h.to_move))
     return card, agent.last_used
 
@@ -85,35 +85,21 @@ def test_pimc_first_lead_100_worlds(benchmark, ledger):
     assert _decide(h, 2) == (card, used), "threads must not change the decision"
 
 
-def _first_lead_house() -> HandState:
-    h = HandState.deal("house-180", PIMC_SEED)
-    bots = [make_agent("heuristic", h.variant, s) for s in range(4)]
-    while h.phase.label != "play":
-        h.apply(bots[h.to_move].act(h.observation(h.to_move)))
-    return h
-
-
-def _decide_house(h: HandState, rollouts_above: int) -> tuple[int, int]:
-    agent = PIMCAgent(h.variant, seed=1, worlds=HOUSE_WORLDS, rollouts_above=rollouts_above)
-    card = agent.act(h.observation(h.to_move))
-    return card, agent.last_used
-
-
 @pytest.mark.benchmark(group="sim-pimc-13")
 def test_pimc_house_first_lead_searched(benchmark, ledger):
-    h = _first_lead_house()
-    benchmark.pedantic(_decide_house, args=(h, 0), rounds=3, iterations=1)
+    h = _first_lead("house-180")
+    benchmark.pedantic(_decide, args=(h, 1, HOUSE_WORLDS, 0), rounds=3, iterations=1)
     ledger.record("pimc13/searched", benchmark, 1, "decision")
 
 
 @pytest.mark.benchmark(group="sim-pimc-13")
 def test_pimc_house_first_lead_rollouts(benchmark, ledger):
-    h = _first_lead_house()
-    card, used = benchmark.pedantic(_decide_house, args=(h, 6), rounds=5, iterations=1)
+    h = _first_lead("house-180")
+    card, used = benchmark.pedantic(_decide, args=(h, 1, HOUSE_WORLDS, 6), rounds=5, iterations=1)
     m = ledger.record("pimc13/rollouts", benchmark, 1, "decision")
     ratio = ledger.pair("sim pimc first lead of house-180, 32 worlds: playouts vs searches (300k nodes a world)",
                         "pimc13/rollouts", "pimc13/searched", benchmark)
-    _, searched = _decide_house(h, 0)
+    _, searched = _decide(h, 1, HOUSE_WORLDS, 0)
     if m is not None:
         ledger.target(f"sim pimc decision, {HOUSE_WORLDS} worlds, first lead of house-180 seed {PIMC_SEED} (one "
                       f"core): playouts median {m.median * 1000:.0f} ms, {used} of {HOUSE_WORLDS} worlds judged; "
