@@ -56,6 +56,8 @@ def rungs(preset: str) -> list[tuple[str, Any, Any]]:
     if get_preset(preset).hand_size >= 13:      # early tricks too long to solve: playouts
         rolls = configured_bot("pimc", "pimc-32-rollouts", worlds=32, rollouts_above=6)
         out.append(("pimc-32-rollouts vs pimc-8", rolls, pimc8))
+        rescue = configured_bot("pimc", "pimc-8-fallback", worlds=8, playout_fallback=True)
+        out.append(("pimc-8-fallback (playouts for the worlds a search gave up) vs pimc-8", rescue, pimc8))
     try:
         bid_model(get_preset(preset))
         out.append(("modelbid vs heuristic (the new bidding against the old)", "modelbid", "heuristic"))

@@ -105,6 +105,8 @@ class PIMCAgent:
         microseconds where an early 13-card search runs out of its budget.
         0 (the default): always solve.  In ``house-180`` it has not beaten
         plain PIMC (docs/LADDER.md), so it is off by default.
+    :param playout_fallback: judge by a heuristic playout only the worlds
+        whose search ran out of its budget, instead of leaving them out.
     :raises RookError: for a bad parameter.
     """
 
@@ -112,7 +114,7 @@ class PIMCAgent:
 
     def __init__(self, variant: Variant, seed: int = 0, worlds: int = 16, node_budget: int = 300_000,
                  time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
-                 objective: str = "score", rollouts_above: int = 0) -> None:
+                 objective: str = "score", rollouts_above: int = 0, playout_fallback: bool = False) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
         if node_budget < 0 or time_budget < 0:
@@ -122,6 +124,7 @@ class PIMCAgent:
         if isinstance(rollouts_above, bool) or not isinstance(rollouts_above, int) or rollouts_above < 0:
             raise RookError(f"rollouts_above must be an int >= 0, not {rollouts_above!r}")
         self.rollouts_above = rollouts_above
+        self.playout_fallback = bool(playout_fallback)
         self.variant = variant
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -133,7 +136,7 @@ class PIMCAgent:
         self.fallback = HeuristicAgent(variant, seed)
         self.last_used = 0        # complete worlds behind the last card decision
         self.stats = {"decisions": 0, "worlds": 0, "solved": 0, "fallbacks": 0,   # card decisions searched
-                      "rolled_out": 0}                                          # ... and judged by playouts
+                      "rolled_out": 0, "played_out": 0}   # decisions, and worlds, judged by playouts
 
     def act(self, observation: Mapping[str, Any]) -> int:
         """Return the action for ``observation``."""
@@ -150,10 +153,16 @@ class PIMCAgent:
             results = solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes,
                                  node_budget=self.node_budget, time_budget=self.time_budget)
             complete = _complete(results, legal)
+            self.stats["solved"] += len(complete)
+            if self.playout_fallback and len(complete) < len(positions):
+                solved = {i for i, _ in complete}
+                rest = [i for i in range(len(positions)) if i not in solved]
+                played = self._rollouts([positions[i] for i in rest], observation, legal)
+                complete = sorted(complete + [(rest[j], values) for j, values in played])
+                self.stats["played_out"] += len(rest)
         self.last_used = len(complete)
         self.stats["decisions"] += 1
         self.stats["worlds"] += len(worlds)
-        self.stats["solved"] += len(complete)
         if not complete:
             self.stats["fallbacks"] += 1
             return self.fallback.act(observation)

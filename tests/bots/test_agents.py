@@ -245,3 +245,17 @@ def test_T8_pimc_judges_early_worlds_by_heuristic_playouts(preset: str, seed: in
             score = hand_score(v, h.declarer, h.high_bid, (p0, v.total_points - p0))
             worth[c] += score[team] - score[1 - team]
     assert worth[action] == max(worth.values())
+
+
+def test_pimc_judges_by_playouts_only_the_worlds_a_search_gave_up() -> None:
+    h = _mid_play(2, "house-180", tricks=0)
+    obs = h.observation(h.to_move)
+    starved = PIMCAgent(h.variant, seed=2, worlds=6, node_budget=1, playout_fallback=True)
+    every = PIMCAgent(h.variant, seed=2, worlds=6, rollouts_above=1)       # the same worlds, all played out
+    assert starved.act(obs) == every.act(obs)
+    assert starved.stats["solved"] == 0 and starved.stats["played_out"] == 6 and starved.last_used == 6
+    late = _mid_play(2, "tournament", tricks=6)
+    full = PIMCAgent(late.variant, seed=2, worlds=6, playout_fallback=True)
+    plain = PIMCAgent(late.variant, seed=2, worlds=6)
+    lobs = late.observation(late.to_move)
+    assert full.act(lobs) == plain.act(lobs) and full.stats["played_out"] == 0    # nothing to rescue
