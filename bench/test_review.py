@@ -42,9 +42,7 @@ def _hands(preset: str, n: int) -> list[HandState]:
 
 
 def _positions(h: HandState) -> list[HandState]:
-    state = h.clone()
-    while len(state):
-        state.undo()
+    state = h.at_start()
     out = []
     for a in h.history:
         if state.phase == Phase.PLAY:

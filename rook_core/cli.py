@@ -110,6 +110,7 @@ def _hand_at_nest(preset: str, seed: int) -> HandState:
 
 def _odds(args: argparse.Namespace) -> int:
     """rook odds: the double-dummy odds of a hand's bids (rook_core.odds)."""
+    from ._native import check_seat
     from .odds import bid_odds
     from .sim.report import check_report_path, write_odds_plot
     if args.workers < 1 or args.budget < 0:
@@ -120,7 +121,8 @@ def _odds(args: argparse.Namespace) -> int:
         cards: Any = args.hand
     else:
         from .hand import HandState
-        cards = HandState.deal(args.preset, args.deal).hand(args.seat if args.seat in range(4) else 0).names()
+        check_seat(args.seat, "--seat")
+        cards = HandState.deal(args.preset, args.deal).hand(args.seat).names()
     odds = bid_odds(args.preset, cards, seat=args.seat, worlds=args.worlds, seed=args.seed,
                     workers=args.workers, node_budget=args.budget)
     print(json.dumps(odds.to_json()) if args.json else odds.text())
@@ -244,9 +246,7 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
 
     def hand_report(h: HandState, number: int) -> None:
         w(f"\n=== Hand {number}: dealer seat {h.dealer} ===\n")
-        start = h.clone()
-        while len(start):
-            start.undo()
+        start = h.at_start()
         for s in range(4):
             w(f"  seat {s}: {fmt_hand(start.hand(s))}\n")
         if variant.nest_size:

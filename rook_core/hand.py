@@ -169,6 +169,14 @@ class HandState(HandCore):
                          "nest": CardSet(nest).names()}}
 
     # ------------------------------------------------------------- actions
+    def at_start(self) -> HandState:
+        """Return a copy of this hand at its start: the deal before the first
+        call, or the position it was built from (every action undone)."""
+        start = self.clone()
+        while len(start):
+            start.undo()
+        return start
+
     def legal_cards(self) -> CardSet:
         """Return the legal cards as a :class:`CardSet`."""
         return CardSet(self.legal_mask())

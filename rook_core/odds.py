@@ -38,7 +38,7 @@ from .variant import Variant, get_preset
 if TYPE_CHECKING:
     from .hand import HandState
 
-__all__ = ["BidOdds", "bid_odds"]
+__all__ = ["BidOdds", "bid_odds", "declared_at_lowest", "play_position"]
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ class BidOdds:
         return "\n".join(lines)
 
 
-def _declare(v: Variant, seat: int, hands: Sequence[int], nest: int) -> HandState:
+def declared_at_lowest(v: Variant, seat: int, hands: Sequence[int], nest: int) -> HandState:
     """The deal with ``seat`` as declarer at the lowest bid: it speaks
     first (the dealer sits at its right) and the others pass (T-3 .. T-5)."""
     from .hand import HandState
@@ -113,7 +113,7 @@ def _declare(v: Variant, seat: int, hands: Sequence[int], nest: int) -> HandStat
     return h
 
 
-def _play_state(h: HandState, trump: int | None, agents: list[Any]) -> HandState:
+def play_position(h: HandState, trump: int | None, agents: list[Any]) -> HandState:
     """The hand's play position with ``trump`` (None: the heuristic's
     choice), the steps between played by the heuristic declarer (and the
     heuristic seats when cards are passed)."""
@@ -166,9 +166,9 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
                 hands[s] |= 1 << c
             k += v.hand_size
         nest = sum(1 << c for c in unseen[k:])
-        h = _declare(v, seat, hands, nest)
+        h = declared_at_lowest(v, seat, hands, nest)
         for t in trumps:
-            p = _play_state(h, t, agents)
+            p = play_position(h, t, agents)
             positions.append(p)
             keys.append((t, p.nest_points if v.nest_to == "declarer" else 0))
     # Only the declaring team's points from min_bid - 1 (not made) to

@@ -175,11 +175,9 @@ class HandReview:
         return "\n".join(lines)
 
 
-def _start_of(h: HandState) -> HandState:
-    start = h.clone()
-    while len(start):
-        start.undo()
-    return start
+def _has_play(h: HandState) -> bool:
+    """Whether the play of ``h`` began (a declarer, trump named, T-8): what a review reads."""
+    return h.declarer is not None and h.trump is not None and h.phase in (Phase.PLAY, Phase.DONE)
 
 
 BIG_TABLE = 256 << 20        # the table of hands of 13 cards or more (see review_hand)
@@ -204,16 +202,18 @@ def review_hand(h: HandState, *, node_budget: int = 0, workers: int = 1, nest: b
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
-    if h.declarer is None or h.trump is None or h.phase not in (Phase.PLAY, Phase.DONE):
+    if not _has_play(h):
         raise RookError(f"a review needs a hand whose play has begun, not one in the "
                         f"{h.phase.label} phase")
+    declarer, trump = h.declarer, h.trump
+    assert declarer is not None and trump is not None          # _has_play
     v = h.variant
-    state = _start_of(h)
+    state = h.at_start()
     history = list(h.history)
     if tt_bytes is None:
         tt_bytes = BIG_TABLE if v.hand_size >= 13 else 24 << 20
     solver = Solver(tt_bytes, node_budget=node_budget)
-    declarer_team = h.declarer % 2
+    declarer_team = declarer % 2
     plays = sum(1 for ph, _, a in h.events() if ph == Phase.PLAY and a < 64)
     cards: list[CardReview] = []
     at_nest: HandState | None = None
@@ -266,7 +266,7 @@ def review_hand(h: HandState, *, node_budget: int = 0, workers: int = 1, nest: b
             from .nest import nest_decision
             decision = nest_decision(at_nest, node_budget=nest_budget)
     discard = h.nest_mask if v.nest_size and v.nest_exchange == "discard" else 0
-    return HandReview(v.name, h.declarer, h.high_bid, h.trump, (h.points[0], h.points[1]), v.total_points,
+    return HandReview(v.name, declarer, h.high_bid, trump, (h.points[0], h.points[1]), v.total_points,
                       cards, decision, discard, nodes, skipped)
 
 
@@ -324,11 +324,10 @@ def played_hands(document: Any) -> list[HandState]:
     else:
         raise RookError("not a hand (format rook-hand/1), a game (format rook-game/1) or a "
                         "service history (game, seed, actions)")
-    return [h for h in hands if h.declarer is not None and h.phase in (Phase.PLAY, Phase.DONE)]
+    return [h for h in hands if _has_play(h)]
 
 
 def review_game(g: Game, **options: Any) -> list[HandReview]:
     """Return the review of every hand of ``g`` that was played (thrown-in
     hands have no play); ``options`` as :func:`review_hand`."""
-    return [review_hand(h, **options) for h in g.hands
-            if h.declarer is not None and h.phase in (Phase.PLAY, Phase.DONE)]
+    return [review_hand(h, **options) for h in g.hands if _has_play(h)]

@@ -11,7 +11,7 @@ import pytest
 
 from rook_core import HandState, NotationError, RookError, Variant
 from rook_core.bots.heuristic import HeuristicAgent
-from rook_core.odds import _declare, _play_state, bid_odds
+from rook_core.odds import bid_odds, declared_at_lowest, play_position
 from rook_core.solver import Solver
 
 SMALL_HOUSE = Variant(name="small-house", ranks=(10, 11, 12, 13, 14), hand_size=4, nest_size=5, min_bid=30,
@@ -41,10 +41,10 @@ def test_each_sample_is_the_declarers_exact_double_dummy_points_clipped(variant:
                 k += v.hand_size
             else:
                 hands[s] = mine
-        declared = _declare(v, seat, hands, sum(1 << c for c in unseen[k:]))
+        declared = declared_at_lowest(v, seat, hands, sum(1 << c for c in unseen[k:]))
         assert declared.declarer == seat
         for t in range(4):
-            p = _play_state(declared, t, agents)
+            p = play_position(declared, t, agents)
             assert p.trump == t
             value = solver.value(p)
             held = p.nest_points if v.nest_to == "declarer" else 0

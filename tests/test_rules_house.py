@@ -299,7 +299,7 @@ def _sets(cards: list[int], k: int) -> list[list[int]]:
     return [list(c) for c in combinations(cards, k)]
 
 
-def test_house_180_is_the_preset_of_section_4_1() -> None:
+def test_C4_T12_house_180_is_the_preset_of_section_4_1() -> None:
     v = HOUSE
     assert (v.deck_size, v.hand_size, v.nest_size, v.total_points) == (57, 13, 5, 180)
     assert (v.min_bid, v.max_bid, v.bid_step, v.jump_bids) == (100, 150, 5, True)
@@ -315,7 +315,7 @@ def test_house_180_is_the_preset_of_section_4_1() -> None:
     assert h.phase == Phase.BID
 
 
-def test_house_180_games_play_to_the_target() -> None:
+def test_T33_T34_house_180_games_play_to_the_target() -> None:
     rng = random.Random(8)
     g = Game("house-180", 8)
     while not g.is_over:

@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
 
 from rook_core.bots.bidding import FEATURES, MODELS, features  # noqa: E402
 from rook_core.bots.heuristic import HeuristicAgent  # noqa: E402
-from rook_core.odds import _declare, _play_state  # noqa: E402
+from rook_core.odds import declared_at_lowest, play_position  # noqa: E402
 from rook_core.solver import solve_many  # noqa: E402
 from rook_core.variant import get_preset  # noqa: E402
 
@@ -55,7 +55,7 @@ def fit(preset: str, deals: int, workers: int) -> dict[str, object]:
         n = v.hand_size
         hands = [sum(1 << c for c in deck[s * n:(s + 1) * n]) for s in range(4)]
         nest = sum(1 << c for c in deck[4 * n:])
-        p = _play_state(_declare(v, 0, hands, nest), None, agents)
+        p = play_position(declared_at_lowest(v, 0, hands, nest), None, agents)
         assert p.trump is not None
         rows.append(features(v, hands[0], p.trump))
         held.append(p.nest_points if v.nest_to == "declarer" else 0)

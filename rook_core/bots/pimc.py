@@ -71,9 +71,14 @@ def card_means(results: Sequence[SolveResult | int | RookError], legal: list[int
     or a :class:`BudgetExceeded` that kept them, with a value for every legal
     card), and how many results were complete."""
     complete = _complete(results, legal)
+    return _means(complete, legal), len(complete)
+
+
+def _means(complete: list[tuple[int, dict[int, int]]], legal: list[int]) -> dict[int, float]:
+    """Each legal card's mean value for team 0 over the complete worlds ({} for none)."""
     if not complete:
-        return {}, 0
-    return {c: sum(values[c] for _, values in complete) / len(complete) for c in legal}, len(complete)
+        return {}
+    return {c: sum(values[c] for _, values in complete) / len(complete) for c in legal}
 
 
 def _tie_break(variant: Variant, c: int) -> tuple[int, int, int]:
@@ -147,7 +152,7 @@ class PIMCAgent:
         worlds = [sample_world(k, self.rng) for _ in range(self.worlds)]
         positions = [world_position(k, observation, w) for w in worlds]
         if self.rollouts_above and k.hand.bit_count() > self.rollouts_above:
-            complete = self._rollouts(positions, observation, legal)
+            complete = self._rollouts(k, positions, observation, legal)
             self.stats["rolled_out"] += 1
         else:
             results = solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes,
@@ -157,7 +162,7 @@ class PIMCAgent:
             if self.playout_fallback and len(complete) < len(positions):
                 solved = {i for i, _ in complete}
                 rest = [i for i in range(len(positions)) if i not in solved]
-                played = self._rollouts([positions[i] for i in rest], observation, legal)
+                played = self._rollouts(k, [positions[i] for i in rest], observation, legal)
                 complete = sorted(complete + [(rest[j], values) for j, values in played])
                 self.stats["played_out"] += len(rest)
         self.last_used = len(complete)
@@ -166,7 +171,7 @@ class PIMCAgent:
         if not complete:
             self.stats["fallbacks"] += 1
             return self.fallback.act(observation)
-        means = {c: sum(values[c] for _, values in complete) / len(complete) for c in legal}
+        means = _means(complete, legal)
         declarer = observation.get("declarer")
         if self.objective == "points" or declarer is None:
             return _choose(means, k.team, self.variant)
@@ -175,7 +180,7 @@ class PIMCAgent:
         return max(legal, key=lambda c: (round(worth[c], 9), round(sign * means[c], 9))
                    + _tie_break(self.variant, c))
 
-    def _rollouts(self, positions: list[Position], observation: Mapping[str, Any],
+    def _rollouts(self, k: Knowledge, positions: list[Position], observation: Mapping[str, Any],
                   legal: list[int]) -> list[tuple[int, dict[int, int]]]:
         """Each world's value of each legal card by one heuristic playout:
         team 0's points from the position on, as a double-dummy value counts
@@ -183,8 +188,7 @@ class PIMCAgent:
         from ..hand import HandState
         params = self.fallback.native_params()
         taken0 = int(observation["points"][0])
-        declarer = observation.get("declarer")
-        seen = Knowledge.from_observation(observation, self.variant).lacks   # the voids shown (T-9, T-10)
+        declarer = -1 if k.declarer is None else k.declarer
         out = []
         for i, pos in enumerate(positions):
             state = HandState.from_position(pos)
@@ -192,7 +196,7 @@ class PIMCAgent:
             for c in legal:
                 s = state.clone()
                 s.apply(c)
-                p0 = (s.heuristic_playout(*params, declarer=-1 if declarer is None else int(declarer), lacks=seen)[0]
+                p0 = (s.heuristic_playout(*params, declarer=declarer, lacks=k.lacks)[0]   # the voids shown
                       if s.to_move is not None else s.points[0])
                 values[c] = p0 - taken0
             out.append((i, values))

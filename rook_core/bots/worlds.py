@@ -59,11 +59,12 @@ def sample_world(k: Knowledge, rng: random.Random) -> dict[Holder, int]:
     sizes = k.hidden_sizes()
     holders = list(sizes)
     caps = [sizes[h] for h in holders]
+    barred = [k.cannot_hold(h) for h in holders]
     allowed_by: dict[int, int] = {}
     for c in iter_bits(k.unseen):
         a = 0
-        for i, h in enumerate(holders):
-            if not (k.cannot_hold(h) >> c) & 1:
+        for i in range(len(holders)):
+            if not (barred[i] >> c) & 1:
                 a |= 1 << i
         allowed_by[c] = a
     counts: dict[int, int] = {}

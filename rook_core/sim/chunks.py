@@ -11,10 +11,10 @@ it owns.  Results therefore never depend on how many workers ran them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-__all__ = ["Inline", "run_chunks"]
+__all__ = ["Inline", "process_pool", "run_chunks"]
 
 T = TypeVar("T")
 
@@ -29,6 +29,17 @@ class Inline:
 
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
         """Nothing to stop."""
+
+
+def process_pool(workers: int, executor: Executor | None) -> tuple[Executor | Inline, bool]:
+    """Return where a run's chunks go, and whether the run owns that pool
+    (and so must shut it down): ``executor`` when given, else this thread
+    for one worker, else a new pool of ``workers`` processes."""
+    if executor is not None:
+        return executor, False
+    if workers == 1:
+        return Inline(), False
+    return ProcessPoolExecutor(workers), True
 
 
 def run_chunks(work: Callable[[int, int], T], n: int, chunk: int, pool: Executor | Inline, own: bool,

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeAlias
@@ -59,7 +59,7 @@ from ..game import Game
 from ..hand import HandState
 from ..rng import agent_seed, hand_seed, hand_seeds
 from ..variant import Variant, get_preset
-from .chunks import Inline, run_chunks
+from .chunks import Inline, process_pool, run_chunks
 from .stats import mean_ci, wilson
 from .tables import Tables, check_out_path
 
@@ -407,11 +407,8 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     if chunk is None:
         lanes = workers if executor is None else 8
         chunk = max(1, min(256 if spec.mode == "hands" else 16, -(-n // (4 * lanes)) if n else 1))
-    if executor is None and workers == 1:
-        pool: Executor | Inline = Inline()
-    else:
-        pool = executor if executor is not None else ProcessPoolExecutor(workers)
-    parts = run_chunks(partial(_run_chunk, spec), n, chunk, pool, executor is None and workers > 1, progress)
+    pool, own = process_pool(workers, executor)
+    parts = run_chunks(partial(_run_chunk, spec), n, chunk, pool, own, progress)
     hands_rows = _new_columns(HAND_COLUMNS)
     game_rows = _new_columns(GAME_COLUMNS)
     for hr, gr in parts:

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from functools import partial
 from typing import Any
 
 from ..errors import RookError
 from ..rng import hand_seed
 from ..variant import Variant, get_preset
-from .chunks import Inline, run_chunks
+from .chunks import Inline, process_pool, run_chunks
 
 __all__ = ["odds_many", "review_many"]
 
@@ -31,9 +31,7 @@ __all__ = ["odds_many", "review_many"]
 def _pool(workers: int, executor: Executor | None) -> tuple[Executor | Inline, bool]:
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
-    if executor is not None:
-        return executor, False
-    return (Inline(), False) if workers == 1 else (ProcessPoolExecutor(workers), True)
+    return process_pool(workers, executor)
 
 
 def _review_chunk(documents: Sequence[str], node_budget: int, first: int, count: int) -> list[list[dict[str, Any]]]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -33,7 +33,7 @@ from ..rng import agent_seed, hand_seed
 from ..toonerville.agents import make_toonerville_agent, play_game, toonerville_agent_kinds
 from ..toonerville.game import ToonervilleGame
 from ..toonerville.rules import ToonervilleRules
-from .chunks import Inline, run_chunks
+from .chunks import process_pool, run_chunks
 from .stats import mean_ci, wilson
 from .tables import Tables
 
@@ -171,8 +171,7 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be an int >= 1, not {workers!r}")
     chunk = max(1, min(50, math.ceil(games / (4 * workers))))
-    own = executor is None and workers > 1
-    pool: Executor | Inline = executor if executor is not None else ProcessPoolExecutor(workers) if own else Inline()
+    pool, own = process_pool(workers, executor)
     parts = run_chunks(partial(_chunk, kinds, rules, seed), games, chunk, pool, own, progress)
 
     def arrays(which: int, cols: dict[str, tuple[str, str]]) -> dict[str, np.ndarray]:
