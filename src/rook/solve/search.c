@@ -23,6 +23,7 @@
 #include "rook/solve/bounds.h"
 #include "rook/solve/node.h"
 #include "rook/solve/split.h"
+#include "rook/solve/stats.h"
 
 #ifdef DD_ORDER_TUNABLE
 /* The ordering weights as variables (moves.h), for tools/fit_order.py. */
@@ -455,6 +456,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         cls[i] = mv.cls[i];
         searched[i] = 0;
     }
+    dd_stat_node st;
+    dd_stats_begin(&st, s->nodes);
     for (int i = 0; i < n; i++) {
         done = i + 1;
         int v;
@@ -476,6 +479,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         searched[i] = 1;
         R |= crel;
         int cut = ab_step(maximize, v, &best, &alpha, &beta);
+        dd_stats_move(&st, s->nodes, i, cut);
         if (root)
             s->root_best = best;
         if (!cut && s->split_team && n_cards >= DD_SPLIT_MIN && i + 1 < n && dd_split_wanted(s)) {
@@ -499,6 +503,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
             break;
         }
     }
+    dd_stats_end(&st, s->nodes, s->trick_n, n_cards);
     R = cover_classes(cls, done, R);
     if (b.key)
         boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
