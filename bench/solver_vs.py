@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cards-left", type=int, default=36)
     ap.add_argument("--what", default="value", help="comma list of value, cards, at_value")
     ap.add_argument("--tt-mib", type=int, default=24)
+    ap.add_argument("--base-tt-mib", type=int, default=None,
+                    help="the base side's table (default: --tt-mib)")
     ap.add_argument("--budget", type=int, default=0, help="node budget per call (0: none)")
     ap.add_argument("-D", dest="defines", action="append", default=[],
                     help="-D definition for the new side's build (experiments)")
@@ -130,14 +132,15 @@ def main(argv: list[str] | None = None) -> int:
     new = Side(a.new, new_lib, a.tt_mib << 20)
     base = None
     if a.base != "none":
-        base = Side(a.base, build(a.base, extra=[f"-D{d}" for d in a.base_defines]),
-                    a.tt_mib << 20)
+        base_mib = a.tt_mib if a.base_tt_mib is None else a.base_tt_mib
+        base = Side(a.base, build(a.base, extra=[f"-D{d}" for d in a.base_defines]), base_mib << 20)
     for side in (new, base):
         if side is not None and a.budget:
             side.set_budget(a.budget)
     deals = [play_until(a.preset, a.seed + i, a.cards_left) for i in range(a.deals)]
     print(f"{a.preset}, {a.deals} deals from seed {a.seed}, {a.cards_left} cards in hands; "
-          f"new = {a.new}, base = {a.base}; {a.tt_mib} MiB tables")
+          f"new = {a.new}, base = {a.base}; {a.tt_mib} MiB tables"
+          + (f" (base {a.base_tt_mib} MiB)" if a.base_tt_mib is not None else ""))
     for what in a.what.split(","):
         targets = None
         run_what = what
