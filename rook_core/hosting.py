@@ -23,6 +23,7 @@ from .variant import PRESETS
 
 if TYPE_CHECKING:
     from .bots.agents import Agent
+    from .hand import HandState
     from .toonerville.agents import ToonervilleAgent
 
 __all__ = ["HostedGame", "Bot", "GAMES", "BOT_KINDS"]
@@ -180,6 +181,23 @@ class HostedGame:
             obs = self.state.observation(seat)
         obs.pop("legal_actions", None)
         return obs
+
+    def finished_hand(self, number: int) -> HandState | None:
+        """A copy of hand ``number`` (1-based, the observation's ``hand_number``)
+        once it is over, or None while it is still being played: every card of a
+        finished hand has been played, so nothing in it is secret but the
+        declarer's discards (T-20), which the caller must not show.
+
+        :raises RookError: for Toonerville (it has no tricks) or a hand the game
+            has not dealt.
+        """
+        if isinstance(self.state, ToonervilleGame):
+            raise RookError("Toonerville has no tricks to review: a review is of trick-taking hands")
+        hands = self.state.hands[:-1] if self.stopped else self.state.hands
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(hands):
+            raise RookError(f"hand {number!r}: the game has dealt hands 1 to {len(hands)}")
+        h = hands[number - 1]
+        return h.clone() if h.is_over else None
 
     def result(self) -> dict[str, Any] | None:
         """The final scores once the game is over, else None."""

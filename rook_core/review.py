@@ -203,6 +203,9 @@ def review_hand(h: HandState, *, node_budget: int = 0, workers: int = 1, nest: b
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
     if not _has_play(h):
+        if h.is_over:
+            raise RookError("a review needs a hand whose play has begun; this one was thrown in "
+                            "before any card was played (T-6)")
         raise RookError(f"a review needs a hand whose play has begun, not one in the "
                         f"{h.phase.label} phase")
     declarer, trump = h.declarer, h.trump

@@ -18,7 +18,7 @@ import pytest
 
 from rook_core import Game, HandState, RookError, Variant
 from rook_core._reference.minimax import dd_value
-from rook_core.actions import Phase
+from rook_core.actions import Phase, parse_action
 from rook_core.bots.agents import act_for, make_agent
 from rook_core.review import played_hands, review_game, review_hand
 
@@ -151,3 +151,13 @@ def test_rook_analyse_reviews_what_rook_play_writes() -> None:
     bad = subprocess.run([sys.executable, "-m", "rook_core", "analyse", "--workers", "0"], input="",
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--workers" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("passes", [4, 2])
+def test_T6_a_review_of_a_hand_with_no_play_says_why(passes: int) -> None:
+    """A hand thrown in (T-6) is named as such; one still in the bidding names its phase."""
+    h = HandState.deal("tournament", seed=1)
+    for _ in range(passes):
+        h.apply(parse_action("pass"))
+    with pytest.raises(RookError, match="thrown in" if passes == 4 else "bid phase"):
+        review_hand(h)

@@ -17,9 +17,10 @@ import httpx
 import pytest
 from _server import Server, bearer
 
+from rook_core.cards import CardSet
 from rook_core.game import Game
 from rook_core.hosting import TURN_LIMIT
-from rook_core.review import review_game
+from rook_core.review import review_game, review_hand
 from rook_core.toonerville.game import ToonervilleGame
 from rook_core.toonerville.rules import ToonervilleRules
 from rook_core.variant import Variant
@@ -332,6 +333,58 @@ def test_a_long_solve_does_not_hold_the_games_up(server: Server) -> None:
 
 
 # -------------------------------------------------------------- analysis, jobs
+def _review_of(c: httpx.Client, gid: str, token: str | None, n: int) -> httpx.Response:
+    return c.get(f"/games/{gid}/hands/{n}/review", params={"budget": 200_000},
+                 headers=bearer(token) if token else {})
+
+
+def test_a_seat_reviews_each_finished_hand_as_rook_analyse_does(server: Server) -> None:
+    """Issue 17 section 4: once a hand is over, a seat of the game gets its review
+    (as ``review_hand`` gives it on the same hand), never before, never without a
+    seat token, and never with the declarer's discards (T-20)."""
+    with server.client() as c:
+        g = new_game(c, "tournament", seed=7, max_hands=3)
+        gid = g["game_id"]
+        token = join(c, gid, 0)
+        assert _review_of(c, gid, token, 1).status_code == 409                # being played
+        assert _review_of(c, gid, None, 1).status_code == 403
+        assert _review_of(c, gid, "x" * 20, 1).status_code == 403
+        assert _review_of(c, gid, token, 2).status_code == 400                # not dealt yet
+        assert _review_of(c, gid, token, 0).status_code == 422
+        view, rng = c.get(f"/games/{gid}/view", headers=bearer(token)).json(), random.Random(4)
+        while view["observation"]["hand_number"] == 1 and not view["over"]:
+            view = play(c, gid, token, rng, moves=1)
+        early = _review_of(c, gid, token, 1)
+        if not view["over"]:
+            assert _review_of(c, gid, token, 2).status_code == 409
+        view = play(c, gid, token, rng)
+        assert view["over"]
+        history = c.get(f"/games/{gid}/history").json()
+        answers = [_review_of(c, gid, token, n) for n in (1, 2, 3)]
+    game = Game("tournament", 7)
+    for item in history["actions"]:
+        game.apply_text(item["action"], item["seat"])
+    finished = [h for h in game.hands if h.is_over]
+    assert answers[0].json() == early.json()
+    reviewed = 0
+    for n, (h, r) in enumerate(zip(finished, answers), start=1):
+        if h.declarer is None:                        # thrown in (T-6): nothing to review
+            assert r.status_code == 400 and "thrown in" in r.json()["error"]
+            continue
+        assert r.status_code == 200, r.text
+        got = r.json()
+        assert (got.pop("game_id"), got.pop("hand")) == (gid, n)
+        assert got == review_hand(h, node_budget=200_000).to_json()
+        assert len(got["cards"]) == 36 and got["cards"][-1]["after"] == h.points[0]
+        assert not (set(CardSet(h.nest_mask).names()) & _words(got)), "the review shows a discard"
+        reviewed += 1
+    assert reviewed >= 1
+    with server.client() as c:
+        tv = new_game(c, "toonerville", players=3, seed=2)
+        r = _review_of(c, tv["game_id"], join(c, tv["game_id"], 0), 1)
+        assert r.status_code == 400 and "Toonerville" in r.json()["error"]
+
+
 def test_analysis_answers_as_the_command_line(server: Server) -> None:
     pos = {"id": "a", "preset": "tournament", "trump": "R", "leader": 0, "trick": ["B5"],
            "hands": [["B6"], ["B7", "Rook"], ["B8", "R5"], ["B9", "G5"]]}

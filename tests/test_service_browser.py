@@ -125,3 +125,50 @@ def test_a_lost_seat_token_is_taken_back_with_the_owner_token(browser_and_server
     saved = browser.execute_script("return JSON.parse(localStorage.getItem('rook_core.seat'));")
     assert saved["token"] != "lost"
     assert len(_play(browser, "tournament", 1)) == 1
+
+
+def test_after_a_hand_the_table_shows_its_review(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """Issue 17 section 4: when a hand of a trick game is over, the page shows its
+    double-dummy review: the summary and, for each seat, the costly cards and the
+    points they gave away, as the service's review route gives them."""
+    browser, server = browser_and_server
+    browser.get(server.url + "/")
+    browser.find_element(By.ID, "seed").send_keys("3")
+    assert len(_play(browser, "tournament", 1)) == 1
+    for _ in range(20):             # until the first hand is over and its review is shown
+        if browser.find_element(By.ID, "review").is_displayed():
+            break
+        _keep_playing(browser, 3)
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "review").is_displayed()
+                                     and b.find_element(By.ID, "review-summary").text)
+    n = int(browser.find_element(By.ID, "review-title").text.split()[1].rstrip(","))
+    summary = browser.find_element(By.ID, "review-summary").text
+    saved = browser.execute_script("return JSON.parse(localStorage.getItem('rook_core.seat'));")
+    with server.client() as c:
+        r = c.get(f"/games/{saved['game']}/hands/{n}/review", headers={"Authorization": "Bearer " + saved["token"]})
+    if r.status_code == 400:                  # a thrown-in hand says so
+        assert "thrown in" in summary
+        return
+    review = r.json()
+    assert f"declared {review['bid']}" in summary and f"took {review['points'][0]} and {review['points'][1]}" in summary
+    rows = browser.find_elements(By.CSS_SELECTOR, "#review-seats tr[data-seat]")
+    shown = {row.get_attribute("data-seat"): [td.text for td in row.find_elements(By.TAG_NAME, "td")][2:]
+             for row in rows}
+    assert shown == {s: [str(m["cards"]), str(m["cost"])] for s, m in review["mistakes"].items()}
+    costly = [c for c in review["cards"] if c["cost"] > 0]
+    items = browser.find_elements(By.CSS_SELECTOR, "#review-cards li")
+    assert len(items) == max(1, len(costly))
+    for li, c in zip(items, costly):
+        assert f"Trick {c['trick']}: seat {c['seat']} played" in li.text and c["card"] in li.text
+
+
+def _keep_playing(browser: webdriver.Chrome, clicks: int) -> None:
+    """Click the first legal action up to ``clicks`` times in the game on the page."""
+    wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
+    for _ in range(clicks):
+        before, action = wait.until(_click_first_action)
+        if action is None:
+            return
+        wait.until(lambda b, before=before: b.find_element(By.ID, "board").get_attribute("data-move") != before
+                   or b.find_element(By.ID, "error").text)
+        assert browser.find_element(By.ID, "error").text == ""

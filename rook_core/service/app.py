@@ -16,6 +16,8 @@ Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
 ``GET /games/{id}/legal``                   the token's seat: its legal actions, move number
 ``POST /games/{id}/actions``                ``{"action": text, "move": n}``: act as move n
 ``GET /games/{id}/history``                 every action and the scores, once over
+``GET /games/{id}/hands/{n}/review``        a seat's review of finished hand n (as
+                                            ``rook analyse``; no discards shown)
 ``POST /analysis/legal|perft|solve``        FORMATS.md positions, as ``rook legal`` etc.
 ``POST /analysis/contract``                 a FORMATS.md Toonerville hand
 ``POST /analysis/review``                   a hand, game or history: ``rook analyse``'s review
@@ -50,6 +52,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from fastapi import Body, Depends, FastAPI, Query, Request
+from fastapi import Path as FastPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -394,15 +397,19 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     searching = anyio.CapacityLimiter(1)
     waiting = 0
 
-    async def search(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
+    async def queued(fn: Any, *args: Any) -> dict[str, Any]:
         nonlocal waiting
         if waiting >= limits.analysis_queue:
             raise Busy(f"{waiting} searches are waiting or running; try again shortly", 2.0)
         waiting += 1
         try:
-            return {"id": item.get("id"), **await anyio.to_thread.run_sync(fn, item, limiter=searching)}
+            out: dict[str, Any] = await anyio.to_thread.run_sync(fn, *args, limiter=searching)
+            return out
         finally:
             waiting -= 1
+
+    async def search(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
+        return {"id": item.get("id"), **await queued(fn, item)}
 
     async def quick(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
         return {"id": item.get("id"), **await anyio.to_thread.run_sync(fn, item)}
@@ -430,6 +437,22 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         """The double-dummy review of each played hand (``rook analyse``): every card's cost
         against the best, the mistakes by seat.  At most 8 played hands a request."""
         return await search(review_answer(budget, REVIEW_HANDS), body)
+
+    @app.get("/games/{game_id}/hands/{hand}/review", responses=_errors(400, 403, 404, 409, 422, 429))
+    async def hand_review(game_id: str, hand: int = FastPath(..., ge=1, description="the hand's number, from 1"),
+                          budget: int = Query(min(200_000, limits.solve_budget), ge=1, le=limits.solve_budget,
+                                              description="node budget per search; past it a card's cost is a "
+                                                          "lower bound"),
+                          token: str | None = Depends(_token)) -> dict[str, Any]:
+        """The double-dummy review of a finished hand of this game, for a seat of it
+        (``rook analyse``'s review: each card's cost against the best, the mistakes by
+        seat), without the declarer's discards.  409 while the hand is played."""
+        state = await anyio.to_thread.run_sync(hub.finished_hand, game_id, token, hand)
+
+        def review() -> dict[str, Any]:
+            from ..review import review_hand
+            return {"game_id": game_id, "hand": hand, **review_hand(state, node_budget=budget).to_json()}
+        return await queued(review)
 
     @app.post("/analysis/contract", responses=_errors(400, 413, 422, 429))
     async def contract(body: ToonervilleHand) -> dict[str, Any]:

@@ -50,13 +50,16 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RookError
 from ..hosting import BOT_KINDS, HostedGame
 from ..rng import agent_seed
 from .limits import Busy, Limits
 from .store import GameDamaged, Store, hash_token
+
+if TYPE_CHECKING:
+    from ..hand import HandState
 
 _log = logging.getLogger("rook_core.service")
 
@@ -498,6 +501,19 @@ class Hub:
                 raise Conflict("the history is shown when the game is over")
             return {"game_id": game_id, "game": live.game.spec["game"], **_deal(live.game),
                     "actions": [{"seat": s, "action": a} for s, a in live.log], "result": live.game.result()}
+
+    def finished_hand(self, game_id: str, token: str | None, number: int) -> HandState:
+        """A copy of hand ``number`` of the game once it is over, for a seat of the game
+        (a review: every card of it has been played).
+
+        :raises Conflict: while that hand is being played.
+        """
+        with self._locked(game_id) as live:
+            self._seat_of(live, token)
+            h = live.game.finished_hand(number)
+        if h is None:
+            raise Conflict(f"hand {number} is being played; it can be reviewed once it is over")
+        return h
 
     # --------------------------------------------------------------- acting
     def act(self, game_id: str, token: str | None, action: str, move: int) -> dict[str, Any]:

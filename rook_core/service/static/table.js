@@ -4,14 +4,17 @@
 // a button sends the action with the move number.  The game and its seat
 // token are kept in the browser's storage, so a reload goes on with the game;
 // if the seat's token was lost, the game's owner token frees the seat and the
-// page takes it again.
+// page takes it again.  When a hand of a trick game is over, the page asks
+// for its double-dummy review and shows what each seat's costly cards cost.
 "use strict";
 
 const GAMES = ["tournament", "partnership-57", "crowsnest", "crowsnest-100", "kentucky-discard-original",
                "red-one", "buckeye", "kentucky-rook", "dixie", "house-180", "toonerville"];
 const $ = (id) => document.getElementById(id);
+const COLOURS = {B: "black", G: "green", R: "red", Y: "yellow"};
 const SAVED = "rook_core.seat";
 let game = null, token = null, owner = null, view = null, timer = null, sending = false, shown = null;
+let reviewed = 0;   // the last hand whose review was asked for
 
 for (const g of GAMES) {
   const o = document.createElement("option");
@@ -89,10 +92,76 @@ function render() {
   }
 }
 
+function showReview(n, r) {
+  $("review").hidden = false;
+  $("review-title").textContent = `Hand ${n}, reviewed with every hand open`;
+  const seats = $("review-seats"), list = $("review-cards");
+  seats.replaceChildren();
+  list.replaceChildren();
+  if (r.error) {
+    $("review-summary").textContent = r.error;
+    return;
+  }
+  const [lo, hi] = Array.isArray(r.worth) ? r.worth : [r.worth, r.worth];
+  const span = (a, b) => (a === b ? `${a}` : `${a} to ${b}`);
+  $("review-summary").textContent =
+    `Seat ${r.declarer} declared ${r.bid} in ${COLOURS[r.trump] || r.trump}; the teams took ${r.points[0]} and ` +
+    `${r.points[1]}. Best play from the first lead gives team 0 ${span(lo, hi)} and team 1 ` +
+    `${span(r.total - hi, r.total - lo)} of the ${r.total} points.`;
+  const head = document.createElement("tr");
+  for (const h of ["Seat", "Team", "Costly cards", "Points given away"]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  seats.appendChild(head);
+  for (const [seat, m] of Object.entries(r.mistakes)) {
+    const tr = document.createElement("tr");
+    tr.dataset.seat = seat;
+    for (const x of [seat === "0" ? "0 (you)" : seat, Number(seat) % 2, m.cards, m.cost]) {
+      const td = document.createElement("td");
+      td.textContent = x;
+      tr.appendChild(td);
+    }
+    seats.appendChild(tr);
+  }
+  for (const c of r.cards) {
+    if (c.cost <= 0) continue;
+    const li = document.createElement("li");
+    li.append(`Trick ${c.trick}: seat ${c.seat} played `, cardEl(c.card),
+              `, ${c.cost}${c.exact === false ? " or more" : ""} points given away; best: `, cards(c.best || []));
+    list.appendChild(li);
+  }
+  if (!list.children.length) {
+    const li = document.createElement("li");
+    li.textContent = "Every card was a best card.";
+    list.appendChild(li);
+  }
+}
+
+// Ask once for the review of the latest finished hand of a trick game.
+async function reviewFinished() {
+  const o = view.observation;
+  if (o.game === "toonerville") return;
+  const n = view.over ? o.hand_number : o.hand_number - 1;
+  if (n <= reviewed) return;
+  reviewed = n;
+  const asked = game;
+  try {
+    const r = await call("GET", `/games/${game}/hands/${n}/review`);
+    if (game === asked) showReview(n, r);
+  } catch (e) {
+    if (game !== asked) return;
+    if (/busy|waiting|try again/i.test(e.message)) reviewed = n - 1;   // asked again at the next poll
+    else showReview(n, {error: `Hand ${n}: ${e.message}`});
+  }
+}
+
 async function refresh() {
   try {
     view = await call("GET", `/games/${game}/view`);
     render();
+    reviewFinished();
   } catch (e) {
     $("error").textContent = e.message;
   }
@@ -105,6 +174,7 @@ async function send(action) {
     view = await call("POST", `/games/${game}/actions`, {action, move: view.move});
     $("error").textContent = "";
     render();
+    reviewFinished();
   } catch (e) {
     $("error").textContent = e.message;
   } finally {
@@ -117,6 +187,8 @@ $("new-game").addEventListener("submit", async (ev) => {
   clearInterval(timer);
   token = null;
   shown = null;
+  reviewed = 0;
+  $("review").hidden = true;
   const name = $("game").value;
   const players = name === "toonerville" ? Number($("players").value) : 4;
   const seats = ["human"].concat(Array(players - 1).fill($("bots").value));
@@ -161,6 +233,7 @@ $("new-game").addEventListener("submit", async (ev) => {
       view = await call("GET", `/games/${game}/view`);
     }
     render();
+    reviewFinished();
     timer = setInterval(refresh, 1500);
   } catch (e) {
     localStorage.removeItem(SAVED);
