@@ -42,7 +42,16 @@ N_ACTIONS = L.N_ACTIONS
 
 
 class Phase(IntEnum):
-    """The phases of a hand (T-1 .. T-14), numbered as ``_layout.PHASES`` (tests/test_layout.py)."""
+    """The phases of a hand (T-1 .. T-14), numbered as ``_layout.PHASES`` (tests/test_layout.py).
+
+    A phase is the same thing everywhere: ``HandState.phase`` and a typed
+    observation's ``phase`` are a ``Phase``, and the JSON forms (observations,
+    ``rook engine``, the service) carry its :attr:`label`.  So that the two
+    agree, a phase also equals its label and prints as it:
+    ``h.phase == h.observation(0)["phase"]`` holds, and ``str(Phase.PLAY)`` is
+    ``'play'``.  It still equals its number (``Phase.PLAY == 4``) and hashes
+    as that number.
+    """
 
     BID = 0
     NEST = 1
@@ -54,7 +63,38 @@ class Phase(IntEnum):
 
     @property
     def label(self) -> str:
+        """The phase's name in JSON: ``bid``, ``nest``, ``trump``, ``pass``, ``play``, ``done``, ``thrown_in``."""
         return self.name.lower()
+
+    @classmethod
+    def parse(cls, phase: Phase | int | str) -> Phase:
+        """Return the phase of a label, a number or a phase.
+
+        :raises NotationError: for anything else.
+        """
+        if isinstance(phase, str):
+            for p in cls:
+                if p.label == phase:
+                    return p
+        elif isinstance(phase, int) and not isinstance(phase, bool) and 0 <= phase < len(cls):
+            return cls(phase)
+        raise NotationError(f"no phase {phase!r}; the phases are {', '.join(p.label for p in cls)}", phase)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return self.label == other
+        return int.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = IntEnum.__hash__
+
+    def __str__(self) -> str:
+        return self.label
+
+    def __format__(self, spec: str) -> str:
+        return format(self.label, spec)
 
 
 def bid_action(amount: int) -> int:

@@ -268,13 +268,13 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
         if variant.pass_cards and h.phase in (Phase.PLAY, Phase.DONE):
             for s in range(4):
                 w(f"  seat {s} passes {fmt_hand(h.passing(s))} to seat {(s + 3) % 4}\n")
-        for i, t in enumerate(h.tricks(), 1):
+        for i, t in enumerate(h.tricks, 1):
             cards = ", ".join(f"s{s} {c}" for s, c in t["cards"])
             w(f"  trick {i}: {cards} -> seat {t['winner']}" + (f" (+{t['points']})" if t["points"] else "") + "\n")
         if h.phase == Phase.DONE:
             p, sc = h.points, h.score
             team = d % 2
-            last = h.tricks()[-1]["winner"] % 2
+            last = h.tricks[-1]["winner"] % 2
             extra = []
             if h.nest_points:
                 extra.append(f"nest {h.nest_points}")

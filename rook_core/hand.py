@@ -11,6 +11,7 @@ state unchanged.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -50,6 +51,20 @@ def _card_action(card: int | str) -> int:
         Card(card)
         return card
     return int(parse_card(cast(str, card)))   # parse_card names what it cannot read
+
+
+class _CalledOnce(list):  # type: ignore[type-arg]
+    """A list that can still be called as the method it used to be: the call
+    warns (:class:`DeprecationWarning`) and returns the list itself."""
+
+    def __init__(self, items: list[Any], name: str) -> None:
+        super().__init__(items)
+        self._name = name
+
+    def __call__(self) -> list[Any]:
+        warnings.warn(f"{self._name} is a property now: drop the call's parentheses", DeprecationWarning,
+                      stacklevel=2)
+        return self
 
 
 class HandState(HandCore):
@@ -330,10 +345,16 @@ class HandState(HandCore):
         """Return the history as (phase, seat, action) triples."""
         return [(Phase(ph), seat, a) for ph, seat, a in self.event_ids()]
 
+    @property
     def tricks(self) -> list[dict[str, Any]]:
-        """Return the completed tricks as dicts: leader, cards (with seats), winner, points."""
-        return [{"leader": lead, "cards": [(s, Card(c)) for s, c in cards], "winner": w, "points": pts}
-                for lead, cards, w, pts in self.trick_records()]
+        """The completed tricks as dicts: leader, cards (with seats), winner, points.
+
+        A property, as ``trick`` (the current one) is and as an observation's
+        ``tricks`` is a field.  It was once a method: ``h.tricks`` still
+        works, with a :class:`DeprecationWarning`.
+        """
+        return _CalledOnce([{"leader": lead, "cards": [(s, Card(c)) for s, c in cards], "winner": w, "points": pts}
+                            for lead, cards, w, pts in self.trick_records()], "HandState.tricks")
 
     def observe(self, seat: int) -> Observation:
         """Return what ``seat`` may know now (T-15), as a typed :class:`~rook_core.observation.Observation`.

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from rook_core import PRESETS, HandState, RookError
+from rook_core.actions import Phase
 from rook_core.bots.knowledge import Knowledge
 from rook_core.observation import Observation, inferred_voids
 
@@ -68,3 +69,37 @@ def test_a_document_that_is_not_an_observation_is_refused() -> None:
         Observation.from_json({"seat": 0})
     with pytest.raises(RookError, match="not an observation"):
         Knowledge.from_observation({"variant": "tournament", "seat": "x"})
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_T15_the_state_and_the_observation_use_the_same_names_and_values(preset: str) -> None:
+    """Issue 17 section 2b: ``phase``, ``trick`` and ``tricks`` mean the same on a
+    ``HandState``, a typed observation and its JSON form (phases equal their labels;
+    ``tricks`` is a property, as ``trick`` is)."""
+    for seed in range(2):
+        for h in _walk(preset, seed):
+            j, o = h.observation(0), h.observe(0)
+            assert h.phase == j["phase"] == o.phase and str(h.phase) == j["phase"] == h.phase.label
+            assert h.phase == Phase.parse(j["phase"]) == int(h.phase)
+            assert [[s, str(c)] for s, c in h.trick_seats] == j["trick"]
+            assert [[[s, str(c)] for s, c in t["cards"]] for t in h.tricks] == [t["cards"] for t in j["tricks"]]
+            assert [(t["leader"], t["winner"]) for t in h.tricks] == [(t["leader"], t["winner"]) for t in j["tricks"]]
+
+
+def test_the_old_tricks_call_still_works_with_a_warning() -> None:
+    h = HandState.deal("tournament", seed=2)
+    rng = random.Random(2)
+    while len(h.tricks) < 2:
+        h.apply(rng.choice(h.legal_actions()))
+    with pytest.warns(DeprecationWarning, match="property"):
+        assert h.tricks() == h.tricks and len(h.tricks) == 2
+
+
+def test_a_phase_is_its_number_and_its_label_and_nothing_else() -> None:
+    for p in Phase:
+        assert p == p.label and p == int(p) and f"{p}" == p.label and hash(p) == hash(int(p))
+        assert Phase.parse(p.label) is Phase.parse(int(p)) is Phase.parse(p) is p
+        assert p != "Play" and p != p.label + " " and {p: 1}[int(p)] == 1
+    for bad in ("PLAY", "", 7, -1, True, None, 4.0):
+        with pytest.raises(RookError, match="no phase"):
+            Phase.parse(bad)  # type: ignore[arg-type]

@@ -265,7 +265,7 @@ def test_T3_T8_T20_T22_phase_and_turn_order(preset: str, data: st.DataObject) ->
                     assert h.high_bid == prev.high_bid and prev.to_move in h.passed_seats, where
                     assert h.declarer == prev.declarer, where
             if prev.phase == Phase.PLAY and a < 64 and len(prev.trick) == 3 and h.phase == Phase.PLAY:
-                last = h.tricks()[-1]
+                last = h.tricks[-1]
                 assert h.to_move == h.leader == last["winner"], where
             nest_first = "discard" in v.post_bid_order     # H-3: taken as the bidding ends
             if prev.phase == Phase.BID and h.phase != Phase.BID and nest_first:

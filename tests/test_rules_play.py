@@ -93,7 +93,7 @@ def play_trick(preset: str | Variant, trump: str, cards: str) -> HandState:
 
 def trick_winner(preset: str | Variant, trump: str, cards: str) -> str:
     h = play_trick(preset, trump, cards)
-    t = h.tricks()[-1]
+    t = h.tricks[-1]
     assert h.to_move == t["winner"] == h.leader  # T-8: the winner leads next
     return str(dict(t["cards"])[t["winner"]])
 
@@ -158,10 +158,10 @@ def test_T8_play_is_clockwise_winner_leads_and_hand_has_hand_size_tricks(preset:
         for k in range(4):
             assert h.to_move == (leader + k) % 4
             h.apply(h.legal_actions()[0])
-        prev_winner = h.tricks()[-1]["winner"]
-        assert h.tricks()[-1]["leader"] == leader
+        prev_winner = h.tricks[-1]["winner"]
+        assert h.tricks[-1]["leader"] == leader
     assert h.phase == Phase.DONE
-    assert len(h.tricks()) == PRESETS[preset].hand_size
+    assert len(h.tricks) == PRESETS[preset].hand_size
     assert all(len(h.hand(s)) == 0 for s in range(4))
 
 
@@ -451,7 +451,7 @@ def test_T15_observation_shows_current_trick_and_public_history() -> None:
     for seat in range(4):
         obs = h.observation(seat)
         assert [[s, c] for s, c in first] == obs["tricks"][0]["cards"]
-        assert obs["tricks"][0]["winner"] == h.tricks()[0]["winner"]
+        assert obs["tricks"][0]["winner"] == h.tricks[0]["winner"]
         assert len(obs["trick"]) == 2
         assert obs["trick"] == [[s, str(c)] for s, c in h.trick_seats]
         assert obs["trump"] == "R" and obs["declarer"] == 1
@@ -496,6 +496,6 @@ def test_T13_T14_partnership_57_last_trick_bonus_and_widow() -> None:
                                  "nest_points": 15, "taken": [80, 60]})
     for c in ("B1", "B14", "R2", "G13"):
         h.play(c)
-    assert h.tricks()[-1]["winner"] == 2
+    assert h.tricks[-1]["winner"] == 2
     assert h.points == (140, 60)
     assert sum(h.points) == 200

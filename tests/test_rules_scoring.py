@@ -43,14 +43,14 @@ def play_plan(h: HandState, plan: Plan) -> None:
     for k, (trick, win) in enumerate(plan):
         for _ in range(4):
             h.play(trick[h.to_move])
-        got = h.tricks()[-1]
+        got = h.tricks[-1]
         assert got["winner"] == win, f"trick {k + 1}: {got}"
     assert h.phase == Phase.DONE
 
 
 def trick_points_by_team(h: HandState) -> list[int]:
     pts = [0, 0]
-    for t in h.tricks():
+    for t in h.tricks:
         pts[t["winner"] % 2] += t["points"]
     return pts
 
@@ -107,7 +107,7 @@ def play_tournament(preset: str | Variant, plan: Plan, bid: int) -> HandState:
 
 def test_T12_T14_plan_a_points_trick_by_trick() -> None:
     h = play_tournament("tournament", PLAN_A, 90)
-    assert [t["points"] for t in h.tricks()] == [10, 10, 10, 10, 10, 10, 10, 15, 20]
+    assert [t["points"] for t in h.tricks] == [10, 10, 10, 10, 10, 10, 10, 15, 20]
     assert trick_points_by_team(h) == [15, 90]
     assert h.nest_points == 15
     assert h.points == (15, 105)
@@ -166,7 +166,7 @@ def test_T31_made_scores_bid_knob_and_max_bid() -> None:
 
 def test_T13_nest_goes_to_the_team_that_takes_the_last_trick() -> None:
     h = play_tournament("tournament", PLAN_C, 70)
-    assert h.tricks()[-1]["winner"] == 0
+    assert h.tricks[-1]["winner"] == 0
     assert trick_points_by_team(h) == [35, 70]
     assert h.points == (35 + 15, 70)  # the defenders get the nest's 15
     h = play_tournament("tournament", PLAN_A, 70)
@@ -187,7 +187,7 @@ def test_T13_nest_points_are_those_of_the_discards() -> None:
         assert h.nest == CardSet.parse(discards)
         assert h.nest_points == value
         auto(h)
-        last = h.tricks()[-1]["winner"] % 2
+        last = h.tricks[-1]["winner"] % 2
         expected = trick_points_by_team(h)
         expected[last] += value
         assert list(h.points) == expected
@@ -211,7 +211,7 @@ def test_T14_hand_points_sum_to_variant_total_over_many_deals() -> None:
             assert sum(h.points) == total, (preset, seed)
             # points = counters in tricks won + nest and bonus for the last trick
             expected = trick_points_by_team(h)
-            last = h.tricks()[-1]["winner"] % 2
+            last = h.tricks[-1]["winner"] % 2
             expected[last] += h.nest_points + PRESETS[preset].last_trick_bonus
             assert list(h.points) == expected
 
@@ -305,7 +305,7 @@ def play_p57(plan: Plan, bid: int, variant: str | Variant = "partnership-57") ->
 
 def test_T12_T13_T14_partnership_57_points_trick_by_trick() -> None:
     h = play_p57(PLAN_150, 140)
-    assert [t["points"] for t in h.tricks()] == [10, 10, 5, 5, 5, 10, 5, 10, 10, 10, 10, 10, 35, 30]
+    assert [t["points"] for t in h.tricks] == [10, 10, 5, 5, 5, 10, 5, 10, 10, 10, 10, 10, 35, 30]
     assert trick_points_by_team(h) == [50, 115]
     assert h.nest_points == 15
     assert h.points == (50, 115 + 15 + 20)  # widow and 20-point bonus with the last trick
