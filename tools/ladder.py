@@ -10,13 +10,15 @@ lies above 0 says A is the stronger bot there.
 The rungs: ``heuristic`` against ``random``; ``pimc`` at 8 worlds a
 decision against ``heuristic``; ``pimc`` at 32 worlds against ``pimc`` at
 8; ``pimc`` playing for the hand's score (the default) against ``pimc``
-playing for the points alone; in the 13- and 14-card presets, ``pimc`` at
+playing for the points alone; in the 9-card presets, ``pimc`` choosing its
+trump and discards as declarer by simulation (``nest="worlds"``) against
+plain ``pimc-8``; in the 13- and 14-card presets, ``pimc`` at
 32 worlds judging them by heuristic playouts while more than 6 cards are in
 hand against plain ``pimc-8``; and, where a bidding model was fitted
 (``tools/fit_bidding.py``), ``modelbid`` (bids from the model, plays as the
 heuristic) against ``heuristic``.  The bids, the nest and trump are the
-heuristic's for every bot but ``random`` and ``modelbid``, so the other
-rungs measure card play.
+heuristic's for every bot but ``random``, ``modelbid`` and ``pimc-8-nest``,
+so the other rungs measure card play.
 
 Usage: ``python tools/ladder.py [--deals N] [--presets a,b] [--workers W] [--only TEXT]
 [--no-calibration]``; docs/LADDER.md holds the tables of its runs, with their
@@ -53,6 +55,9 @@ def rungs(preset: str) -> list[tuple[str, Any, Any]]:
                                        ("pimc-8 vs heuristic", pimc8, "heuristic"),
                                        ("pimc-32 vs pimc-8", pimc32, pimc8),
                                        ("pimc-8 (score) vs pimc-8 (points)", pimc8, points8)]
+    if get_preset(preset).hand_size < 13:       # a full deal solves in milliseconds: plan the nest by worlds
+        nest8 = configured_bot("pimc", "pimc-8-nest", worlds=8, nest="worlds")
+        out.append(("pimc-8-nest (trump and discards by worlds) vs pimc-8", nest8, pimc8))
     if get_preset(preset).hand_size >= 13:      # early tricks too long to solve: playouts
         rolls = configured_bot("pimc", "pimc-32-rollouts", worlds=32, rollouts_above=6)
         out.append(("pimc-32-rollouts vs pimc-8", rolls, pimc8))

@@ -33,9 +33,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..actions import TRUMP
 from ..errors import RookError
 from ..solver import BudgetExceeded, Solver, SolveResult, solve_many
 from ..variant import Variant
+from .declaring import NestPlan, plan_by_worlds
 from .heuristic import HeuristicAgent
 from .knowledge import NEST, Holder, Knowledge
 from .worlds import sample_world, world_position
@@ -112,6 +114,14 @@ class PIMCAgent:
         plain PIMC (docs/LADDER.md), so it is off by default.
     :param playout_fallback: judge by a heuristic playout only the worlds
         whose search ran out of its budget, instead of leaving them out.
+    :param nest: ``"heuristic"`` (the default): the declarer buries and names
+        trump as the heuristic does; ``"worlds"``: by simulation over
+        ``worlds`` sampled deals, each trump with the heuristic's discards for
+        it, scored with the real contract (:mod:`rook_core.bots.declaring`).
+    :param nest_budget: nodes per world and trump of that plan (0: none); a
+        world with a search cut short is left out, and with none solved the
+        heuristic chooses (so in 13- and 14-card games, where a full deal
+        takes seconds to solve, it mostly does).
     :raises RookError: for a bad parameter.
     """
 
@@ -119,7 +129,8 @@ class PIMCAgent:
 
     def __init__(self, variant: Variant, seed: int = 0, worlds: int = 16, node_budget: int = 300_000,
                  time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
-                 objective: str = "score", rollouts_above: int = 0, playout_fallback: bool = False) -> None:
+                 objective: str = "score", rollouts_above: int = 0, playout_fallback: bool = False,
+                 nest: str = "heuristic", nest_budget: int = 2_000_000) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
         if node_budget < 0 or time_budget < 0:
@@ -128,6 +139,13 @@ class PIMCAgent:
             raise RookError(f"objective must be 'score' or 'points', not {objective!r}")
         if isinstance(rollouts_above, bool) or not isinstance(rollouts_above, int) or rollouts_above < 0:
             raise RookError(f"rollouts_above must be an int >= 0, not {rollouts_above!r}")
+        if nest not in ("heuristic", "worlds"):
+            raise RookError(f"nest must be 'heuristic' or 'worlds', not {nest!r}")
+        if isinstance(nest_budget, bool) or not isinstance(nest_budget, int) or nest_budget < 0:
+            raise RookError(f"nest_budget must be an int >= 0, not {nest_budget!r}")
+        self.nest = nest
+        self.nest_budget = nest_budget
+        self._plan: tuple[tuple[Any, ...], NestPlan] | None = None   # (the hand it is for, the plan)
         self.rollouts_above = rollouts_above
         self.playout_fallback = bool(playout_fallback)
         self.variant = variant
@@ -146,6 +164,10 @@ class PIMCAgent:
     def act(self, observation: Mapping[str, Any]) -> int:
         """Return the action for ``observation``."""
         legal = [int(a) for a in observation["legal_actions"]]
+        if self.nest == "worlds" and observation["phase"] in ("nest", "trump") and len(legal) > 1:
+            planned = self._planned(observation, legal)
+            if planned is not None:
+                return planned
         if observation["phase"] != "play" or len(legal) == 1:
             return self.fallback.act(observation)
         k = Knowledge.from_observation(observation, self.variant)
@@ -179,6 +201,24 @@ class PIMCAgent:
         sign = 1.0 if k.team == 0 else -1.0
         return max(legal, key=lambda c: (round(worth[c], 9), round(sign * means[c], 9))
                    + _tie_break(self.variant, c))
+
+    def _planned(self, observation: Mapping[str, Any], legal: list[int]) -> int | None:
+        """The declarer's next step of its plan by worlds (made at its first step
+        after taking the nest, kept for the rest of the hand), or None: not the
+        declarer, a variant the plan does not serve, or nothing solved."""
+        hand = frozenset(observation["hand"]) | frozenset(observation.get("discarded") or ())
+        key = (observation["seat"], hand, tuple(map(tuple, observation["bids"])))
+        if self._plan is None or self._plan[0] != key:
+            plan = plan_by_worlds(self.variant, observation, self.fallback, worlds=self.worlds, rng=self.rng,
+                                  workers=self.workers, tt_bytes=self.tt_bytes, node_budget=self.nest_budget)
+            if plan is None:
+                return None
+            self._plan = (key, plan)
+            self.stats["nest_plans"] = self.stats.get("nest_plans", 0) + 1
+        plan = self._plan[1]
+        if observation["phase"] == "trump":
+            return TRUMP + plan.trump if TRUMP + plan.trump in legal else None
+        return next((c for c in legal if c < 64 and plan.discard >> c & 1), None)
 
     def _rollouts(self, k: Knowledge, positions: list[Position], observation: Mapping[str, Any],
                   legal: list[int]) -> list[tuple[int, dict[int, int]]]:
