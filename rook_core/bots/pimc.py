@@ -29,7 +29,9 @@ true deal.  It is an upper bound for analysis, not a fair player.
 
 from __future__ import annotations
 
+import os
 import random
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +101,12 @@ class PIMCAgent:
     :param worlds: deals sampled per card decision.
     :param node_budget: nodes per world's search (0: no limit).
     :param time_budget: seconds per world's search (0: no limit).
+    :param decision_time: seconds per card decision (0: none): worlds are
+        solved a batch at a time (``workers`` of them) until the time is up,
+        the last batch within what is left, and the card is chosen from the
+        worlds solved by then (at most ``worlds``; at least one batch is
+        tried).  Anytime, so the choice depends on the machine's speed: a
+        simulation with it is not reproducible from its seed alone.
     :param workers: threads solving the worlds (1 inside a simulator
         worker; None: every core).
     :param objective: ``"score"`` (the default) weighs each card by what the
@@ -130,10 +138,10 @@ class PIMCAgent:
     def __init__(self, variant: Variant, seed: int = 0, worlds: int = 16, node_budget: int = 300_000,
                  time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
                  objective: str = "score", rollouts_above: int = 0, playout_fallback: bool = False,
-                 nest: str = "heuristic", nest_budget: int = 2_000_000) -> None:
+                 nest: str = "heuristic", nest_budget: int = 2_000_000, decision_time: float = 0.0) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
-        if node_budget < 0 or time_budget < 0:
+        if node_budget < 0 or time_budget < 0 or decision_time < 0:
             raise RookError("budgets must not be negative")
         if objective not in ("score", "points"):
             raise RookError(f"objective must be 'score' or 'points', not {objective!r}")
@@ -153,6 +161,7 @@ class PIMCAgent:
         self.worlds = worlds
         self.node_budget = node_budget
         self.time_budget = time_budget
+        self.decision_time = float(decision_time)
         self.workers = workers
         self.tt_bytes = tt_bytes
         self.objective = objective
@@ -177,8 +186,7 @@ class PIMCAgent:
             complete = self._rollouts(k, positions, observation, legal)
             self.stats["rolled_out"] += 1
         else:
-            results = solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes,
-                                 node_budget=self.node_budget, time_budget=self.time_budget)
+            results = self._solve(positions)
             complete = _complete(results, legal)
             self.stats["solved"] += len(complete)
             if self.playout_fallback and len(complete) < len(positions):
@@ -201,6 +209,24 @@ class PIMCAgent:
         sign = 1.0 if k.team == 0 else -1.0
         return max(legal, key=lambda c: (round(worth[c], 9), round(sign * means[c], 9))
                    + _tie_break(self.variant, c))
+
+    def _solve(self, positions: list[Position]) -> list[SolveResult | int | RookError]:
+        """Every world's answer (solve_many's), or with ``decision_time`` those
+        of the worlds solved in the time, a batch at a time (the rest left out)."""
+        if not self.decision_time:
+            return solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes,
+                              node_budget=self.node_budget, time_budget=self.time_budget)
+        deadline = time.perf_counter() + self.decision_time
+        batch = self.workers or os.cpu_count() or 1
+        out: list[SolveResult | int | RookError] = []
+        for i in range(0, len(positions), batch):
+            left = deadline - time.perf_counter()
+            if left <= 0 and out:
+                break
+            limit = min(left, self.time_budget) if self.time_budget else left
+            out += solve_many(positions[i:i + batch], workers=self.workers, tt_bytes=self.tt_bytes,
+                              node_budget=self.node_budget, time_budget=max(limit, 1e-3))
+        return out
 
     def _planned(self, observation: Mapping[str, Any], legal: list[int]) -> int | None:
         """The declarer's next step of its plan by worlds (made at its first step

@@ -259,3 +259,19 @@ def test_pimc_judges_by_playouts_only_the_worlds_a_search_gave_up() -> None:
     plain = PIMCAgent(late.variant, seed=2, worlds=6)
     lobs = late.observation(late.to_move)
     assert full.act(lobs) == plain.act(lobs) and full.stats["played_out"] == 0    # nothing to rescue
+
+
+def test_pimc_with_a_decision_time_solves_worlds_until_it_is_up() -> None:
+    """With time to spare it decides as plain PIMC on the same worlds; with none it
+    still tries one batch, and decides from what that batch solved."""
+    late = _mid_play(3, "tournament", tricks=5)
+    obs = late.observation(late.to_move)
+    timed = PIMCAgent(late.variant, seed=3, worlds=6, decision_time=60.0)
+    plain = PIMCAgent(late.variant, seed=3, worlds=6)
+    assert timed.act(obs) == plain.act(obs) and timed.last_used == plain.last_used == 6
+    early = _mid_play(3, "tournament", tricks=0)
+    hurried = PIMCAgent(early.variant, seed=3, worlds=6, decision_time=1e-9, workers=1)
+    action = hurried.act(early.observation(early.to_move))
+    assert action in early.legal_actions() and hurried.last_used <= 1 and hurried.stats["worlds"] == 6
+    with pytest.raises(RookError, match="negative"):
+        PIMCAgent(late.variant, decision_time=-1.0)
