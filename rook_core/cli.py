@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .errors import RookError
+from .jsonio import json_safe
+from .rng import check_seed
 from .service.limits import Limits
 from .text import fmt_hand, show_solution
 
@@ -125,7 +127,7 @@ def _odds(args: argparse.Namespace) -> int:
         cards = HandState.deal(args.preset, args.deal).hand(args.seat).names()
     odds = bid_odds(args.preset, cards, seat=args.seat, worlds=args.worlds, seed=args.seed,
                     workers=args.workers, node_budget=args.budget)
-    print(json.dumps(odds.to_json()) if args.json else odds.text())
+    print(_json(odds.to_json()) if args.json else odds.text())
     if args.plot:
         print(f"wrote {write_odds_plot(odds, args.plot)}", file=sys.stderr)
     return 0
@@ -315,6 +317,57 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
     return -1
 
 
+BUDGET_MAX = 2**63 - 1        # the largest node budget (the solver counts nodes in 64 bits)
+COUNT_MAX = 2**63 - 1         # hands or games of a run (what fits in memory is checked with the run)
+
+
+def _int_in(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: an int in lo .. hi (argparse then names the flag and exits with status 2)."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an int: {text!r}") from None
+        if not lo <= n <= hi:
+            top = "2**63-1" if hi == 2**63 - 1 else f"{hi:,}"
+            raise argparse.ArgumentTypeError(f"must be an int in {lo:,} .. {top}, not {n:,}")
+        return n
+    parse.__name__ = "int"
+    return parse
+
+
+def _seed(text: str) -> int:
+    """An argparse type: a seed (rng.check_seed's rule and message)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed must be an int in 0 .. 2**64-1, not {text!r}") from None
+    try:
+        return check_seed(n)
+    except RookError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: seconds, 0 .. 1e9."""
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0.0 <= t < 1e9:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds in 0 .. 1e9, not {text}")
+    return t
+
+
+BUDGET = _int_in(0, BUDGET_MAX)
+WORKERS = _int_in(1, 256)
+
+
+def _json(obj: Any) -> str:
+    """One line of strict JSON (a NaN or infinity written as null)."""
+    return json.dumps(json_safe(obj), allow_nan=False)
+
+
 # ------------------------------------------------------------------ main
 def build_parser() -> argparse.ArgumentParser:
     from ._version import __version__
@@ -324,33 +377,33 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("legal", help="legal cards of FORMATS.md positions (JSON lines on stdin)")
     pf = sub.add_parser("perft", help="perft counts of FORMATS.md positions (JSON lines on stdin)")
-    pf.add_argument("--depth", type=int, required=True, help="number of cards to look ahead (1..64)")
+    pf.add_argument("--depth", type=_int_in(1, 64), required=True, help="number of cards to look ahead (1..64)")
     so = sub.add_parser("solve", help="double-dummy values of FORMATS.md positions (JSON lines on stdin)")
-    so.add_argument("--budget", type=int, default=0,
+    so.add_argument("--budget", type=BUDGET, default=0,
                     help="node budget per position (0: none); past it the line gets an error with bounds")
-    so.add_argument("--time-budget", type=float, default=0.0, metavar="SECONDS",
+    so.add_argument("--time-budget", type=_seconds, default=0.0, metavar="SECONDS",
                     help="time budget per position (0: none), the same way; unlike a node "
                          "budget its answers depend on the machine")
-    so.add_argument("--at-least", type=int, default=None, metavar="T",
+    so.add_argument("--at-least", type=_int_in(-(2**31), 2**31 - 1), default=None, metavar="T",
                     help="also answer whether team 0 can take at least T points")
     so.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
     ne = sub.add_parser("nest", help="the declarer's best discard and trump, double dummy")
     ne.add_argument("--preset", choices=sorted(PRESETS),
                     help="deal a hand of this preset (with --seed) instead of reading hand JSON lines")
-    ne.add_argument("--seed", type=int, default=0, help="the deal's seed (with --preset)")
-    ne.add_argument("--workers", type=int, default=1, help="threads searching the trumps side by side")
-    ne.add_argument("--budget", type=int, default=0,
+    ne.add_argument("--seed", type=_seed, default=0, help="the deal's seed (with --preset)")
+    ne.add_argument("--workers", type=WORKERS, default=1, help="threads searching the trumps side by side")
+    ne.add_argument("--budget", type=BUDGET, default=0,
                     help="node budget per search (0: none); past it the answer keeps what was "
                          "proven and says so (exact, unsettled, proven)")
     ne.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
     games = sorted(PRESETS) + ["toonerville"]
     pl = sub.add_parser("play", help="play a seeded game between bots and print it")
     pl.add_argument("--preset", default="tournament", choices=games)
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--seed", type=_seed, default=0, help="the game's seed (default 0)")
     pl.add_argument("--agents", default=None,
                     help="agent kinds, comma separated, one per seat (random, heuristic, pimc, dd; "
                          "Toonerville: random, heuristic); default heuristic everywhere")
-    pl.add_argument("--max-hands", type=int, default=1000,
+    pl.add_argument("--max-hands", type=_int_in(1, 10**6), default=1000,
                     help="stop a game that has no winner after this many hands")
     pl.add_argument("--json", action="store_true",
                     help="write the game as one JSON line (format rook-game/1, what rook analyse reads) "
@@ -364,12 +417,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "(rook-game/1, e.g. from rook play --json) or the history of a finished rook serve "
                     "game; writes one JSON line per document with the review of each played hand, or "
                     "text with --show.  Example: rook play --seed 3 --json | rook analyse --show")
-    an.add_argument("--budget", type=int, default=0,
+    an.add_argument("--budget", type=BUDGET, default=0,
                     help="node budget per search (0: none, the default); past it a card's cost is a lower bound")
-    an.add_argument("--workers", type=int, default=1, help="threads per search (default 1)")
+    an.add_argument("--workers", type=WORKERS, default=1, help="threads per search (default 1)")
     an.add_argument("--nest", action="store_true",
                     help="also review the nest: each trump with its best discard, double dummy (slow)")
-    an.add_argument("--nest-budget", type=int, default=0, help="node budget per search of the nest review")
+    an.add_argument("--nest-budget", type=BUDGET, default=0, help="node budget per search of the nest review")
     an.add_argument("--show", action="store_true", help="print the reviews for people instead of JSON")
     od = sub.add_parser(
         "odds", help="the odds of making each bid with a hand, per trump, by double-dummy simulation",
@@ -380,19 +433,20 @@ def build_parser() -> argparse.ArgumentParser:
     od.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
     hand = od.add_mutually_exclusive_group(required=True)
     hand.add_argument("--hand", help="the seat's cards before the bidding (e.g. 'R14 R13 B5 ...')")
-    hand.add_argument("--deal", type=int, metavar="SEED", help="take the seat's cards of this deal")
-    od.add_argument("--seat", type=int, default=0, help="the seat (default 0)")
-    od.add_argument("--worlds", type=int, default=200, help="deals of the unseen cards (default 200)")
-    od.add_argument("--seed", type=int, default=0, help="the seed of those deals (default 0)")
-    od.add_argument("--workers", type=int, default=1, help="threads solving them (default 1)")
-    od.add_argument("--budget", type=int, default=0, help="node budget per search (0: none)")
+    hand.add_argument("--deal", type=_seed, metavar="SEED", help="take the seat's cards of this deal")
+    od.add_argument("--seat", type=_int_in(0, 3), default=0, help="the seat (default 0)")
+    od.add_argument("--worlds", type=_int_in(1, 100_000), default=200, help="deals of the unseen cards (default 200)")
+    od.add_argument("--seed", type=_seed, default=0, help="the seed of those deals (default 0)")
+    od.add_argument("--workers", type=WORKERS, default=1, help="threads solving them (default 1)")
+    od.add_argument("--budget", type=BUDGET, default=0, help="node budget per search (0: none)")
     od.add_argument("--json", action="store_true", help="print JSON instead of a table")
     od.add_argument("--plot", metavar="FILE", help="also draw the odds (.png, .svg or .pdf)")
     sub.add_parser("contract", help="Toonerville: does each hand meet its contract, and its least "
                                     "deadwood (JSON lines on stdin)")
     de = sub.add_parser("demo", help="deal a hand, solve it double dummy, simulate a batch")
-    de.add_argument("--seed", type=int, default=8)
-    de.add_argument("--hands", type=int, default=400, help="deals in the simulation (each played twice)")
+    de.add_argument("--seed", type=_seed, default=8, help="the seed of the deal and the simulation (default 8)")
+    de.add_argument("--hands", type=_int_in(1, COUNT_MAX), default=400,
+                    help="deals in the simulation, each played twice (default 400)")
     si = sub.add_parser("simulate", help="many seeded hands or games between bots: summary, "
                                          "columns, plots")
     si.add_argument("--preset", default="tournament", choices=games)
@@ -400,16 +454,16 @@ def build_parser() -> argparse.ArgumentParser:
                     help="agent kinds, seat 0 first (random, heuristic, pimc, dd; Toonerville: random, "
                          "heuristic); default heuristic,random,... alternating")
     unit = si.add_mutually_exclusive_group()
-    unit.add_argument("--hands", type=int, help="single hands to play (default 1000)")
-    unit.add_argument("--games", type=int, help="games to play to the target")
-    si.add_argument("--seed", type=int, default=0)
-    si.add_argument("--workers", type=int, default=1,
+    unit.add_argument("--hands", type=_int_in(0, COUNT_MAX), help="single hands to play (default 1000)")
+    unit.add_argument("--games", type=_int_in(0, COUNT_MAX), help="games to play to the target")
+    si.add_argument("--seed", type=_seed, default=0, help="the run's seed (default 0)")
+    si.add_argument("--workers", type=WORKERS, default=1,
                     help="threads for the native loop (random and heuristic agents), processes "
                          "for the others (default 1)")
     si.add_argument("--duplicate", action="store_true",
                     help="play every deal twice with the sides swapped")
-    si.add_argument("--max-hands", type=int, default=200, help="stop a game after this many hands")
-    si.add_argument("--worlds", type=int, default=None, help="worlds per card decision of pimc agents")
+    si.add_argument("--max-hands", type=_int_in(1, 10**6), default=200, help="stop a game after this many hands")
+    si.add_argument("--worlds", type=_int_in(1, 100_000), default=None, help="worlds per card decision of pimc agents")
     si.add_argument("--engine", action="append", metavar="NAME=COMMAND",
                     help="an outside bot: a program that answers JSON lines (docs/FORMATS.md, "
                          "\"An outside bot\"), usable by NAME in --agents; e.g. "
@@ -421,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     _toonerville_options(si)
     se = sub.add_parser("serve", help="the HTTP JSON service, with a browser table (needs the serve extra)")
     se.add_argument("--host", default="127.0.0.1")
-    se.add_argument("--port", type=int, default=8000)
+    se.add_argument("--port", type=_int_in(0, 65535), default=8000, help="the TCP port (default 8000; 0: any free one)")
     se.add_argument("--db", default="rook-games.sqlite", help="the SQLite file of the games (default %(default)s)")
     se.add_argument("--jobs-dir", default=None, help="where simulation results go (default: beside --db)")
     Limits.add_arguments(se)
@@ -431,9 +485,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _toonerville_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("Toonerville (--preset toonerville)")
-    g.add_argument("--players", type=int, default=None, help="3 to 5 players (default 4, or one per --agents)")
+    g.add_argument("--players", type=_int_in(3, 5), default=None,
+                   help="3 to 5 players (default 4, or one per --agents)")
     g.add_argument("--rounds", default=None, help="the rounds to play, e.g. 1,2,11 (default all eleven)")
-    g.add_argument("--turn-limit", type=int, default=1000,
+    g.add_argument("--turn-limit", type=_int_in(1, 10**6), default=1000,
                    help="end a round with nobody out after this many turns (default 1000)")
 
 
@@ -518,7 +573,7 @@ def _simulate_toonerville(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     summary = result.summary()
-    print(json.dumps(summary) if args.json else format_toonerville_summary(summary))
+    print(_json(summary) if args.json else format_toonerville_summary(summary))
     sys.stdout.flush()
     if args.out:
         for path in result.save(args.out):
@@ -568,7 +623,7 @@ def _simulate(args: argparse.Namespace) -> int:
             bar.close()
     summary = result.summary()
     if args.json:
-        print(json.dumps(summary))
+        print(_json(summary))
     else:
         print(format_summary(summary))
     sys.stdout.flush()
@@ -622,7 +677,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.preset is not None:
                 decision = nest_line(_hand_at_nest(args.preset, args.seed))
                 if not args.show:
-                    print(json.dumps(decision))
+                    print(_json(decision))
                 return 0
             if args.show:
                 failed = 0
@@ -669,7 +724,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.max_hands < 1:
                 raise RookError("--max-hands must be at least 1")
             if args.json:
-                print(json.dumps(play_game(args.preset, args.seed, agents, args.max_hands).to_json()))
+                print(_json(play_game(args.preset, args.seed, agents, args.max_hands).to_json()))
                 return 0
             play_game_log(args.preset, args.seed, agents, args.max_hands, sys.stdout)
             return 0

@@ -19,6 +19,7 @@ import time
 from typing import TextIO
 
 from .bots.agents import make_agent
+from .rng import M64, check_seed
 
 __all__ = ["run_demo"]
 
@@ -37,20 +38,24 @@ def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000
 
     w = out.write
     preset = "tournament"
+    check_seed(seed)
     w(f"== 1. A seeded deal: {preset}, seed {seed} ==\n")
-    h = HandState.deal(preset, seed)
-    for s in range(4):
-        w(f"  seat {s}: {fmt_hand(h.hand(s))}\n")
-    w(f"  nest:   {fmt_hand(h.nest)}\n")
-    bots = [make_agent("heuristic", h.variant, seed * 4 + s) for s in range(4)]
-    while h.phase not in (Phase.PLAY, Phase.THROWN_IN):
-        seat = h.to_move
-        assert seat is not None
-        h.apply(bots[seat].act(h.observation(seat)))
-    w("  bidding: " + ", ".join(f"s{s} {'pass' if b is None else b}" for s, b in h.bids()) + "\n")
-    if h.phase == Phase.THROWN_IN:
-        w("  every seat passed: the hand is thrown in (T-6); try another --seed\n")
-        return
+    deal = seed
+    while True:
+        h = HandState.deal(preset, deal)
+        for s in range(4):
+            w(f"  seat {s}: {fmt_hand(h.hand(s))}\n")
+        w(f"  nest:   {fmt_hand(h.nest)}\n")
+        bots = [make_agent("heuristic", h.variant, (deal * 4 + s) & M64) for s in range(4)]
+        while h.phase not in (Phase.PLAY, Phase.THROWN_IN):
+            seat = h.to_move
+            assert seat is not None
+            h.apply(bots[seat].act(h.observation(seat)))
+        w("  bidding: " + ", ".join(f"s{s} {'pass' if b is None else b}" for s, b in h.bids()) + "\n")
+        if h.phase != Phase.THROWN_IN:
+            break
+        deal = (deal + 1) & M64              # T-6: the hand is thrown in, and the next deal is played
+        w(f"  every seat passed: the hand is thrown in (T-6); the next deal, seed {deal}:\n")
     d, trump = h.declarer, h.trump
     assert d is not None and trump is not None
     w(f"  seat {d} declares at {h.high_bid}, takes the nest, discards {fmt_hand(h.nest)} "

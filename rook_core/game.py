@@ -22,7 +22,7 @@ from .actions import PENALTY, Phase, action_name, parse_action, replay
 from .errors import IllegalActionError, RookError
 from .hand import HandState
 from .jsonio import read_object
-from .rng import hand_seed
+from .rng import check_seed, hand_seed
 from .variant import PRESETS, Variant, get_preset
 
 __all__ = ["Game", "game_winner", "hand_seed"]
@@ -35,9 +35,7 @@ class Game:
 
     def __init__(self, variant: Variant | str, seed: int = 0, first_dealer: int | None = None) -> None:
         self.variant = variant if isinstance(variant, Variant) else get_preset(variant)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RookError(f"a seed must be an int, not {seed!r}")
-        self.seed = seed
+        self.seed = check_seed(seed)
         dealer = self.variant.first_dealer if first_dealer is None else first_dealer
         if dealer not in range(4):
             raise RookError(f"first_dealer must be a seat 0..3, not {first_dealer!r}")

@@ -22,6 +22,7 @@ from .cards import Card, CardSet, card_name, color_name, parse_card, parse_cards
 from .errors import IllegalActionError, NotationError, RookError
 from .jsonio import read_object
 from .observation import Observation, TrickSeen
+from .rng import check_seed
 from .variant import PRESETS, Variant, get_preset
 
 if TYPE_CHECKING:
@@ -89,8 +90,10 @@ class HandState(HandCore):
         (default: the variant's first dealer, T-1).
 
         :raises VariantError: for an unknown preset name.
+        :raises RookError: for a seed that is not an int 0 .. 2**64-1.
         """
         v = _variant(variant)
+        check_seed(seed)
         st = cls.__new__(cls)
         st._start_deal(rules_for(v), v.first_dealer if dealer is None else dealer, seed)
         return st

@@ -9,7 +9,19 @@ from typing import Any, TextIO
 
 from .errors import RookError
 
-__all__ = ["read_object", "run_jsonl"]
+__all__ = ["json_safe", "read_object", "run_jsonl"]
+
+
+def json_safe(x: Any) -> Any:
+    """``x`` (dicts, lists, tuples, numbers) with every NaN or infinity made None:
+    JSON has no such numbers, and a reader of strict JSON refuses them."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_safe(v) for v in x]
+    return x
 
 
 def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable[str] = (),
@@ -65,7 +77,7 @@ def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[st
             result = {"error": f"internal error: {type(e).__name__}: {e}"}
         if always_id or ident is not None:
             result = {"id": ident, **result}
-        out.write(json.dumps(result) + "\n")
+        out.write(json.dumps(json_safe(result), allow_nan=False) + "\n")
         out.flush()
         if result.get("bye") is True:
             break

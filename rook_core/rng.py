@@ -25,11 +25,23 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _layout as L
+from .errors import RookError
 
-__all__ = ["NativeStream", "agent_seed", "hand_seed", "hand_seeds", "splitmix64"]
+__all__ = ["NativeStream", "agent_seed", "check_seed", "hand_seed", "hand_seeds", "splitmix64"]
 
 M64 = (1 << 64) - 1
 M32 = (1 << 32) - 1
+
+
+def check_seed(seed: object, what: str = "a seed") -> int:
+    """Return ``seed`` if it is a seed: an int 0 .. 2**64-1, the one rule of every
+    deal, game, simulation and service request (the command line says the same).
+
+    :raises RookError: for anything else, naming it.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= M64:
+        raise RookError(f"{what} must be an int in 0 .. 2**64-1, not {seed!r}")
+    return seed
 
 
 def splitmix64(x: int) -> tuple[int, int]:

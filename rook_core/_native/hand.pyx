@@ -225,21 +225,24 @@ cdef class HandCore:
         self.undo()
         return a
 
-    def bid(self, int amount, seat=None):
-        """Bid ``amount`` points (T-3)."""
-        if amount <= 0 or amount > 1000:
-            raise IllegalActionError(f"a bid must be 1..1000 points, not {amount} (T-3)", rule="T-3")
-        self.apply(ROOK_A_BID + amount, seat)
+    def bid(self, object amount, seat=None):
+        """Bid ``amount`` points (T-3).
+
+        :raises IllegalActionError: for anything but an int 1..1000 (T-3), or a bid the rules refuse.
+        """
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= 1000:
+            raise IllegalActionError(f"a bid must be 1..1000 points, not {amount!r} (T-3)", rule="T-3")
+        self.apply(ROOK_A_BID + <int>amount, seat)
 
     def pass_bid(self, seat=None):
         """Pass in the bidding (T-4)."""
         self.apply(ROOK_A_PASS, seat)
 
-    def penalty(self, int team):
+    def penalty(self, object team):
         """Record the T-35 penalty against ``team`` (0 or 1): −penalty_points at once."""
-        if team not in (0, 1):
+        if isinstance(team, bool) or team not in (0, 1):
             raise IllegalActionError(f"a penalty is against team 0 or 1, not {team} (T-35)", rule="T-35")
-        self.apply(ROOK_A_PENALTY + team)
+        self.apply(ROOK_A_PENALTY + <int>team)
 
     # -------------------------------------------------------------- errors
     def _wrong_seat(self, seat, int action):

@@ -4,6 +4,8 @@ from typing import Any, Self
 
 from rook_core.errors import RookError
 
+MAX_TT_BYTES: int
+
 class SolverCore:
     node_budget: int
     time_budget: float

@@ -29,6 +29,7 @@ from rook_core.errors import PositionError, RookError
 
 
 DEF TEAM_MAX = 8                   # ROOK_DD_TEAM_MAX (src/rook/solve.h)
+MAX_TT_BYTES = 1 << 40            # the largest table a solver is given
 
 
 cdef class SolverCore:
@@ -52,9 +53,14 @@ cdef class SolverCore:
     cdef bint _generalize
     cdef list _helpers             # solvers sharing this one's table (workers > 1)
 
-    def __cinit__(self, size_t tt_bytes=24 << 20, uint64_t node_budget=0, bint generalize=True,
-                  double time_budget=0.0):
-        if not 0.0 <= time_budget < 1e9:
+    def __cinit__(self, object tt_bytes=24 << 20, object node_budget=0, bint generalize=True,
+                  object time_budget=0.0):
+        if isinstance(tt_bytes, bool) or not isinstance(tt_bytes, int) or not 0 < tt_bytes <= MAX_TT_BYTES:
+            raise RookError(f"tt_bytes must be an int 1 .. 2**40 (bytes of the table), not {tt_bytes!r}")
+        if isinstance(node_budget, bool) or not isinstance(node_budget, int) or not 0 <= node_budget < 2 ** 63:
+            raise RookError(f"node_budget must be an int 0 .. 2**63-1 (0: no limit), not {node_budget!r}")
+        if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) \
+                or not 0.0 <= time_budget < 1e9:
             raise RookError(f"time_budget must be a number of seconds >= 0, not {time_budget!r}")
         self.s = rook_solver_new(tt_bytes)
         if self.s == NULL:

@@ -88,8 +88,9 @@ class _Strict(BaseModel):
 
 class NewGame(_Strict):
     game: str = Field(description="a preset (tournament, crowsnest, ...) or toonerville", max_length=40)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1,
-                             description="the deal's seed; left out, the server picks a secret one. Whoever "
+    seed: int | None = Field(None,
+                             description="the deal's seed, an int 0 .. 2**64-1 (past it: 400); left out, the "
+                                         "server picks a secret one. Whoever "
                                          "knows the seed knows every hand: it is shown once the game is over")
     players: int | None = Field(None, ge=3, le=5, description="Toonerville: 3 to 5 (default 4)")
     rounds: list[Annotated[int, Field(ge=1, le=11)]] | None = Field(
@@ -132,7 +133,7 @@ class SimJob(_Strict):
     agents: list[Literal["random", "heuristic"]] = Field(min_length=3, max_length=5)
     hands: int | None = Field(None, ge=1, le=MAX_HANDS)
     games: int | None = Field(None, ge=1, le=MAX_GAMES)
-    seed: int = Field(0, ge=0, le=2**63 - 1)
+    seed: int = Field(0, description="the run's seed, an int 0 .. 2**64-1 (past it: 400)")
 
 
 class ErrorBody(BaseModel):

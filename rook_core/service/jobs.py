@@ -34,6 +34,8 @@ from typing import Any
 
 from ..errors import RookError
 from ..hosting import BOT_KINDS, GAMES
+from ..jsonio import json_safe
+from ..rng import check_seed
 from .limits import Busy
 
 __all__ = ["Jobs", "MAX_HANDS", "MAX_GAMES", "MAX_WAITING"]
@@ -127,6 +129,7 @@ class Jobs:
             raise RookError(f"hands must be 1..{MAX_HANDS}, not {hands}")
         if games is not None and not 1 <= games <= MAX_GAMES:
             raise RookError(f"games must be 1..{MAX_GAMES}, not {games}")
+        check_seed(spec.get("seed", 0))
         return spec
 
     def submit(self, spec: dict[str, Any]) -> str:
@@ -246,15 +249,4 @@ def _simulate_job(spec: dict[str, Any], directory: str, job_id: str) -> dict[str
         except RookError:
             if ext != ".parquet":                   # parquet needs pyarrow, the others nothing
                 raise
-    return dict(_plain(result.summary()))
-
-
-def _plain(x: Any) -> Any:
-    """``x`` with NaN turned into None, for JSON."""
-    if isinstance(x, float):
-        return None if x != x else x
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
-    return x
+    return dict(json_safe(result.summary()))

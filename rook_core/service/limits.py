@@ -91,16 +91,16 @@ class Limits:
         for name in ("requests_burst", "bot_slice", "bot_queue", "games_burst", "analysis_queue", "solve_budget",
                      "idle_timeout", "connections", "connections_per_client"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise RookError(f"the limit {name} must be an int >= 1, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 2**62:
+                raise RookError(f"the limit {name} must be an int in 1 .. 2**62, not {value!r}")
         for name in ("requests_per_second", "games_per_minute"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise RookError(f"the limit {name} must be a number >= 0, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1e9:
+                raise RookError(f"the limit {name} must be a number in 0 .. 1e9, not {value!r}")
         for name in ("read_timeout", "keep_games_days", "keep_jobs_hours"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                raise RookError(f"the limit {name} must be a number > 0, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1e9:
+                raise RookError(f"the limit {name} must be a number in (0, 1e9], not {value!r}")
 
 
 class RateLimit:

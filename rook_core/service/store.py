@@ -86,8 +86,8 @@ class Store:
         self._folded = 0                          # of them, the ones folded into the file (make_durable)
         self._folding = threading.Lock()
         self._counting = threading.Lock()
-        db = self._db()
         try:
+            db = self._db()
             db.execute("PRAGMA journal_mode=WAL")
             found = [str(r[0]) for r in db.execute("PRAGMA quick_check").fetchall()]
         except sqlite3.DatabaseError as e:

@@ -26,6 +26,7 @@ import numpy.typing as npt
 from .._native import rules_for
 from ..cards import parse_color
 from ..errors import RookError
+from ..rng import check_seed
 from ..variant import Variant, get_preset
 
 __all__ = ["random_playouts"]
@@ -41,9 +42,8 @@ def random_playouts(preset: str | Variant, n: int, *, seed: int = 0, trump: int 
     v = preset if isinstance(preset, Variant) else get_preset(preset)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise RookError(f"n must be an int >= 0, not {n!r}")
-    for name, x in (("seed", seed), ("first", first)):
-        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 1 << 64:
-            raise RookError(f"{name} must be an int in 0 .. 2**64-1, not {x!r}")
+    check_seed(seed)
+    check_seed(first, "first")
     t = parse_color(trump)
     w = (os.cpu_count() or 1) if workers is None else workers
     if isinstance(w, bool) or not isinstance(w, int) or w < 1:

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import RookError
 from .simulate import SimResult
+from .tables import check_folder
 
 if TYPE_CHECKING:
     from ..odds import BidOdds
@@ -50,6 +51,7 @@ def check_report_path(path: str | os.PathLike[str]) -> str:
     p = os.fspath(path)
     if os.path.splitext(p)[1].lower() not in (".png", ".svg", ".pdf"):
         raise RookError(f"cannot write a report to {p!r}: use a .png, .svg or .pdf file")
+    check_folder(p)
     return p
 
 

@@ -57,11 +57,11 @@ from ..bots.policy import NativePolicy
 from ..errors import IllegalActionError, RookError
 from ..game import Game
 from ..hand import HandState
-from ..rng import agent_seed, hand_seed, hand_seeds
+from ..rng import agent_seed, check_seed, hand_seed, hand_seeds
 from ..variant import Variant, get_preset
 from .chunks import Inline, process_pool, run_chunks
 from .stats import mean_ci, wilson
-from .tables import Tables, check_out_path
+from .tables import Tables, check_out_path, check_rows_fit
 
 __all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path"]
 
@@ -370,8 +370,9 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise RookError(f"the number of {'hands' if hands is not None else 'games'} must be an "
                         f"int >= 0, not {n!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RookError(f"a seed must be an int, not {seed!r}")
+    check_rows_fit(n * (2 if duplicate else 1), L.ROW_LEN * 8,
+                   f"{n:,} {'hands' if hands is not None else 'games'}")
+    check_seed(seed)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
     if not isinstance(max_hands, int) or max_hands < 1:

@@ -20,21 +20,55 @@ import numpy as np
 
 from ..errors import RookError
 
-__all__ = ["OUT_EXTENSIONS", "Tables", "check_out_path"]
+__all__ = ["OUT_EXTENSIONS", "Tables", "check_out_path", "check_rows_fit"]
 
 OUT_EXTENSIONS = (".parquet", ".csv", ".npz")
+
+
+def _memory() -> int:
+    """The machine's memory in bytes (8 GiB where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return 8 << 30
+
+
+def check_rows_fit(rows: int, row_bytes: int, what: str) -> None:
+    """Refuse, before any work, a run whose result rows would need more than
+    half of the machine's memory (a run keeps every row until it ends).
+
+    :raises RookError: naming the run and what it would need.
+    """
+    need, have = rows * row_bytes, _memory()
+    if need > have // 2:
+        raise RookError(f"{what}: the results would need about {need / 2**30:,.0f} GiB, more than half of "
+                        f"this machine's {have / 2**30:,.0f} GiB; run fewer at a time (each run with its "
+                        "own seed)")
 
 
 def check_out_path(path: str | os.PathLike[str]) -> str:
     """Return the extension of ``path`` if results can be written there.
 
-    :raises RookError: for another extension.
+    :raises RookError: for another extension, or a folder that does not exist.
     """
     p = os.fspath(path)
     ext = os.path.splitext(p)[1].lower()
     if ext not in OUT_EXTENSIONS:
         raise RookError(f"cannot write {p!r}: use a .parquet, .csv or .npz file")
+    check_folder(p)
     return ext
+
+
+def check_folder(path: str) -> None:
+    """Refuse a file path whose folder does not exist (or is not a folder one may write in).
+
+    :raises RookError: naming the folder.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise RookError(f"cannot write {path!r}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise RookError(f"cannot write {path!r}: the folder {folder} is not writable")
 
 
 class Tables:

@@ -29,13 +29,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import RookError
-from ..rng import agent_seed, hand_seed
+from ..rng import agent_seed, check_seed, hand_seed
 from ..toonerville.agents import make_toonerville_agent, play_game, toonerville_agent_kinds
 from ..toonerville.game import ToonervilleGame
 from ..toonerville.rules import ToonervilleRules
 from .chunks import process_pool, run_chunks
 from .stats import mean_ci, wilson
-from .tables import Tables
+from .tables import Tables, check_rows_fit
 
 __all__ = ["simulate_toonerville", "format_toonerville_summary", "ToonervilleSimResult", "ROUND_COLUMNS",
            "GAME_COLUMNS", "MAX_PLAYERS"]
@@ -166,8 +166,8 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
     rules = ToonervilleRules(players=len(kinds), rounds=tuple(rounds), max_buys=max_buys, turn_limit=turn_limit)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise RookError(f"games must be an int >= 1, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RookError(f"a seed must be an int, not {seed!r}")
+    check_rows_fit(games * len(rules.rounds), 8 * (8 + 4 * len(kinds)), f"{games:,} games")
+    check_seed(seed)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be an int >= 1, not {workers!r}")
     chunk = max(1, min(50, math.ceil(games / (4 * workers))))

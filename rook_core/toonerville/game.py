@@ -50,7 +50,7 @@ from .. import _layout as L
 from ..cards import card_name
 from ..errors import IllegalActionError, RookError
 from ..jsonio import read_object
-from ..rng import hand_seed
+from ..rng import check_seed, hand_seed
 from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
 from .contracts import CONTRACTS, Contract
 from .hand import FULL_DECK, MultiHand, card_points
@@ -98,8 +98,7 @@ class ToonervilleGame:
 
     def __init__(self, players: int | ToonervilleRules = 4, seed: int = 0, first_dealer: int = 0) -> None:
         self.rules = players if isinstance(players, ToonervilleRules) else ToonervilleRules(players=players)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RookError(f"a seed must be an int, not {seed!r}")
+        check_seed(seed)
         if isinstance(first_dealer, bool) or first_dealer not in range(self.rules.players):
             raise RookError(f"first_dealer must be a player 0..{self.rules.players - 1}, not {first_dealer!r}")
         self.seed = seed

@@ -190,7 +190,7 @@ def test_cli_simulate_prints_a_summary_and_writes_files(tmp_path) -> None:
 @pytest.mark.parametrize("args,message", [
     (["--agents", "heuristic,random"], "four kinds"),
     (["--agents", "heuristic,random,heuristic,wizard"], "unknown agent 'wizard'"),
-    (["--hands", "-3"], "int >= 0"),
+    (["--hands", "-3"], "argument --hands: must be an int in 0 .."),
     (["--hands", "3", "--out", "x.xlsx"], ".parquet, .csv or .npz"),
 ])
 def test_cli_simulate_bad_input_exits_2_with_a_message(args, message) -> None:

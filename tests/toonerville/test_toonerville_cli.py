@@ -25,7 +25,10 @@ from rook_core.toonerville.rules import ToonervilleRules
 def run(argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = main(argv)
+        try:
+            code = main(argv)
+        except SystemExit as e:          # argparse refused a flag's value
+            code = int(e.code or 0)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -58,7 +61,7 @@ def test_play_shows_buys_with_their_penalty_card() -> None:
 
 def test_play_and_simulate_refuse_bad_options() -> None:
     for argv, message in [
-        (["play", "--preset", "toonerville", "--players", "6"], "3 to 5 players"),
+        (["play", "--preset", "toonerville", "--players", "6"], "--players: must be an int in 3 .. 5"),
         (["play", "--preset", "toonerville", "--players", "3", "--agents", "heuristic,heuristic"], "needs 3 agents"),
         (["play", "--preset", "toonerville", "--agents", "heuristic,pimc,heuristic"], "unknown Toonerville agent"),
         (["play", "--preset", "toonerville", "--rounds", "1,x"], "--rounds"),
