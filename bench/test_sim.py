@@ -85,6 +85,26 @@ def test_pimc_first_lead_100_worlds(benchmark, ledger):
     assert _decide(h, 2) == (card, used), "threads must not change the decision"
 
 
+@pytest.mark.benchmark(group="sim-pimc")
+def test_pimc_first_lead_within_its_time(benchmark, ledger):
+    """The anytime decision (decision_time = the target): how many of the 100 worlds it solves in it."""
+    h = _first_lead()
+    solved: list[int] = []
+
+    def decide() -> int:
+        agent = PIMCAgent(h.variant, seed=1, worlds=WORLDS, workers=1, decision_time=PIMC_TARGET_S)
+        card = agent.act(h.observation(h.to_move))
+        solved.append(agent.last_used)
+        return card
+    card = benchmark.pedantic(decide, rounds=5, iterations=1)
+    m = ledger.record("pimc/anytime", benchmark, 1, "decision")
+    if m is not None:
+        ledger.target(f"sim pimc anytime decision, first lead of tournament seed {PIMC_SEED}, decision_time "
+                      f"{PIMC_TARGET_S * 1000:.0f} ms (one core): median {m.median * 1000:.0f} ms, worlds solved "
+                      f"per decision {sorted(solved)} of {WORLDS}")
+    assert card in [int(c) for c in h.legal_cards()]
+
+
 @pytest.mark.benchmark(group="sim-pimc-13")
 def test_pimc_house_first_lead_searched(benchmark, ledger):
     h = _first_lead("house-180")

@@ -172,6 +172,7 @@ class PIMCAgent:
 
     def act(self, observation: Mapping[str, Any]) -> int:
         """Return the action for ``observation``."""
+        started = time.perf_counter()          # the decision's clock (decision_time) counts the sampling too
         legal = [int(a) for a in observation["legal_actions"]]
         if self.nest == "worlds" and observation["phase"] in ("nest", "trump") and len(legal) > 1:
             planned = self._planned(observation, legal)
@@ -186,7 +187,7 @@ class PIMCAgent:
             complete = self._rollouts(k, positions, observation, legal)
             self.stats["rolled_out"] += 1
         else:
-            results = self._solve(positions)
+            results = self._solve(positions, started)
             complete = _complete(results, legal)
             self.stats["solved"] += len(complete)
             if self.playout_fallback and len(complete) < len(positions):
@@ -210,13 +211,14 @@ class PIMCAgent:
         return max(legal, key=lambda c: (round(worth[c], 9), round(sign * means[c], 9))
                    + _tie_break(self.variant, c))
 
-    def _solve(self, positions: list[Position]) -> list[SolveResult | int | RookError]:
+    def _solve(self, positions: list[Position], started: float) -> list[SolveResult | int | RookError]:
         """Every world's answer (solve_many's), or with ``decision_time`` those
-        of the worlds solved in the time, a batch at a time (the rest left out)."""
+        of the worlds solved by ``started`` + the time, a batch at a time (the
+        rest left out)."""
         if not self.decision_time:
             return solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes,
                               node_budget=self.node_budget, time_budget=self.time_budget)
-        deadline = time.perf_counter() + self.decision_time
+        deadline = started + self.decision_time
         batch = self.workers or os.cpu_count() or 1
         out: list[SolveResult | int | RookError] = []
         for i in range(0, len(positions), batch):
