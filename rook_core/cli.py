@@ -33,6 +33,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -480,7 +481,66 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--jobs-dir", default=None, help="where simulation results go (default: beside --db)")
     Limits.add_arguments(se)
     sub.add_parser("engine", help="the engine over stdin/stdout, one JSON message per line")
+    for name, parser in sub.choices.items():
+        described = COMMANDS.get(name)
+        if described is not None and parser.epilog is None:         # an alias shares its parser
+            parser.description = textwrap.fill(parser.description or described[0], 79, break_on_hyphens=False)
+            parser.epilog = "example:\n  " + described[1]
+        parser.formatter_class = _HelpFormatter
     return p
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that keeps the example's lines and shows each flag's default (unless its text says it)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if (action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
+                and "default" not in text):
+            text += " (default: %(default)s)"
+        return text
+
+
+# What each subcommand reads and writes, and an example (its --help shows both).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "legal": ("Reads trick-play positions (docs/FORMATS.md), one JSON object per line on stdin, and "
+              "writes one JSON line per position with its legal cards, or {\"error\": ...} for a bad line "
+              "(the next line is read).",
+              "echo '{\"preset\":\"tournament\",\"trump\":\"R\",\"leader\":0,\"trick\":[\"B5\"],"
+              "\"hands\":[[\"B6\"],[\"B7\",\"Rook\"],[\"B8\",\"R5\"],[\"B9\",\"G5\"]]}' | rook legal"),
+    "perft": ("Reads positions (docs/FORMATS.md) as JSON lines on stdin and writes, per line, the number "
+              "of card sequences --depth cards deep.", "... | rook perft --depth 3"),
+    "solve": ("Reads positions (docs/FORMATS.md) as JSON lines on stdin and writes, per line, the "
+              "double-dummy value, every legal card's value and the best cards (JSON), or a table with "
+              "--show; a budget that runs out gives the bounds proven.",
+              "... | rook solve --show --budget 5000000"),
+    "nest": ("Reads hands in the nest phase (rook-hand/1) as JSON lines on stdin, or deals one with "
+             "--preset and --seed, and writes each trump's best discard and the best trump, double dummy.",
+             "rook nest --preset tournament --seed 7 --show"),
+    "play": ("Plays a seeded game between bots and writes it to stdout: a readable log, or one JSON line "
+             "(format rook-game/1, what rook analyse reads) with --json.",
+             "rook play --preset partnership-57 --seed 3 --agents heuristic,random,heuristic,random"),
+    "analyse": ("", "rook play --seed 3 --json | rook analyse --show"),
+    "odds": ("", "rook odds --preset tournament --hand 'R14 R13 R12 R10 R9 B14 B5 G14 Y5' --plot odds.png"),
+    "contract": ("Reads Toonerville hands (docs/FORMATS.md) as JSON lines on stdin and writes, per line, "
+                 "whether the hand meets its contract, its least deadwood and a best lay-down.",
+                 "echo '{\"id\":\"t\",\"hand\":[\"B7\",\"G7\",\"Rook\",\"R3\",\"R4\",\"R5\",\"R6\"],"
+                 "\"contract\":2}' | rook contract"),
+    "demo": ("Writes the tour to stdout: a seeded deal bid by bots, its double-dummy solution, a "
+             "duplicate simulation with intervals, and a million native random playouts.",
+             "rook demo --seed 8"),
+    "simulate": ("Plays many seeded hands or games between bots and writes the summary to stdout (a "
+                 "table, or JSON with --json), the columns to --out, the plots to --report, and a "
+                 "progress bar to stderr; files are checked before the run starts.",
+                 "rook simulate --agents heuristic,random,heuristic,random --hands 10000 --duplicate "
+                 "--out hands.parquet"),
+    "serve": ("Serves the HTTP JSON service and the browser table on --host:--port; the games go to the "
+              "SQLite file --db, simulation results to --jobs-dir; it prints its address when it is up.",
+              "rook serve --port 8000   # then open http://127.0.0.1:8000/"),
+    "engine": ("Reads one JSON command per line on stdin (new, legal, act, observe, bot, solve, review, "
+               "...; docs/FORMATS.md) and writes one JSON answer per line on stdout.",
+               "echo '{\"cmd\": \"new\", \"game\": \"tournament\", \"seed\": 1}' | rook engine"),
+}
 
 
 def _toonerville_options(p: argparse.ArgumentParser) -> None:

@@ -212,3 +212,32 @@ def test_version_and_module_entry_point() -> None:
     res = subprocess.run([sys.executable, "-m", "rook_core", "--version"], capture_output=True,
                          text=True, timeout=60)
     assert res.returncode == 0 and res.stdout.strip() == f"rook_core {__version__}"
+
+
+def test_every_subcommand_says_what_it_reads_and_writes_with_an_example_and_its_defaults() -> None:
+    """Issue 18: ``rook X --help`` describes the command, ends with an example and shows every default."""
+    from rook_core.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    for name, p in sub.choices.items():
+        text = p.format_help()
+        assert p.description and len(p.description) > 40, name
+        assert "\nexample:\n  " in text and ("rook " + p.prog.split()[-1]) in text.split("example:")[1], name
+        for action in p._actions:
+            if action.option_strings and action.default not in (None, False, "==SUPPRESS=="):
+                assert "default" in (p._get_formatter()._get_help_string(action) or ""), (name, action.dest)
+
+
+def test_serve_prints_its_address_once_it_listens(tmp_path: Path) -> None:
+    import httpx
+    proc = subprocess.Popen([sys.executable, "-m", "rook_core", "serve", "--port", "0", "--db",
+                             str(tmp_path / "g.sqlite")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("rook serve: listening on http://127.0.0.1:"), line
+        url = line.split()[4]
+        assert httpx.get(url + "health", timeout=10).status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -84,7 +84,21 @@ def _protocol(limits: Limits) -> type[H11Protocol]:
 
 
 def serve(app: Any, host: str, port: int, limits: Limits) -> None:
-    """Run ``app`` on ``host:port`` until stopped, within ``limits``' connection bounds."""
+    """Run ``app`` on ``host:port`` until stopped, within ``limits``' connection bounds;
+    once it listens, print its address (the port it got, for ``port`` 0) on stdout."""
     import uvicorn
-    uvicorn.run(app, host=host, port=port, log_level="warning", http=_protocol(limits),
-                timeout_keep_alive=limits.idle_timeout, limit_concurrency=limits.connections)
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                for server in self.servers:
+                    for sock in server.sockets:
+                        at, bound = sock.getsockname()[:2]
+                        name = f"[{at}]" if ":" in at else at
+                        print(f"rook serve: listening on http://{name}:{bound}/ (the browser table; the API "
+                              f"reader at /docs)", flush=True)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", http=_protocol(limits),
+                            timeout_keep_alive=limits.idle_timeout, limit_concurrency=limits.connections)
+    Announcing(config).run()
