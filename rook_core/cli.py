@@ -339,12 +339,13 @@ def _int_in(lo: int, hi: int) -> Callable[[str], int]:
 
 def _seed(text: str) -> int:
     """An argparse type: a seed (rng.check_seed's rule and message)."""
+    value: object = text
     try:
-        n = int(text)
+        value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed must be an int in 0 .. 2**64-1, not {text!r}") from None
+        pass                                 # check_seed names the text it was given
     try:
-        return check_seed(n)
+        return check_seed(value)
     except RookError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 

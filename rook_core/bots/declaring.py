@@ -45,11 +45,12 @@ __all__ = ["NestPlan", "plan_by_worlds"]
 @dataclass(frozen=True)
 class NestPlan:
     """A trump with the cards to bury for it, and what the worlds said: each
-    trump's mean score difference over the solved worlds (None: none solved)."""
+    trump's mean score difference (the seat's team's score less the other
+    team's) over the worlds solved, in the order of the trumps asked."""
 
     trump: int
     discard: int                   # mask of the cards to bury (T-20)
-    means: tuple[float | None, ...]
+    means: tuple[float, ...]
     solved: int                    # worlds whose every trump was solved
     worlds: int
 

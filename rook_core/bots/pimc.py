@@ -141,8 +141,10 @@ class PIMCAgent:
                  nest: str = "heuristic", nest_budget: int = 2_000_000, decision_time: float = 0.0) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
-        if node_budget < 0 or time_budget < 0 or decision_time < 0:
-            raise RookError("budgets must not be negative")
+        for name, x in (("node_budget", node_budget), ("time_budget", time_budget),
+                        ("decision_time", decision_time)):
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e18:
+                raise RookError(f"{name} must be a number >= 0 (budgets must not be negative), not {x!r}")
         if objective not in ("score", "points"):
             raise RookError(f"objective must be 'score' or 'points', not {objective!r}")
         if isinstance(rollouts_above, bool) or not isinstance(rollouts_above, int) or rollouts_above < 0:
