@@ -37,9 +37,9 @@ import textwrap
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from . import flags
 from .errors import RookError
 from .jsonio import json_safe
-from .rng import check_seed
 from .service.limits import Limits
 from .text import fmt_hand, show_solution
 
@@ -318,51 +318,6 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
     return -1
 
 
-BUDGET_MAX = 2**63 - 1        # the largest node budget (the solver counts nodes in 64 bits)
-COUNT_MAX = 2**63 - 1         # hands or games of a run (what fits in memory is checked with the run)
-
-
-def _int_in(lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse type: an int in lo .. hi (argparse then names the flag and exits with status 2)."""
-    def parse(text: str) -> int:
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an int: {text!r}") from None
-        if not lo <= n <= hi:
-            top = "2**63-1" if hi == 2**63 - 1 else f"{hi:,}"
-            raise argparse.ArgumentTypeError(f"must be an int in {lo:,} .. {top}, not {n:,}")
-        return n
-    parse.__name__ = "int"
-    return parse
-
-
-def _seed(text: str) -> int:
-    """An argparse type: a seed (rng.check_seed's rule and message)."""
-    value: object = text
-    try:
-        value = int(text)
-    except ValueError:
-        pass                                 # check_seed names the text it was given
-    try:
-        return check_seed(value)
-    except RookError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _seconds(text: str) -> float:
-    """An argparse type: seconds, 0 .. 1e9."""
-    try:
-        t = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0.0 <= t < 1e9:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds in 0 .. 1e9, not {text}")
-    return t
-
-
-BUDGET = _int_in(0, BUDGET_MAX)
-WORKERS = _int_in(1, 256)
 
 
 def _json(obj: Any) -> str:
@@ -379,33 +334,33 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("legal", help="legal cards of FORMATS.md positions (JSON lines on stdin)")
     pf = sub.add_parser("perft", help="perft counts of FORMATS.md positions (JSON lines on stdin)")
-    pf.add_argument("--depth", type=_int_in(1, 64), required=True, help="number of cards to look ahead (1..64)")
+    pf.add_argument("--depth", type=flags.int_in(1, 64), required=True, help="number of cards to look ahead (1..64)")
     so = sub.add_parser("solve", help="double-dummy values of FORMATS.md positions (JSON lines on stdin)")
-    so.add_argument("--budget", type=BUDGET, default=0,
+    so.add_argument("--budget", type=flags.BUDGET, default=0,
                     help="node budget per position (0: none); past it the line gets an error with bounds")
-    so.add_argument("--time-budget", type=_seconds, default=0.0, metavar="SECONDS",
+    so.add_argument("--time-budget", type=flags.seconds, default=0.0, metavar="SECONDS",
                     help="time budget per position (0: none), the same way; unlike a node "
                          "budget its answers depend on the machine")
-    so.add_argument("--at-least", type=_int_in(-(2**31), 2**31 - 1), default=None, metavar="T",
+    so.add_argument("--at-least", type=flags.int_in(-(2**31), 2**31 - 1), default=None, metavar="T",
                     help="also answer whether team 0 can take at least T points")
     so.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
     ne = sub.add_parser("nest", help="the declarer's best discard and trump, double dummy")
     ne.add_argument("--preset", choices=sorted(PRESETS),
                     help="deal a hand of this preset (with --seed) instead of reading hand JSON lines")
-    ne.add_argument("--seed", type=_seed, default=0, help="the deal's seed (with --preset)")
-    ne.add_argument("--workers", type=WORKERS, default=1, help="threads searching the trumps side by side")
-    ne.add_argument("--budget", type=BUDGET, default=0,
+    ne.add_argument("--seed", type=flags.seed, default=0, help="the deal's seed (with --preset)")
+    ne.add_argument("--workers", type=flags.WORKERS, default=1, help="threads searching the trumps side by side")
+    ne.add_argument("--budget", type=flags.BUDGET, default=0,
                     help="node budget per search (0: none); past it the answer keeps what was "
                          "proven and says so (exact, unsettled, proven)")
     ne.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
     games = sorted(PRESETS) + ["toonerville"]
     pl = sub.add_parser("play", help="play a seeded game between bots and print it")
     pl.add_argument("--preset", default="tournament", choices=games)
-    pl.add_argument("--seed", type=_seed, default=0, help="the game's seed (default 0)")
+    pl.add_argument("--seed", type=flags.seed, default=0, help="the game's seed (default 0)")
     pl.add_argument("--agents", default=None,
                     help="agent kinds, comma separated, one per seat (random, heuristic, pimc, dd; "
                          "Toonerville: random, heuristic); default heuristic everywhere")
-    pl.add_argument("--max-hands", type=_int_in(1, 10**6), default=1000,
+    pl.add_argument("--max-hands", type=flags.int_in(1, 10**6), default=1000,
                     help="stop a game that has no winner after this many hands")
     pl.add_argument("--json", action="store_true",
                     help="write the game as one JSON line (format rook-game/1, what rook analyse reads) "
@@ -419,12 +374,12 @@ def build_parser() -> argparse.ArgumentParser:
                     "(rook-game/1, e.g. from rook play --json) or the history of a finished rook serve "
                     "game; writes one JSON line per document with the review of each played hand, or "
                     "text with --show.  Example: rook play --seed 3 --json | rook analyse --show")
-    an.add_argument("--budget", type=BUDGET, default=0,
+    an.add_argument("--budget", type=flags.BUDGET, default=0,
                     help="node budget per search (0: none, the default); past it a card's cost is a lower bound")
-    an.add_argument("--workers", type=WORKERS, default=1, help="threads per search (default 1)")
+    an.add_argument("--workers", type=flags.WORKERS, default=1, help="threads per search (default 1)")
     an.add_argument("--nest", action="store_true",
                     help="also review the nest: each trump with its best discard, double dummy (slow)")
-    an.add_argument("--nest-budget", type=BUDGET, default=0, help="node budget per search of the nest review")
+    an.add_argument("--nest-budget", type=flags.BUDGET, default=0, help="node budget per search of the nest review")
     an.add_argument("--show", action="store_true", help="print the reviews for people instead of JSON")
     od = sub.add_parser(
         "odds", help="the odds of making each bid with a hand, per trump, by double-dummy simulation",
@@ -435,19 +390,20 @@ def build_parser() -> argparse.ArgumentParser:
     od.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
     hand = od.add_mutually_exclusive_group(required=True)
     hand.add_argument("--hand", help="the seat's cards before the bidding (e.g. 'R14 R13 B5 ...')")
-    hand.add_argument("--deal", type=_seed, metavar="SEED", help="take the seat's cards of this deal")
-    od.add_argument("--seat", type=_int_in(0, 3), default=0, help="the seat (default 0)")
-    od.add_argument("--worlds", type=_int_in(1, 100_000), default=200, help="deals of the unseen cards (default 200)")
-    od.add_argument("--seed", type=_seed, default=0, help="the seed of those deals (default 0)")
-    od.add_argument("--workers", type=WORKERS, default=1, help="threads solving them (default 1)")
-    od.add_argument("--budget", type=BUDGET, default=0, help="node budget per search (0: none)")
+    hand.add_argument("--deal", type=flags.seed, metavar="SEED", help="take the seat's cards of this deal")
+    od.add_argument("--seat", type=flags.int_in(0, 3), default=0, help="the seat (default 0)")
+    od.add_argument("--worlds", type=flags.int_in(1, 100_000), default=200,
+                    help="deals of the unseen cards (default 200)")
+    od.add_argument("--seed", type=flags.seed, default=0, help="the seed of those deals (default 0)")
+    od.add_argument("--workers", type=flags.WORKERS, default=1, help="threads solving them (default 1)")
+    od.add_argument("--budget", type=flags.BUDGET, default=0, help="node budget per search (0: none)")
     od.add_argument("--json", action="store_true", help="print JSON instead of a table")
     od.add_argument("--plot", metavar="FILE", help="also draw the odds (.png, .svg or .pdf)")
     sub.add_parser("contract", help="Toonerville: does each hand meet its contract, and its least "
                                     "deadwood (JSON lines on stdin)")
     de = sub.add_parser("demo", help="deal a hand, solve it double dummy, simulate a batch")
-    de.add_argument("--seed", type=_seed, default=8, help="the seed of the deal and the simulation (default 8)")
-    de.add_argument("--hands", type=_int_in(1, COUNT_MAX), default=400,
+    de.add_argument("--seed", type=flags.seed, default=8, help="the seed of the deal and the simulation (default 8)")
+    de.add_argument("--hands", type=flags.int_in(1, flags.COUNT_MAX), default=400,
                     help="deals in the simulation, each played twice (default 400)")
     si = sub.add_parser("simulate", help="many seeded hands or games between bots: summary, "
                                          "columns, plots")
@@ -456,16 +412,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="agent kinds, seat 0 first (random, heuristic, pimc, dd; Toonerville: random, "
                          "heuristic); default heuristic,random,... alternating")
     unit = si.add_mutually_exclusive_group()
-    unit.add_argument("--hands", type=_int_in(0, COUNT_MAX), help="single hands to play (default 1000)")
-    unit.add_argument("--games", type=_int_in(0, COUNT_MAX), help="games to play to the target")
-    si.add_argument("--seed", type=_seed, default=0, help="the run's seed (default 0)")
-    si.add_argument("--workers", type=WORKERS, default=1,
+    unit.add_argument("--hands", type=flags.int_in(0, flags.COUNT_MAX), help="single hands to play (default 1000)")
+    unit.add_argument("--games", type=flags.int_in(0, flags.COUNT_MAX), help="games to play to the target")
+    si.add_argument("--seed", type=flags.seed, default=0, help="the run's seed (default 0)")
+    si.add_argument("--workers", type=flags.WORKERS, default=1,
                     help="threads for the native loop (random and heuristic agents), processes "
                          "for the others (default 1)")
     si.add_argument("--duplicate", action="store_true",
                     help="play every deal twice with the sides swapped")
-    si.add_argument("--max-hands", type=_int_in(1, 10**6), default=200, help="stop a game after this many hands")
-    si.add_argument("--worlds", type=_int_in(1, 100_000), default=None, help="worlds per card decision of pimc agents")
+    si.add_argument("--max-hands", type=flags.int_in(1, 10**6), default=200, help="stop a game after this many hands")
+    si.add_argument("--worlds", type=flags.int_in(1, 100_000), default=None,
+                    help="worlds per card decision of pimc agents")
     si.add_argument("--engine", action="append", metavar="NAME=COMMAND",
                     help="an outside bot: a program that answers JSON lines (docs/FORMATS.md, "
                          "\"An outside bot\"), usable by NAME in --agents; e.g. "
@@ -477,79 +434,29 @@ def build_parser() -> argparse.ArgumentParser:
     _toonerville_options(si)
     se = sub.add_parser("serve", help="the HTTP JSON service, with a browser table (needs the serve extra)")
     se.add_argument("--host", default="127.0.0.1")
-    se.add_argument("--port", type=_int_in(0, 65535), default=8000, help="the TCP port (default 8000; 0: any free one)")
+    se.add_argument("--port", type=flags.int_in(0, 65535), default=8000,
+                    help="the TCP port (default 8000; 0: any free one)")
     se.add_argument("--db", default="rook-games.sqlite", help="the SQLite file of the games (default %(default)s)")
     se.add_argument("--jobs-dir", default=None, help="where simulation results go (default: beside --db)")
     Limits.add_arguments(se)
     sub.add_parser("engine", help="the engine over stdin/stdout, one JSON message per line")
     for name, parser in sub.choices.items():
-        described = COMMANDS.get(name)
+        described = flags.COMMANDS.get(name)
         if described is not None and parser.epilog is None:         # an alias shares its parser
             parser.description = textwrap.fill(parser.description or described[0], 79, break_on_hyphens=False)
             parser.epilog = "example:\n  " + described[1]
-        parser.formatter_class = _HelpFormatter
+        parser.formatter_class = flags.HelpFormatter
     return p
 
 
-class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Help that keeps the example's lines and shows each flag's default (unless its text says it)."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        if (action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
-                and "default" not in text):
-            text += " (default: %(default)s)"
-        return text
-
-
-# What each subcommand reads and writes, and an example (its --help shows both).
-COMMANDS: dict[str, tuple[str, str]] = {
-    "legal": ("Reads trick-play positions (docs/FORMATS.md), one JSON object per line on stdin, and "
-              "writes one JSON line per position with its legal cards, or {\"error\": ...} for a bad line "
-              "(the next line is read).",
-              "echo '{\"preset\":\"tournament\",\"trump\":\"R\",\"leader\":0,\"trick\":[\"B5\"],"
-              "\"hands\":[[\"B6\"],[\"B7\",\"Rook\"],[\"B8\",\"R5\"],[\"B9\",\"G5\"]]}' | rook legal"),
-    "perft": ("Reads positions (docs/FORMATS.md) as JSON lines on stdin and writes, per line, the number "
-              "of card sequences --depth cards deep.", "... | rook perft --depth 3"),
-    "solve": ("Reads positions (docs/FORMATS.md) as JSON lines on stdin and writes, per line, the "
-              "double-dummy value, every legal card's value and the best cards (JSON), or a table with "
-              "--show; a budget that runs out gives the bounds proven.",
-              "... | rook solve --show --budget 5000000"),
-    "nest": ("Reads hands in the nest phase (rook-hand/1) as JSON lines on stdin, or deals one with "
-             "--preset and --seed, and writes each trump's best discard and the best trump, double dummy.",
-             "rook nest --preset tournament --seed 7 --show"),
-    "play": ("Plays a seeded game between bots and writes it to stdout: a readable log, or one JSON line "
-             "(format rook-game/1, what rook analyse reads) with --json.",
-             "rook play --preset partnership-57 --seed 3 --agents heuristic,random,heuristic,random"),
-    "analyse": ("", "rook play --seed 3 --json | rook analyse --show"),
-    "odds": ("", "rook odds --preset tournament --hand 'R14 R13 R12 R10 R9 B14 B5 G14 Y5' --plot odds.png"),
-    "contract": ("Reads Toonerville hands (docs/FORMATS.md) as JSON lines on stdin and writes, per line, "
-                 "whether the hand meets its contract, its least deadwood and a best lay-down.",
-                 "echo '{\"id\":\"t\",\"hand\":[\"B7\",\"G7\",\"Rook\",\"R3\",\"R4\",\"R5\",\"R6\"],"
-                 "\"contract\":2}' | rook contract"),
-    "demo": ("Writes the tour to stdout: a seeded deal bid by bots, its double-dummy solution, a "
-             "duplicate simulation with intervals, and a million native random playouts.",
-             "rook demo --seed 8"),
-    "simulate": ("Plays many seeded hands or games between bots and writes the summary to stdout (a "
-                 "table, or JSON with --json), the columns to --out, the plots to --report, and a "
-                 "progress bar to stderr; files are checked before the run starts.",
-                 "rook simulate --agents heuristic,random,heuristic,random --hands 10000 --duplicate "
-                 "--out hands.parquet"),
-    "serve": ("Serves the HTTP JSON service and the browser table on --host:--port; the games go to the "
-              "SQLite file --db, simulation results to --jobs-dir; it prints its address when it is up.",
-              "rook serve --port 8000   # then open http://127.0.0.1:8000/"),
-    "engine": ("Reads one JSON command per line on stdin (new, legal, act, observe, bot, solve, review, "
-               "...; docs/FORMATS.md) and writes one JSON answer per line on stdout.",
-               "echo '{\"cmd\": \"new\", \"game\": \"tournament\", \"seed\": 1}' | rook engine"),
-}
 
 
 def _toonerville_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("Toonerville (--preset toonerville)")
-    g.add_argument("--players", type=_int_in(3, 5), default=None,
+    g.add_argument("--players", type=flags.int_in(3, 5), default=None,
                    help="3 to 5 players (default 4, or one per --agents)")
     g.add_argument("--rounds", default=None, help="the rounds to play, e.g. 1,2,11 (default all eleven)")
-    g.add_argument("--turn-limit", type=_int_in(1, 10**6), default=1000,
+    g.add_argument("--turn-limit", type=flags.int_in(1, 10**6), default=1000,
                    help="end a round with nobody out after this many turns (default 1000)")
 
 

@@ -133,7 +133,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("play", ("solver", "nest", "review", "odds", "text", "bots", "_reference", "toonerville.agents",
               "toonerville.playlog")),
     ("batch", ("sim",)),
-    ("apps", ("hosting", "analysis", "engine", "service", "demo", "cli", "__main__")),
+    ("apps", ("hosting", "analysis", "engine", "service", "demo", "flags", "cli", "__main__")),
 )
 
 
