@@ -272,3 +272,14 @@ class CardSet:
     def names(self) -> list[str]:
         """Return the cards' FORMATS.md spellings in iteration order."""
         return [_NAMES[b] for b in iter_bits(self.mask)]
+
+    def by_color(self) -> str:
+        """Return the cards grouped by color, highest first, for people (``B:14,10  G:5  Rook``; ``-``: none)."""
+        groups = []
+        for c in range(L.N_COLORS):
+            ranks = sorted((b & 15 for b in iter_bits(self.mask) if b != L.BIRD and b >> 4 == c), reverse=True)
+            if ranks:
+                groups.append(L.COLOR_LETTERS[c] + ":" + ",".join(str(r) for r in ranks))
+        if self.mask >> L.BIRD & 1:
+            groups.append("Rook")
+        return "  ".join(groups) if groups else "-"

@@ -179,6 +179,20 @@ class Game:
         return (f"<Game {self.variant.name} seed={self.seed} hand={self.hand_number} "
                 f"totals={self.totals} winner={self.winner}>")
 
+    def __str__(self) -> str:
+        """For people: the game's totals and state, then its current hand (``str(HandState)``)."""
+        t = self.totals
+        state = (f"team {self.winner} won" if self.winner is not None
+                 else "over" if self.is_over else f"playing to {self.variant.target}")
+        return (f"{self.variant.name} game, seed {self.seed}: hand {self.hand_number}, totals {t[0]} / {t[1]} "
+                f"(team 0 / team 1), {state}\n{self.current}")
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter: the totals over the current hand's table."""
+        import html
+        head = str(self).split("\n", 1)[0]
+        return f"<p>{html.escape(head)}</p>{self.current._repr_html_()}"
+
 
 def game_winner(variant: Variant, totals: tuple[int, int], declarer: int | None) -> int | None:
     """Return the team that has won after a played hand with ``totals``, declared

@@ -11,6 +11,7 @@ state unchanged.
 
 from __future__ import annotations
 
+import html
 import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
@@ -392,3 +393,45 @@ class HandState(HandCore):
 
     def __repr__(self) -> str:
         return f"<HandState {self.variant.name} {self.phase.label} to_move={self.to_move} actions={len(self)}>"
+
+    def _lines(self) -> list[tuple[str, str]]:
+        """The hand for people as (label, text) rows: the contract, the four
+        hands by color, the nest, the trick, the tricks and points so far."""
+        v = self.variant
+        d, trump = self.declarer, self.trump
+        move = "over" if self.is_over else f"seat {self.to_move} to move"
+        rows = [("hand", f"{v.name}, {self.phase.label} phase, {move}, dealer seat {self.dealer}")]
+        if d is not None:
+            rows.append(("contract", f"seat {d} (team {d % 2}) bid {self.high_bid}"
+                         + (f", trump {L.COLOR_NAMES[trump]}" if trump is not None else "")))
+        elif self.bids():
+            rows.append(("bidding", ", ".join(f"seat {s} {'pass' if b is None else b}" for s, b in self.bids())))
+        for s in range(4):
+            rows.append((f"seat {s} (team {s % 2})", self.hand(s).by_color()))
+        if v.nest_size:
+            rows.append(("nest" if self.phase in (Phase.BID, Phase.NEST) or d is None else "discards",
+                         self.nest.by_color()))
+        if self.trick_ids:
+            rows.append(("trick", ", ".join(f"seat {s} {c}" for s, c in self.trick_seats)))
+        done = self.tricks
+        if done:
+            last = done[-1]
+            rows.append(("last trick", ", ".join(f"seat {s} {c}" for s, c in last["cards"])
+                         + f"; seat {last['winner']} took it"))
+        won, pts = self.tricks_won, self.points
+        rows.append(("taken", f"tricks {won[0]} / {won[1]}, points {pts[0]} / {pts[1]} (team 0 / team 1)"))
+        if self.is_over:
+            rows.append(("score", f"{self.score[0]} / {self.score[1]}"))
+        return rows
+
+    def __str__(self) -> str:
+        """The hand for people: the contract, the four hands by color, the trick, the points."""
+        rows = self._lines()
+        width = max(len(k) for k, _ in rows)
+        return "\n".join(f"{k:>{width}}: {t}" for k, t in rows)
+
+    def _repr_html_(self) -> str:
+        """The same as a small HTML table, for Jupyter."""
+        cells = "".join(f"<tr><th style='text-align:right'>{html.escape(k)}</th><td>{html.escape(t)}</td></tr>"
+                        for k, t in self._lines())
+        return f"<table class='rook-hand'>{cells}</table>"

@@ -71,6 +71,14 @@ class SolveResult:
                 "move_values": {str(c): v for c, v in self.move_values.items()},
                 "best": [str(c) for c in self.best]}
 
+    def __str__(self) -> str:
+        """For people: the value, then each card of the seat to move with its value, best first."""
+        team = self.to_move % 2
+        order = sorted(self.move_values.items(), key=lambda cv: (-cv[1] if team == 0 else cv[1], int(cv[0])))
+        cards = "  ".join(f"{c} {v}{'*' if c in self.best else ''}" for c, v in order)
+        return (f"team 0 takes {self.value} points from here with best play; seat {self.to_move} "
+                f"(team {team}) to move, its cards (team 0's points after each, * best): {cards or '-'}")
+
 
 class Solver(SolverCore):
     """A double-dummy solver context with its own table.

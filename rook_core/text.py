@@ -14,19 +14,10 @@ __all__ = ["fmt_hand", "show_solution"]
 
 
 def fmt_hand(mask_cards: Iterable[Any]) -> str:
-    """Return cards grouped by color, highest first (``B:14,10  Rook``)."""
-    from . import _layout as L
-    from .cards import Card
-    cards = list(mask_cards)
-    groups = []
-    for c in range(L.N_COLORS):
-        ranks = sorted((int(x) & 15 for x in cards if not Card(int(x)).is_bird and int(x) >> 4 == c),
-                       reverse=True)
-        if ranks:
-            groups.append(L.COLOR_LETTERS[c] + ":" + ",".join(str(r) for r in ranks))
-    if any(Card(int(x)).is_bird for x in cards):
-        groups.append("Rook")
-    return "  ".join(groups) if groups else "-"
+    """Return cards grouped by color, highest first (``B:14,10  Rook``): :meth:`CardSet.by_color`."""
+    from .cards import CardSet
+    cards = mask_cards if isinstance(mask_cards, CardSet) else CardSet(int(c) for c in mask_cards)
+    return cards.by_color()
 
 
 def show_solution(pos: Position, res: SolveResult) -> str:

@@ -1,0 +1,88 @@
+"""Objects people read (issue 18): a hand, a game and a solver answer print as
+text a person can follow and render as HTML in Jupyter, from the same rows."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+
+import pytest
+
+from rook_core import PRESETS, Game, HandState
+from rook_core import _layout as L
+from rook_core.cards import CardSet
+from rook_core.solver import Solver
+from rook_core.text import fmt_hand
+
+
+def _by_color_spelled_out(mask: int) -> str:
+    """The colors in order B G R Y, each with its ranks highest first, then the bird."""
+    parts = []
+    for letter, c in zip("BGRY", range(4)):
+        ranks = [r for r in range(15, -1, -1) if 16 * c + r != 15 and mask >> (16 * c + r) & 1]
+        if ranks:
+            parts.append(f"{letter}:" + ",".join(map(str, ranks)))
+    if mask >> 15 & 1:
+        parts.append("Rook")
+    return "  ".join(parts) or "-"
+
+
+def test_a_card_set_by_color_names_every_card_once_highest_first() -> None:
+    rng = random.Random(5)
+    deck = [c for c in range(64) if PRESETS["partnership-57"].deck_mask >> c & 1]
+    for _ in range(500):
+        mask = sum(1 << c for c in rng.sample(deck, rng.randint(0, 20)))
+        assert CardSet(mask).by_color() == _by_color_spelled_out(mask) == fmt_hand(CardSet(mask)) \
+            == fmt_hand(list(CardSet(mask)))
+
+
+def _walk(preset: str, seed: int):  # type: ignore[no-untyped-def]
+    h = HandState.deal(preset, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        yield h
+        if h.is_over:
+            return
+        h.apply(rng.choice(h.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_T15_a_hand_prints_its_four_hands_its_contract_trick_and_points(preset: str) -> None:
+    for h in _walk(preset, 2):
+        text = str(h)
+        rows = dict(line.strip().split(": ", 1) for line in text.splitlines())
+        for s in range(4):
+            assert rows[f"seat {s} (team {s % 2})"] == h.hand(s).by_color()
+        assert rows["taken"].startswith(f"tricks {h.tricks_won[0]} / {h.tricks_won[1]}, points "
+                                        f"{h.points[0]} / {h.points[1]}")
+        if h.trump is not None:
+            assert f"trump {L.COLOR_NAMES[h.trump]}" in rows["contract"]
+        if h.trick_ids:
+            assert rows["trick"] == ", ".join(f"seat {s} {c}" for s, c in h.trick_seats)
+        if h.is_over:
+            assert rows["score"] == f"{h.score[0]} / {h.score[1]}"
+        cells = re.findall(r"<tr><th[^>]*>(.*?)</th><td>(.*?)</td></tr>", h._repr_html_())
+        assert [(html.unescape(k), html.unescape(v)) for k, v in cells] == \
+            [(k.strip(), v) for k, v in (line.split(": ", 1) for line in text.splitlines())]
+        assert "\n" not in repr(h)
+
+
+def test_a_game_prints_its_totals_over_its_hand() -> None:
+    g = Game("crowsnest", 7)
+    first, rest = str(g).split("\n", 1)
+    assert first == "crowsnest game, seed 7: hand 1, totals 0 / 0 (team 0 / team 1), playing to 300"
+    assert rest == str(g.current) and g.current._repr_html_() in g._repr_html_()
+
+
+def test_a_solver_answer_prints_each_card_with_its_value_best_first() -> None:
+    pos = {"preset": "tournament", "trump": "R", "leader": 1, "trick": [],
+           "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
+    r = Solver().solve(pos)
+    text = str(r)
+    assert text.startswith(f"team 0 takes {r.value} points from here with best play; seat 1 (team 1) to move")
+    shown = re.findall(r"(\w+) (\d+)(\*?)", text.split("best): ")[1])
+    assert {c: int(v) for c, v, _ in shown} == {str(c): v for c, v in r.move_values.items()}
+    assert {c for c, _, star in shown if star} == {str(c) for c in r.best}
+    values = [int(v) for _, v, _ in shown]
+    assert values == sorted(values)                  # team 1 to move: fewest team 0 points first
