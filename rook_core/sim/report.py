@@ -12,14 +12,14 @@
 
 from __future__ import annotations
 
-import math
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import RookError
 from .simulate import SimResult
+from .summary import format_summary
 from .tables import check_folder
 
 if TYPE_CHECKING:
@@ -53,49 +53,6 @@ def check_report_path(path: str | os.PathLike[str]) -> str:
         raise RookError(f"cannot write a report to {p!r}: use a .png, .svg or .pdf file")
     check_folder(p)
     return p
-
-
-def _ci(x: Any, digits: int = 1, pct: bool = False) -> str:
-    m, lo, hi = x
-    if m is None or (isinstance(m, float) and math.isnan(m)):
-        return "-"
-    f = 100.0 if pct else 1.0
-    suffix = "%" if pct else ""
-    if isinstance(lo, float) and math.isnan(lo):
-        return f"{m * f:.{digits}f}{suffix}"
-    return f"{m * f:.{digits}f}{suffix} [{lo * f:.{digits}f}, {hi * f:.{digits}f}]"
-
-
-def format_summary(s: dict[str, Any]) -> str:
-    """Return the summary ``s`` (:meth:`SimResult.summary`) as a readable table."""
-    lines = [f"{s['preset']}, seed {s['seed']}: {s['hands']} hands"
-             + (f" in {s['games']} games" if "games" in s else "")
-             + (" (duplicate: every deal twice, sides swapped)" if s["duplicate"] else "")
-             + f"; {s['thrown_in']} thrown in",
-             f"seats 0-3: {', '.join(s['agents'])}   (95% intervals in brackets)", ""]
-    head = f"{'':<22}{'team 0 (seats 0+2)':>30}{'team 1 (seats 1+3)':>30}"
-    lines.append(head)
-    rows = [("points per hand", "points_per_hand", False), ("score per hand", "score_per_hand", False),
-            ("declarer's make rate", "make_rate", True)]
-    for label, key, pct in rows:
-        lines.append(f"{label:<22}{_ci(s['team_0'][key], pct=pct):>30}{_ci(s['team_1'][key], pct=pct):>30}")
-    lines.append(f"{'hands declared':<22}{s['team_0']['declared']:>30}{s['team_1']['declared']:>30}")
-    mb = [s[f"team_{t}"]["mean_bid"] for t in (0, 1)]
-    lines.append(f"{'mean winning bid':<22}" + "".join(
-        f"{'-' if math.isnan(b) else f'{b:.1f}':>30}" for b in mb))
-    if "team_0_win_rate" in s:
-        lines.append("")
-        lines.append(f"team 0 wins {_ci(s['team_0_win_rate'], pct=True)} of the decided games; "
-                     f"{s['undecided_games']} undecided; {_ci(s['hands_per_game'])} hands a game")
-    if s["duplicate"]:
-        d = s["side_a_minus_b"]
-        lines.append("")
-        lines.append(f"side A ({' + '.join(s['side_a'])}) minus side B ({' + '.join(s['side_b'])}), same cards:")
-        lines.append(f"  points per hand  {_ci(d['points_per_hand'])}")
-        lines.append(f"  score per hand   {_ci(d['score_per_hand'])}")
-        if "games_won_per_game" in d:
-            lines.append(f"  games won - lost per game  {_ci(d['games_won_per_game'], digits=3)}")
-    return "\n".join(lines)
 
 
 def write_report(result: SimResult, path: str | os.PathLike[str]) -> str:

@@ -61,6 +61,7 @@ from ..rng import agent_seed, check_seed, hand_seed, hand_seeds
 from ..variant import Variant, get_preset
 from .chunks import Inline, process_pool, run_chunks
 from .stats import mean_ci, wilson
+from .summary import Summary
 from .tables import Tables, check_out_path, check_rows_fit
 
 __all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path"]
@@ -237,8 +238,10 @@ class SimResult(Tables):
                             ((self.hands, other.hands), (self.games, other.games)) for k in a)
 
     # ------------------------------------------------------------ summary
-    def summary(self) -> dict[str, Any]:
-        """Return the headline figures, each with a 95% interval as ``[value, low, high]``.
+    def summary(self) -> Summary:
+        """Return the headline figures, each with a 95% interval as ``[value, low, high]``:
+        a :class:`~rook_core.sim.summary.Summary`, a dict that prints as a table
+        and gives its figures as rows for data frames.
 
         Per team: mean hand points and score per hand played; the make
         rate of the team's declarers (Wilson); in ``games=`` runs the win
@@ -276,7 +279,7 @@ class SimResult(Tables):
             out["side_a"] = [self.agents[0], self.agents[2]]
             out["side_b"] = [self.agents[1], self.agents[3]]
             out["side_a_minus_b"] = self._duplicate_margins()
-        return out
+        return Summary(out)
 
     def _duplicate_margins(self) -> dict[str, Any]:
         """Side A's advantage per unit: copy 0 seats it as team 0, copy 1 as team 1."""
