@@ -310,6 +310,9 @@ class SimResult(Tables):
     def file_tables(self) -> list[str]:
         return ["hands", "games"] if self.mode == "games" else ["hands"]
 
+    def card_columns(self, which: str) -> list[str]:
+        return [k for k in HAND_COLUMNS if k.startswith("hand_") or k == "nest"] if which == "hands" else []
+
     def metadata(self) -> dict[str, str]:
         return {"preset": self.preset, "agents": ",".join(self.agents), "seed": str(self.seed),
                 "mode": self.mode, "duplicate": str(self.duplicate)}

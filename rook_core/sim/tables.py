@@ -71,6 +71,37 @@ def check_folder(path: str) -> None:
         raise RookError(f"cannot write {path!r}: the folder {folder} is not writable")
 
 
+_LANE_TEXT: list[list[str]] = []      # for each 16-bit lane of a mask, the text of each of its 65,536 values
+
+
+def cards_text(masks: np.ndarray) -> list[str]:
+    """The cards of each 64-bit mask as text, as ``str(CardSet(mask))`` spells them
+    (``B5 B10 G14 Rook``: colored cards by id, the bird last), by a table per
+    16-bit lane built once."""
+    from ..cards import BIRD, card_name
+    if not _LANE_TEXT:
+        for lane in range(4):
+            names = []
+            for b in range(16):
+                card = 16 * lane + b
+                try:
+                    names.append("" if card == BIRD else card_name(card))
+                except RookError:
+                    names.append("")                     # not a card id
+            texts = [""] * 65536
+            for v in range(1, 65536):
+                low = v & -v
+                head, rest = names[low.bit_length() - 1], texts[v ^ low]
+                texts[v] = " ".join(x for x in (head, rest) if x)
+            _LANE_TEXT.append(texts)
+    m = np.asarray(masks, dtype=np.uint64)
+    lanes = [((m >> np.uint64(16 * i)) & np.uint64(0xFFFF)).tolist() for i in range(4)]
+    t0, t1, t2, t3 = _LANE_TEXT
+    bird = 1 << BIRD
+    return [" ".join(x for x in (t0[a], t1[b], t2[c], t3[d], "Rook" if a & bird else "") if x)
+            for a, b, c, d in zip(*lanes)]
+
+
 class Tables:
     """Named tables of columns with the run's metadata (see the module's note)."""
 
@@ -86,6 +117,24 @@ class Tables:
         """What the run was (written into Arrow and Parquet files)."""
         raise NotImplementedError
 
+    def card_columns(self, which: str) -> list[str]:
+        """The columns of table ``which`` that hold card masks: Arrow, Parquet and
+        CSV also carry each as text, ``NAME_cards`` (``B14 B10 Rook``, the cards'
+        docs/FORMATS.md names), so a reader needs no bit layout.  None by default."""
+        return []
+
+    def file_columns(self, which: str) -> dict[str, Any]:
+        """Table ``which`` as written to Arrow, Parquet and CSV: its columns, each
+        card-mask column followed by its text (:meth:`card_columns`)."""
+        cols = self.tables()[which]
+        masks = set(self.card_columns(which))
+        out: dict[str, Any] = {}
+        for name, col in cols.items():
+            out[name] = col
+            if name in masks:
+                out[f"{name}_cards"] = cards_text(col)
+        return out
+
     def to_arrow(self, which: str) -> Any:
         """Return the table ``which`` as a ``pyarrow.Table`` with the run's metadata.
 
@@ -100,7 +149,7 @@ class Tables:
         if which not in tables:
             raise RookError(f"no table {which!r}; the tables are {', '.join(tables)}")
         meta = {f"rook.{k}".encode(): v.encode() for k, v in self.metadata().items()}
-        return pa.table(tables[which]).replace_schema_metadata(meta)
+        return pa.table(self.file_columns(which)).replace_schema_metadata(meta)
 
     def save(self, path: str | os.PathLike[str]) -> list[str]:
         """Write the tables to ``path`` by its extension (``.parquet``, ``.csv`` or
@@ -122,10 +171,10 @@ class Tables:
                 import pyarrow.parquet as pq  # type: ignore[import-untyped]
                 pq.write_table(self.to_arrow(which), target)
             else:
-                cols = self.tables()[which]
+                cols = self.file_columns(which)
                 with open(target, "w", encoding="utf-8") as f:
                     f.write(",".join(cols) + "\n")
-                    for row in zip(*(c.tolist() for c in cols.values())):
+                    for row in zip(*(c if isinstance(c, list) else c.tolist() for c in cols.values())):
                         f.write(",".join("" if isinstance(x, float) and math.isnan(x) else str(x)
                                          for x in row) + "\n")
             written.append(target)

@@ -17,6 +17,7 @@ import pytest
 
 from rook_core import HandState
 from rook_core.bots.agents import act_for, make_agent
+from rook_core.cards import parse_cards
 from rook_core.errors import RookError
 from rook_core.rng import agent_seed, hand_seed
 from rook_core.sim.report import format_summary, write_report
@@ -122,13 +123,19 @@ def test_save_parquet_csv_npz_round_trip(tmp_path, games_dup) -> None:
     written = games_dup.save(tmp_path / "r.parquet")
     assert [p.split("/")[-1] for p in written] == ["r.parquet", "r.games.parquet"]
     t = pq.read_table(written[0])
-    assert t.column_names == list(HAND_COLUMNS)
+    cards = ("hand_0", "hand_1", "hand_2", "hand_3", "nest")
+    file_columns = [c for k in HAND_COLUMNS for c in ((k, f"{k}_cards") if k in cards else (k,))]
+    assert t.column_names == file_columns
     assert t.schema.metadata[b"rook.agents"] == b"heuristic,random,heuristic,random"
     assert t.column("score_0").to_pylist() == games_dup.hands["score_0"].tolist()
+    for k in cards:      # each mask also as the cards' names (issue 18), which read back to the mask
+        assert [parse_cards(x) for x in t.column(f"{k}_cards").to_pylist()] == games_dup.hands[k].tolist()
     assert pq.read_table(written[1]).column_names == list(GAME_COLUMNS)
     csv = games_dup.save(tmp_path / "r.csv")
     lines = open(csv[0]).read().splitlines()
-    assert lines[0].split(",") == list(HAND_COLUMNS) and len(lines) == len(games_dup.hands["unit"]) + 1
+    assert lines[0].split(",") == file_columns and len(lines) == len(games_dup.hands["unit"]) + 1
+    first = dict(zip(file_columns, lines[1].split(",")))
+    assert parse_cards(first["hand_2_cards"]) == int(first["hand_2"]) == int(games_dup.hands["hand_2"][0])
     npz = np.load(games_dup.save(tmp_path / "r.npz")[0])
     assert np.array_equal(npz["games.winner"], games_dup.games["winner"])
     with pytest.raises(RookError, match=r"\.parquet, \.csv or \.npz"):
