@@ -15,6 +15,7 @@ const COLOURS = {B: "black", G: "green", R: "red", Y: "yellow"};
 const SAVED = "rook_core.seat";
 let game = null, token = null, owner = null, view = null, timer = null, sending = false, shown = null;
 let reviewed = 0;   // the last hand whose review was asked for
+let epoch = 0;      // bumped by each new game: an answer to an older game's request is dropped
 
 for (const g of GAMES) {
   const o = document.createElement("option");
@@ -158,12 +159,16 @@ async function reviewFinished() {
 }
 
 async function refresh() {
+  if (!game || !token) return;          // a new game is being set up
+  const mine = epoch;
   try {
-    view = await call("GET", `/games/${game}/view`);
+    const v = await call("GET", `/games/${game}/view`);
+    if (mine !== epoch) return;
+    view = v;
     render();
     reviewFinished();
   } catch (e) {
-    $("error").textContent = e.message;
+    if (mine === epoch) $("error").textContent = e.message;
   }
 }
 
@@ -185,8 +190,10 @@ async function send(action) {
 $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   clearInterval(timer);
-  token = null;
+  const mine = ++epoch;
+  game = token = null;
   shown = null;
+  $("error").textContent = "";
   reviewed = 0;
   $("review").hidden = true;
   const name = $("game").value;
@@ -197,18 +204,23 @@ $("new-game").addEventListener("submit", async (ev) => {
     if ($("seed").value !== "") body.seed = Number($("seed").value);
     if (name === "toonerville") body.players = players;
     const g = await call("POST", "/games", body);
+    if (mine !== epoch) return;
+    const joined = (await call("POST", `/games/${g.game_id}/seats/0/join`)).token;
+    if (mine !== epoch) return;
     game = g.game_id;
     owner = g.owner_token;
-    token = (await call("POST", `/games/${game}/seats/0/join`)).token;
+    token = joined;
     localStorage.setItem(SAVED, JSON.stringify({game, token, owner}));
     await refresh();
+    clearInterval(timer);
     timer = setInterval(refresh, 1500);
   } catch (e) {
     $("status").textContent = "Error: " + e.message;
   }
 });
 
-// Go on with the game of this browser's last visit, if it is still there.
+// Go on with the game of this browser's last visit, if it is still there
+// (unless a new game was started meanwhile: then that one's state is kept).
 (async () => {
   let saved = null;
   try {
@@ -217,25 +229,34 @@ $("new-game").addEventListener("submit", async (ev) => {
     saved = null;
   }
   if (!saved || typeof saved.game !== "string" || typeof saved.token !== "string") return;
+  const mine = epoch;
   game = saved.game;
   token = saved.token;
   owner = typeof saved.owner === "string" ? saved.owner : null;
   try {
+    let v;
     try {
-      view = await call("GET", `/games/${game}/view`);
+      v = await call("GET", `/games/${game}/view`);
     } catch (e) {
+      if (mine !== epoch) return;
       if (!owner) throw e;
       // The seat's token no longer works: the owner frees the seat and takes it again.
       token = owner;
       await call("POST", `/games/${game}/seats/0/reset`);
+      if (mine !== epoch) return;
       token = (await call("POST", `/games/${game}/seats/0/join`)).token;
+      if (mine !== epoch) return;
       localStorage.setItem(SAVED, JSON.stringify({game, token, owner}));
-      view = await call("GET", `/games/${game}/view`);
+      v = await call("GET", `/games/${game}/view`);
     }
+    if (mine !== epoch) return;
+    view = v;
     render();
     reviewFinished();
+    clearInterval(timer);
     timer = setInterval(refresh, 1500);
   } catch (e) {
+    if (mine !== epoch) return;
     localStorage.removeItem(SAVED);
     game = token = owner = null;
   }
