@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._layout import COLOR_NAMES
 from .actions import BID, PASS, TRUMP, Phase
 from .cards import CardSet, color_name, parse_cards
 from .errors import RookError
@@ -92,12 +93,12 @@ class BidOdds:
         ts = sorted(self.samples)
         lines = [f"{self.variant.name}: seat {self.seat} holds {CardSet(self.hand)}; "
                  f"{self.worlds} deals of the unseen cards, double dummy",
-                 "  bid   " + "".join(f"{color_name(t):>8}" for t in ts)]
+                 "  bid   " + "".join(f"{COLOR_NAMES[t]:>8}" for t in ts)]
         for b in self.levels:
             lines.append(f"  {b:<5} " + "".join(f"{100 * self.make_rate(t, b):7.0f}%" for t in ts))
         lines.append("  mean* " + "".join(f"{self.mean(t):8.1f}" for t in ts))
         lines.append(f"  (* points clipped to {self.variant.min_bid - 1} .. {self.variant.max_bid})")
-        lines.append(f"  best trump: {color_name(self.best_trump)}")
+        lines.append(f"  best trump: {COLOR_NAMES[self.best_trump]}")
         return "\n".join(lines)
 
 

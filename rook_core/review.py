@@ -43,6 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._layout import COLOR_NAMES
 from .actions import Phase
 from .cards import CardSet, card_name, color_name
 from .errors import RookError
@@ -145,7 +146,7 @@ class HandReview:
         d = self.declarer
         worth = self.worth
         lines = [f"{self.variant}: seat {d} (team {d % 2}) declared {self.bid}, trump "
-                 f"{color_name(self.trump)}; the teams took {self.points[0]} and {self.points[1]}"]
+                 f"{COLOR_NAMES[self.trump]}; the teams took {self.points[0]} and {self.points[1]}"]
         if worth is not None:
             team = d % 2
             lo, hi = worth if team == 0 else (self.total - worth[1], self.total - worth[0])
@@ -167,11 +168,11 @@ class HandReview:
             lines.append(f"  no nest review: {self.nest_skipped}")
         if self.nest is not None:
             lines.append(f"  the nest: seat {d} buried {CardSet(self.discard)} under "
-                         f"{color_name(self.trump)}; double dummy, each trump with its best discard:")
+                         f"{COLOR_NAMES[self.trump]}; double dummy, each trump with its best discard:")
             for t in self.nest.choices:
                 mark = " <- chosen trump" if t.trump == self.trump else ""
                 bound = "" if t.proven else " (at least)"
-                lines.append(f"    {color_name(t.trump)}: {t.points}{bound} points, burying {t.discard}{mark}")
+                lines.append(f"    {COLOR_NAMES[t.trump]}: {t.points}{bound} points, burying {t.discard}{mark}")
         return "\n".join(lines)
 
 

@@ -86,3 +86,19 @@ def test_a_solver_answer_prints_each_card_with_its_value_best_first() -> None:
     assert {c for c, _, star in shown if star} == {str(c) for c in r.best}
     values = [int(v) for _, v, _ in shown]
     assert values == sorted(values)                  # team 1 to move: fewest team 0 points first
+
+
+def test_what_people_read_names_the_trump_and_json_keeps_its_letter() -> None:
+    from rook_core.bots.agents import make_agent
+    from rook_core.odds import bid_odds
+    from rook_core.review import review_hand
+    h = HandState.deal("tournament", seed=3)
+    bots = [make_agent("heuristic", h.variant, s) for s in range(4)]
+    while h.to_move is not None:
+        h.apply(bots[h.to_move].act(h.observe(h.to_move)))
+    assert h.trump is not None
+    r = review_hand(h)
+    assert f"trump {L.COLOR_NAMES[h.trump]};" in r.text() and r.to_json()["trump"] == L.COLOR_LETTERS[h.trump]
+    o = bid_odds("tournament", [f"R{r}" for r in range(6, 15)], worlds=4, seed=1)
+    assert f"best trump: {L.COLOR_NAMES[o.best_trump]}" in o.text()
+    assert o.to_json()["best_trump"] == L.COLOR_LETTERS[o.best_trump]
