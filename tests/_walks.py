@@ -150,3 +150,16 @@ def _mask(cards: set[int]) -> int:
     for c in cards:
         m |= 1 << c
     return m
+
+
+def random_hand_states(preset: str, seed: int) -> Iterator[HandState]:
+    """Yield one hand at every step of a seeded random walk to its end (the same
+    object, changed in place after each yield)."""
+    import random
+    h = HandState.deal(preset, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        yield h
+        if h.is_over:
+            return
+        h.apply(rng.choice(h.legal_actions()))

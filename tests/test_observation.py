@@ -7,21 +7,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from _walks import random_hand_states
 
 from rook_core import PRESETS, HandState, RookError
 from rook_core.actions import Phase
 from rook_core.bots.knowledge import Knowledge
 from rook_core.observation import Observation, inferred_voids
 
-
-def _walk(preset: str, seed: int):  # type: ignore[no-untyped-def]
-    h = HandState.deal(preset, seed=seed)
-    rng = random.Random(seed)
-    while True:
-        yield h
-        if h.is_over:
-            return
-        h.apply(rng.choice(h.legal_actions()))
+_walk = random_hand_states
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

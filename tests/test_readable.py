@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+from _walks import random_hand_states
 
 from rook_core import PRESETS, Game, HandState
 from rook_core import _layout as L
@@ -37,14 +38,7 @@ def test_a_card_set_by_color_names_every_card_once_highest_first() -> None:
             == fmt_hand(list(CardSet(mask)))
 
 
-def _walk(preset: str, seed: int):  # type: ignore[no-untyped-def]
-    h = HandState.deal(preset, seed=seed)
-    rng = random.Random(seed)
-    while True:
-        yield h
-        if h.is_over:
-            return
-        h.apply(rng.choice(h.legal_actions()))
+_walk = random_hand_states
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
