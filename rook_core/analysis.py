@@ -83,7 +83,6 @@ def review_answer(budget: int, max_hands: int = 0) -> Answer:
 def contract_answer(obj: dict[str, Any]) -> dict[str, Any]:
     """Whether a FORMATS.md Toonerville hand meets its contract, its least deadwood
     and one best lay-down (TV-2, TV-4, TV-5, TV-7, TV-12)."""
-    from .cards import card_name
     from .jsonio import read_object
     from .toonerville.contracts import contract_for
     from .toonerville.hand import MultiHand
@@ -93,4 +92,4 @@ def contract_answer(obj: dict[str, Any]) -> dict[str, Any]:
         raise RookError(f"'hand' must be a list of cards, not {data['hand']!r}")
     res = solve_contract(MultiHand.parse(data["hand"]), contract_for(data["contract"]))
     return {"can_meet": res.can_meet, "deadwood": res.deadwood,
-            "melds": [[card_name(c) for c in m] for m in res.melds]}
+            "melds": res.meld_names()}

@@ -96,3 +96,25 @@ def test_what_people_read_names_the_trump_and_json_keeps_its_letter() -> None:
     o = bid_odds("tournament", [f"R{r}" for r in range(6, 15)], worlds=4, seed=1)
     assert f"best trump: {L.COLOR_NAMES[o.best_trump]}" in o.text()
     assert o.to_json()["best_trump"] == L.COLOR_LETTERS[o.best_trump]
+
+
+def test_a_toonerville_hand_its_contract_answer_and_game_read_by_card_names() -> None:
+    """TV-2, TV-4, TV-12: melds by name, not card ids; a game shows each hand and the table."""
+    from rook_core.cards import card_name
+    from rook_core.toonerville.game import ToonervilleGame
+    from rook_core.toonerville.hand import MultiHand
+    from rook_core.toonerville.solver import solve_contract
+    h = MultiHand.parse("B7 G7 R7 Y9 Y9 B9 R3 R4 R5 R6 G2 Rook")
+    r = solve_contract(h, 1)
+    assert str(h) == " ".join(h.names()) and str(MultiHand()) == "-"
+    assert r.meld_names() == [[card_name(c) for c in m] for m in r.melds] == \
+        [["B7", "G7", "Rook"], ["B9", "Y9", "Y9"], ["R3", "R4", "R5", "R6", "R7"]]
+    assert str(r) == ("the hand meets the contract with 5 points of deadwood (TV-12): "
+                      "B7 G7 Rook; B9 Y9 Y9; R3 R4 R5 R6 R7")
+    assert "cannot meet" in str(solve_contract(MultiHand.parse("B7 G2"), 1))
+    g = ToonervilleGame(3, seed=2)
+    lines = str(g).splitlines()
+    assert lines[0].startswith("Toonerville, 3 players, seed 2: round 1 (2 set(s), 0 run(s))")
+    for p in range(3):
+        assert f"  player {p}: {g.hand(p)}" in lines
+    assert f"discard pile: {card_name(g.discard[-1])} on top" in str(g)

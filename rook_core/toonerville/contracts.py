@@ -39,6 +39,18 @@ class ContractResult:
     deadwood: int | None
     melds: list[list[int]] = field(default_factory=list)
 
+    def meld_names(self) -> list[list[str]]:
+        """The lay-down with card names instead of ids (``[["B7", "G7", "Rook"], ...]``)."""
+        from ..cards import card_name
+        return [[card_name(c) for c in m] for m in self.melds]
+
+    def __str__(self) -> str:
+        """For people: met or not, the deadwood, and the melds by name."""
+        if not self.can_meet:
+            return "the hand cannot meet the contract (TV-2, TV-4)"
+        melds = "; ".join(" ".join(m) for m in self.meld_names())
+        return f"the hand meets the contract with {self.deadwood} points of deadwood (TV-12): {melds or '-'}"
+
 
 _TABLE = [  # round, cards dealt, sets, runs (TV-2)
     (1, 12, 2, 0), (2, 12, 1, 1), (3, 12, 0, 2), (4, 12, 3, 0), (5, 12, 2, 1), (6, 12, 1, 2),

@@ -622,6 +622,21 @@ class ToonervilleGame:
         return (f"<ToonervilleGame players={self.players} seed={self.seed} round={self.round} "
                 f"phase={self.phase} totals={self.totals}>")
 
+    def __str__(self) -> str:
+        """For people: the round and its contract (TV-2), who is to move, each player's
+        cards by name, the table's melds, the discard pile's top, the totals."""
+        c = self.contract
+        move = "over" if self.is_over else f"{self.phase}, player {self.to_move} to move"
+        lines = [f"Toonerville, {self.players} players, seed {self.seed}: round {self.round} ({c.sets} set(s), "
+                 f"{c.runs} run(s)), {move}"]
+        lines += [f"  player {p}: {self.hand(p)}" for p in range(self.players)]
+        lines += [f"  table: {m.kind} of player {m.owner}: {' '.join(card_name(x) for x in m.cards)}"
+                  for m in self.table]
+        lines.append(f"  discard pile: {card_name(self.discard[-1]) if self.discard else '-'} on top; "
+                     f"stock {len(self.stock)}")
+        lines.append(f"  totals: {' / '.join(str(t) for t in self.totals)}")
+        return "\n".join(lines)
+
 
 def leave_problem(counts: list[int], table: list[TableMeld], took: int | None, rules: ToonervilleRules,
                   discard_out: bool) -> tuple[str, str] | None:

@@ -127,3 +127,7 @@ class MultiHand:
 
     def __repr__(self) -> str:
         return f"MultiHand({' '.join(self.names())})"
+
+    def __str__(self) -> str:
+        """For people: the cards by name, colors and ranks in order, birds last (``-``: none)."""
+        return " ".join(self.names()) or "-"
