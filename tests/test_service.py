@@ -659,3 +659,15 @@ def test_a_game_being_rebuilt_from_its_log_holds_up_no_other_game(tmp_path: Path
     first.join(60)
     second.join(60)
     assert seen["a"] == seen["a2"] and seen["a"]["seat"] == 0
+
+
+def test_every_route_has_a_summary_a_description_and_its_refusals(tmp_path: Path) -> None:
+    """Issue 18: the OpenAPI document (and so /docs) describes every route, and lists its error codes."""
+    from rook_core.service.app import ROUTE_DOCS, create_app
+    doc = create_app(str(tmp_path / "g.sqlite")).openapi()
+    operations = {(m.upper(), path): op for path, ops in doc["paths"].items() for m, op in ops.items()}
+    assert set(operations) == set(ROUTE_DOCS)                    # no route left out, no stale entry
+    for key, op in operations.items():
+        assert op["summary"] == ROUTE_DOCS[key][0] and len(op.get("description", "")) > 20, key
+        if key != ("GET", "/health"):
+            assert any(code.startswith("4") for code in op["responses"]), key

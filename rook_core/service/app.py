@@ -55,6 +55,7 @@ from fastapi import Body, Depends, FastAPI, Query, Request
 from fastapi import Path as FastPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -484,4 +485,53 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         app.add_middleware(_BodyLimit, limit=max_body)
     if limits.requests_per_second:
         app.add_middleware(_ClientLimit, rate=RateLimit(limits.requests_per_second * 60, limits.requests_burst))
+    for route in app.routes:               # every route documented (ROUTE_DOCS), in the OpenAPI document too
+        if isinstance(route, APIRoute) and route.include_in_schema:
+            summary, description = ROUTE_DOCS[(sorted(route.methods)[0], route.path)]
+            route.summary = summary
+            route.description = route.description or description
     return app
+
+
+# The summary and description of each route in the OpenAPI document (``/docs``);
+# a route's own docstring, where it has one, says more and is kept.
+ROUTE_DOCS: dict[tuple[str, str], tuple[str, str]] = {
+    ("GET", "/health"): ("Is the server up", "The server's version and how many games it holds in memory; "
+                         "answered on the event loop, never queued."),
+    ("POST", "/games"): ("Create a game", "A preset or toonerville, with its seats (human or bot:random / "
+                         "bot:heuristic); without a seed the deal is secret, with a commitment shown at once. "
+                         "The answer holds the game's id and its owner token."),
+    ("GET", "/games/{game_id}"): ("A game's public state", "Its seats, move number, whose move, the deal's "
+                                  "commitment and, once over, the result; ?wait=S waits for the bots."),
+    ("POST", "/games/{game_id}/seats/{seat}/join"): ("Take a human seat", "Returns the seat's secret token, "
+                                                     "which shows that seat's cards only."),
+    ("POST", "/games/{game_id}/seats/{seat}/reset"): ("Free a human seat", "The game's owner frees a seat "
+                                                      "whose token was lost; it can then be joined again."),
+    ("GET", "/games/{game_id}/view"): ("A seat's view", "The token's seat: its observation (docs/FORMATS.md), "
+                                       "its legal actions when it is to move, the move number."),
+    ("GET", "/games/{game_id}/legal"): ("A seat's legal actions", "The token's seat's legal actions and the "
+                                        "move number they are for."),
+    ("POST", "/games/{game_id}/actions"): ("Act", "Play an action as move number `move` for the token's seat; "
+                                           "a retry of an answered move is answered again, a stale one gets "
+                                           "409, a refused one 422 and changes nothing."),
+    ("GET", "/games/{game_id}/history"): ("A finished game's history", "Every action with its seat, the seed "
+                                          "and its salt, once the game is over (409 before)."),
+    ("POST", "/analysis/legal"): ("Legal cards of a position", "A trick-play position of docs/FORMATS.md: "
+                                  "the legal cards of the seat to move."),
+    ("POST", "/analysis/perft"): ("Perft of a position", "The number of card sequences ?depth= cards deep "
+                                  "(at most 4) from a docs/FORMATS.md position."),
+    ("POST", "/analysis/solve"): ("Solve a position double dummy", "The value, every legal card's value and "
+                                  "the best cards; in the solver's queue, within ?budget= nodes (past it: 422 "
+                                  "with the bounds proven)."),
+    ("POST", "/analysis/review"): ("Review played hands", "rook analyse's review of a hand, a game or a "
+                                   "finished game's history."),
+    ("GET", "/games/{game_id}/hands/{hand}/review"): ("Review a finished hand of this game",
+                                                      "rook analyse's review of one finished hand."),
+    ("POST", "/analysis/contract"): ("Toonerville: meet a contract", "Whether a hand meets a round's contract, "
+                                     "its least deadwood and a best lay-down by card names."),
+    ("POST", "/jobs"): ("Start a simulation job", "Hands or games between random or heuristic bots, in the "
+                        "background; poll GET /jobs/ID."),
+    ("GET", "/jobs/{job_id}"): ("A job's progress", "Its state, how much is done, and the summary once done."),
+    ("GET", "/jobs/{job_id}/result"): ("A job's result file", "The columns of a finished job, as "
+                                       "?format=parquet, csv or npz."),
+}
