@@ -671,3 +671,20 @@ def test_every_route_has_a_summary_a_description_and_its_refusals(tmp_path: Path
         assert op["summary"] == ROUTE_DOCS[key][0] and len(op.get("description", "")) > 20, key
         if key != ("GET", "/health"):
             assert any(code.startswith("4") for code in op["responses"]), key
+
+
+def test_the_api_reader_works_offline(tmp_path: Path) -> None:
+    """Issue 18: /docs loads nothing from another host: every file it names is served here."""
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from rook_core.service.app import create_app
+    with TestClient(create_app(str(tmp_path / "g.sqlite"))) as c:
+        page = c.get("/docs")
+        assert page.status_code == 200 and "swagger-ui" in page.text
+        links = re.findall(r'(?:src|href)="([^"]+)"', page.text)
+        assert links and all(u.startswith("/") for u in links), links
+        assert "://" not in page.text
+        for u in links + ["/openapi.json"]:
+            assert c.get(u).status_code == 200, u

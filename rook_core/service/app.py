@@ -275,7 +275,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         hub.close()
         jobs.shutdown()
 
-    app = FastAPI(title="rook_core", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="rook_core", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Rook card games as a service: games with secret seats, bots, "
                               "double-dummy analysis and simulation jobs.")
     app.state.hub, app.state.jobs = hub, jobs
@@ -329,6 +329,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _offline_docs(app)
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
@@ -491,6 +492,30 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             route.summary = summary
             route.description = route.description or description
     return app
+
+
+def _offline_docs(app: FastAPI) -> None:
+    """``/docs``, the API reader, from files served here (the swagger-ui-bundle
+    package of the serve extra), so that it works with no network; without
+    that package, a page that points at ``/openapi.json``."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    try:
+        from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
+    except ImportError:
+        swagger_ui_path = None
+    if swagger_ui_path is not None:
+        app.mount("/docs/assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    def docs() -> HTMLResponse:
+        if swagger_ui_path is None:
+            return HTMLResponse("<!doctype html><title>rook_core API</title><p>The API document is "
+                                "<a href='/openapi.json'>/openapi.json</a> (install the serve extra for its "
+                                "reader).</p>")
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="rook_core API",
+                                   swagger_js_url="/docs/assets/swagger-ui-bundle.js",
+                                   swagger_css_url="/docs/assets/swagger-ui.css",
+                                   swagger_favicon_url="/docs/assets/favicon-32x32.png")
 
 
 # The summary and description of each route in the OpenAPI document (``/docs``);
