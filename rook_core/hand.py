@@ -409,8 +409,8 @@ class HandState(HandCore):
         for s in range(4):
             rows.append((f"seat {s} (team {s % 2})", self.hand(s).by_color()))
         if v.nest_size:
-            rows.append(("nest" if self.phase in (Phase.BID, Phase.NEST) or d is None else "discards",
-                         self.nest.by_color()))
+            buried = any(ph == Phase.NEST and a < 64 for ph, _, a in self.events())    # T-20: a card went back
+            rows.append(("discards" if buried else "nest", self.nest.by_color()))
         if self.trick_ids:
             rows.append(("trick", ", ".join(f"seat {s} {c}" for s, c in self.trick_seats)))
         done = self.tricks

@@ -12,6 +12,7 @@ from _walks import random_hand_states
 
 from rook_core import PRESETS, Game, HandState
 from rook_core import _layout as L
+from rook_core.actions import Phase
 from rook_core.cards import CardSet
 from rook_core.solver import Solver
 from rook_core.text import fmt_hand
@@ -56,6 +57,9 @@ def test_T15_a_hand_prints_its_four_hands_its_contract_trick_and_points(preset: 
             assert rows["trick"] == ", ".join(f"seat {s} {c}" for s, c in h.trick_seats)
         if h.is_over:
             assert rows["score"] == f"{h.score[0]} / {h.score[1]}"
+        if h.variant.nest_size:          # T-20: once a card went back it is the discards, before it the nest
+            buried = any(ph == Phase.NEST and a < 64 for ph, _, a in h.events())
+            assert rows["discards" if buried else "nest"] == h.nest.by_color()
         cells = re.findall(r"<tr><th[^>]*>(.*?)</th><td>(.*?)</td></tr>", h._repr_html_())
         assert [(html.unescape(k), html.unescape(v)) for k, v in cells] == \
             [(k.strip(), v) for k, v in (line.split(": ", 1) for line in text.splitlines())]
