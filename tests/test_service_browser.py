@@ -172,3 +172,56 @@ def _keep_playing(browser: webdriver.Chrome, clicks: int) -> None:
         wait.until(lambda b, before=before: b.find_element(By.ID, "board").get_attribute("data-move") != before
                    or b.find_element(By.ID, "error").text)
         assert browser.find_element(By.ID, "error").text == ""
+
+
+def test_the_table_names_the_seats_and_shows_the_bidding_the_previous_trick_and_the_score(
+        browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """Issue 18: who is who, the calls so far, the trick before, each team's points and the game score,
+    each as the seat's own view (GET /games/ID/view) says."""
+    browser, server = browser_and_server
+    browser.get(server.url + "/")
+    browser.find_element(By.ID, "seed").send_keys("5")
+    assert len(_play(browser, "tournament", 1)) == 1
+    for _ in range(30):                       # until a trick of the play is over
+        if browser.find_elements(By.CSS_SELECTOR, "#table [data-what=previous]"):
+            break
+        _keep_playing(browser, 1)
+    wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
+    wait.until(lambda b: "heuristic bot" in b.find_element(By.CSS_SELECTOR, "#table [data-what=seats]").text)
+    saved = browser.execute_script("return JSON.parse(localStorage.getItem('rook_core.seat'));")
+    with server.client() as c:
+        view = c.get(f"/games/{saved['game']}/view", headers={"Authorization": "Bearer " + saved["token"]}).json()
+    o = view["observation"]
+    wait.until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move") == str(view["move"]))
+
+    def text(what: str) -> str:
+        return browser.find_element(By.CSS_SELECTOR, f"#table [data-what='{what}']").text
+
+    assert text("seats") == "seats: seat 0: you · seat 1: heuristic bot · seat 2: heuristic bot · seat 3: heuristic bot"
+    assert text("bidding") == "bidding: " + ", ".join(f"seat {s} {'pass' if b is None else b}" for s, b in o["bids"])
+    last = o["tricks"][-1]
+    assert text("previous").startswith(f"previous trick: seat {last['winner']} took it:")
+    assert [c[1] for c in last["cards"]] == [e.text for e in browser.find_elements(
+        By.CSS_SELECTOR, "#table [data-what=previous] .card")]
+    assert text("this hand") == (f"this hand: team 0 {o['points'][0]} points ({o['tricks_won'][0]} tricks), "
+                                 f"team 1 {o['points'][1]} points ({o['tricks_won'][1]} tricks)")
+    assert text("score") == f"score: team 0 {o['totals'][0]}, team 1 {o['totals'][1]}; playing to {o['target']}"
+
+
+def test_the_end_of_a_game_reads_as_a_sentence(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """A game that ends (here by its hand limit, T-34's max_hands) says how, not a JSON dump."""
+    browser, server = browser_and_server
+    with server.client() as c:
+        g = c.post("/games", json={"game": "tournament", "seed": 4, "max_hands": 1,
+                                   "seats": ["human"] + ["bot:heuristic"] * 3}).json()
+        token = c.post(f"/games/{g['game_id']}/seats/0/join").json()["token"]
+    browser.get(server.url + "/")
+    browser.execute_script("localStorage.setItem('rook_core.seat', JSON.stringify(arguments[0]));",
+                           {"game": g["game_id"], "token": token, "owner": g["owner_token"]})
+    browser.refresh()
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "board").is_displayed())
+    _keep_playing(browser, 40)
+    status = WebDriverWait(browser, 30).until(
+        lambda b: b.find_element(By.ID, "status").text if "Game over" in b.find_element(By.ID, "status").text
+        else False)
+    assert "{" not in status and ("no winner" in status or "wins" in status), status

@@ -46,6 +46,54 @@ function cards(names) {
   return box;
 }
 
+function line(label, text) {
+  const row = document.createElement("div");
+  row.className = "line";
+  row.dataset.what = label;
+  const b = document.createElement("b");
+  b.textContent = label + ": ";
+  row.append(b, text);
+  return row;
+}
+
+// Who sits where: the page's person at its seat, bots elsewhere (the game's public seats).
+let seatKinds = null;   // GET /games/{id}'s seats, read once a game
+function seatName(s) {
+  if (s === view.seat) return "you";
+  const seat = seatKinds && seatKinds[s];
+  if (!seat) return "?";
+  return seat.kind === "bot" ? `${seat.bot} bot` : seat.taken ? "a person" : "an open seat";
+}
+
+async function readSeats() {
+  const asked = game;
+  try {
+    const pub = await call("GET", `/games/${game}`);
+    if (game === asked) {
+      seatKinds = pub.seats;
+      shown = null;           // draw the names
+      if (view) render();
+    }
+  } catch (e) {
+    seatKinds = null;
+  }
+}
+
+function gameOver(result, o) {
+  if (!result) return "Game over.";
+  if (o.game === "toonerville") {
+    const t = result.totals.map((x, p) => `player ${p} ${x}`).join(", ");
+    return `Game over: player(s) ${result.winners.join(", ")} won with the fewest points (${t}).`;
+  }
+  const [a, b] = result.totals;
+  if (result.winner_team === null || result.winner_team === undefined) {
+    return `Game over after ${result.hands} hands with no winner (the hand limit): team 0 ${a}, team 1 ${b}.`;
+  }
+  const w = result.winner_team;
+  const you = view.seat % 2 === w ? "your team wins" : "your team loses";
+  return `Game over: team ${w} wins ${w === 0 ? a : b} to ${w === 0 ? b : a} after ${result.hands} hands; ${you}.`;
+}
+
 function render() {
   // Polling returns the same view most of the time: redraw only what changed,
   // so a button is never replaced under the pointer.
@@ -70,11 +118,29 @@ function render() {
       table.appendChild(row);
     });
   } else {
-    info.push(`${o.variant}, hand ${o.hand_number}`, `phase ${o.phase}`, `trump ${o.trump || "-"}`,
-              `bid ${o.high_bid || "-"} by ${o.declarer ?? "-"}`, `totals ${o.totals.join(" / ")}`);
-    const trick = document.createElement("div");
-    trick.append("Trick: ", cards(o.trick.map((x) => x[1])));
+    info.push(`${o.variant}, hand ${o.hand_number}, ${o.phase} phase`,
+              `you are seat ${o.seat} (team ${o.seat % 2}, with seat ${(o.seat + 2) % 4}); dealer: seat ${o.dealer}`);
+    table.append(line("seats", [0, 1, 2, 3].map((s) => `seat ${s}: ${seatName(s)}`).join(" · ")));
+    table.append(line("bidding", o.bids.length ? o.bids.map(([s, b]) => `seat ${s} ${b === null ? "pass" : b}`)
+      .join(", ") : "no call yet"));
+    if (o.declarer !== null && o.declarer !== undefined) {
+      table.append(line("contract", `seat ${o.declarer} (team ${o.declarer % 2}) bid ${o.high_bid}` +
+        (o.trump ? `, trump ${COLOURS[o.trump] || o.trump}` : "")));
+    }
+    const trick = line("trick", "");
+    trick.dataset.what = "trick";
+    trick.append(cards(o.trick.map((x) => x[1])));
     table.appendChild(trick);
+    if (o.tricks.length) {
+      const last = o.tricks[o.tricks.length - 1];
+      const prev = line("previous trick", `seat ${last.winner} took it: `);
+      prev.dataset.what = "previous";
+      prev.append(cards(last.cards.map((x) => x[1])));
+      table.appendChild(prev);
+    }
+    table.append(line("this hand", `team 0 ${o.points[0]} points (${o.tricks_won[0]} tricks), ` +
+      `team 1 ${o.points[1]} points (${o.tricks_won[1]} tricks)`));
+    table.append(line("score", `team 0 ${o.totals[0]}, team 1 ${o.totals[1]}; playing to ${o.target}`));
   }
   $("info").textContent = info.join(" · ");
   const legal = $("legal");
@@ -87,7 +153,7 @@ function render() {
     legal.appendChild(b);
   }
   if (view.over) {
-    $("status").textContent = "Game over: " + JSON.stringify(view.result);
+    $("status").textContent = gameOver(view.result, o);
   } else {
     $("status").textContent = view.to_move === view.seat ? "Your move." : `Waiting for seat ${view.to_move}.`;
   }
@@ -211,7 +277,9 @@ $("new-game").addEventListener("submit", async (ev) => {
     owner = g.owner_token;
     token = joined;
     localStorage.setItem(SAVED, JSON.stringify({game, token, owner}));
+    seatKinds = null;
     await refresh();
+    readSeats();
     clearInterval(timer);
     timer = setInterval(refresh, 1500);
   } catch (e) {
@@ -253,6 +321,7 @@ $("new-game").addEventListener("submit", async (ev) => {
     view = v;
     render();
     reviewFinished();
+    readSeats();
     clearInterval(timer);
     timer = setInterval(refresh, 1500);
   } catch (e) {
