@@ -488,7 +488,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         app.add_middleware(_ClientLimit, rate=RateLimit(limits.requests_per_second * 60, limits.requests_burst))
     for route in app.routes:               # every route documented (ROUTE_DOCS), in the OpenAPI document too
         if isinstance(route, APIRoute) and route.include_in_schema:
-            summary, description = ROUTE_DOCS[(sorted(route.methods)[0], route.path)]
+            summary, description = ROUTE_DOCS[(sorted(route.methods or ())[0], route.path)]
             route.summary = summary
             route.description = route.description or description
     return app
