@@ -203,6 +203,10 @@ def test_the_table_names_the_seats_and_shows_the_bidding_the_previous_trick_and_
     assert text("previous").startswith(f"previous trick: seat {last['winner']} took it:")
     assert [c[1] for c in last["cards"]] == [e.text for e in browser.find_elements(
         By.CSS_SELECTOR, "#table [data-what=previous] .card")]
+    assert [str(c[0]) for c in last["cards"]] == [e.get_attribute("data-seat") for e in browser.find_elements(
+        By.CSS_SELECTOR, "#table [data-what=previous] .played")]
+    assert [f"seat {s} {c}" for s, c in o["trick"]] == [e.text.strip() for e in browser.find_elements(
+        By.CSS_SELECTOR, "#table [data-what=trick] .played")]
     assert text("this hand") == (f"this hand: team 0 {o['points'][0]} points ({o['tricks_won'][0]} tricks), "
                                  f"team 1 {o['points'][1]} points ({o['tricks_won'][1]} tricks)")
     assert text("score") == f"score: team 0 {o['totals'][0]}, team 1 {o['totals'][1]}; playing to {o['target']}"

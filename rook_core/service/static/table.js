@@ -56,6 +56,20 @@ function line(label, text) {
   return row;
 }
 
+// A trick's cards, each with the seat that played it ([[seat, card], ...]).
+function played(what, text, trick) {
+  const row = line(what === "previous" ? "previous trick" : what, text);
+  row.dataset.what = what;
+  for (const [seat, card] of trick) {
+    const one = document.createElement("span");
+    one.className = "played";
+    one.dataset.seat = seat;
+    one.append(`seat ${seat} `, cardEl(card), " ");
+    row.append(one);
+  }
+  return row;
+}
+
 // Who sits where: the page's person at its seat, bots elsewhere (the game's public seats).
 let seatKinds = null;   // GET /games/{id}'s seats, read once a game
 function seatName(s) {
@@ -127,16 +141,10 @@ function render() {
       table.append(line("contract", `seat ${o.declarer} (team ${o.declarer % 2}) bid ${o.high_bid}` +
         (o.trump ? `, trump ${COLOURS[o.trump] || o.trump}` : "")));
     }
-    const trick = line("trick", "");
-    trick.dataset.what = "trick";
-    trick.append(cards(o.trick.map((x) => x[1])));
-    table.appendChild(trick);
+    table.appendChild(played("trick", "", o.trick));
     if (o.tricks.length) {
       const last = o.tricks[o.tricks.length - 1];
-      const prev = line("previous trick", `seat ${last.winner} took it: `);
-      prev.dataset.what = "previous";
-      prev.append(cards(last.cards.map((x) => x[1])));
-      table.appendChild(prev);
+      table.appendChild(played("previous", `seat ${last.winner} took it: `, last.cards));
     }
     table.append(line("this hand", `team 0 ${o.points[0]} points (${o.tricks_won[0]} tricks), ` +
       `team 1 ${o.points[1]} points (${o.tricks_won[1]} tricks)`));
