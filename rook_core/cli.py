@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from . import flags
 from .errors import RookError
-from .jsonio import json_safe
+from .jsonio import json_line
 from .service.limits import Limits
 from .text import fmt_hand, show_solution
 
@@ -128,7 +128,7 @@ def _odds(args: argparse.Namespace) -> int:
         cards = HandState.deal(args.preset, args.deal).hand(args.seat).names()
     odds = bid_odds(args.preset, cards, seat=args.seat, worlds=args.worlds, seed=args.seed,
                     workers=args.workers, node_budget=args.budget)
-    print(_json(odds.to_json()) if args.json else odds.text())
+    print(json_line(odds.to_json()) if args.json else odds.text())
     if args.plot:
         print(f"wrote {write_odds_plot(odds, args.plot)}", file=sys.stderr)
     return 0
@@ -318,11 +318,6 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
     return -1
 
 
-
-
-def _json(obj: Any) -> str:
-    """One line of strict JSON (a NaN or infinity written as null)."""
-    return json.dumps(json_safe(obj), allow_nan=False)
 
 
 # ------------------------------------------------------------------ main
@@ -541,7 +536,7 @@ def _simulate_toonerville(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     summary = result.summary()
-    print(_json(summary) if args.json else format_toonerville_summary(summary))
+    print(json_line(summary) if args.json else format_toonerville_summary(summary))
     sys.stdout.flush()
     if args.out:
         for path in result.save(args.out):
@@ -591,7 +586,7 @@ def _simulate(args: argparse.Namespace) -> int:
             bar.close()
     summary = result.summary()
     if args.json:
-        print(_json(summary))
+        print(json_line(summary))
     else:
         print(format_summary(summary))
     sys.stdout.flush()
@@ -645,7 +640,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.preset is not None:
                 decision = nest_line(_hand_at_nest(args.preset, args.seed))
                 if not args.show:
-                    print(_json(decision))
+                    print(json_line(decision))
                 return 0
             if args.show:
                 failed = 0
@@ -692,7 +687,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.max_hands < 1:
                 raise RookError("--max-hands must be at least 1")
             if args.json:
-                print(_json(play_game(args.preset, args.seed, agents, args.max_hands).to_json()))
+                print(json_line(play_game(args.preset, args.seed, agents, args.max_hands).to_json()))
                 return 0
             play_game_log(args.preset, args.seed, agents, args.max_hands, sys.stdout)
             return 0

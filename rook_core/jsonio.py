@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from .errors import RookError
 
-__all__ = ["json_safe", "read_object", "run_jsonl"]
+__all__ = ["json_line", "json_safe", "read_object", "run_jsonl"]
 
 
 def json_safe(x: Any) -> Any:
@@ -22,6 +22,16 @@ def json_safe(x: Any) -> Any:
     if isinstance(x, (list, tuple)):
         return [json_safe(v) for v in x]
     return x
+
+
+def json_line(x: Any) -> str:
+    """``x`` as one line of strict JSON, a NaN or infinity written as null.  Most
+    answers hold none, so they are written at once; only one that does is
+    walked through :func:`json_safe` (which costs twice the dump itself)."""
+    try:
+        return json.dumps(x, allow_nan=False)
+    except ValueError:
+        return json.dumps(json_safe(x), allow_nan=False)
 
 
 def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable[str] = (),
@@ -77,7 +87,7 @@ def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[st
             result = {"error": f"internal error: {type(e).__name__}: {e}"}
         if always_id or ident is not None:
             result = {"id": ident, **result}
-        out.write(json.dumps(json_safe(result), allow_nan=False) + "\n")
+        out.write(json_line(result) + "\n")
         out.flush()
         if result.get("bye") is True:
             break

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from rook_core import Game, HandState, IllegalActionError, RookError
 from rook_core import cli as rook_cli
-from rook_core.jsonio import json_safe
+from rook_core.jsonio import json_line, json_safe
 from rook_core.rng import check_seed
 from rook_core.sim.simulate import simulate
 from rook_core.solver import Solver
@@ -125,6 +125,8 @@ def test_simulate_json_is_strict_json_when_a_team_never_declares() -> None:
     summary = json.loads(res.stdout, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
     assert summary["hands"] == 3
     assert json_safe({"a": [float("nan"), 1.5, (float("inf"), 2)]}) == {"a": [None, 1.5, [None, 2]]}
+    assert json_line({"a": [float("nan"), 1.5]}) == '{"a": [null, 1.5]}'
+    assert json_line({"b": [1, "x", 2.5]}) == json.dumps({"b": [1, "x", 2.5]})
 
 
 def test_demo_goes_on_past_a_thrown_in_deal() -> None:

@@ -249,4 +249,5 @@ def _simulate_job(spec: dict[str, Any], directory: str, job_id: str) -> dict[str
         except RookError:
             if ext != ".parquet":                   # parquet needs pyarrow, the others nothing
                 raise
-    return dict(json_safe(result.summary()))
+    out: dict[str, Any] = json_safe(result.summary())
+    return out
