@@ -79,7 +79,7 @@ def test_serve_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
         sqlite3.connect(bad).execute("PRAGMA quick_check").fetchall()     # and it is still what it was
 
 
-def test_the_solver_and_the_hand_refuse_numbers_out_of_range_with_rook_errors() -> None:
+def test_T3_the_solver_and_the_hand_refuse_numbers_out_of_range_with_rook_errors() -> None:
     for kw in ({"node_budget": -1}, {"node_budget": 10**30}, {"tt_bytes": 10**30}, {"tt_bytes": 0},
                {"time_budget": float("nan")}, {"node_budget": 1.5}):
         with pytest.raises(RookError, match=next(iter(kw))):

@@ -338,7 +338,7 @@ def _review_of(c: httpx.Client, gid: str, token: str | None, n: int) -> httpx.Re
                  headers=bearer(token) if token else {})
 
 
-def test_a_seat_reviews_each_finished_hand_as_rook_analyse_does(server: Server) -> None:
+def test_T20_a_seat_reviews_each_finished_hand_as_rook_analyse_does(server: Server) -> None:
     """Issue 17 section 4: once a hand is over, a seat of the game gets its review
     (as ``review_hand`` gives it on the same hand), never before, never without a
     seat token, and never with the declarer's discards (T-20)."""

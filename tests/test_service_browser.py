@@ -212,7 +212,7 @@ def test_the_table_names_the_seats_and_shows_the_bidding_the_previous_trick_and_
     assert text("score") == f"score: team 0 {o['totals'][0]}, team 1 {o['totals'][1]}; playing to {o['target']}"
 
 
-def test_the_end_of_a_game_reads_as_a_sentence(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+def test_T34_the_end_of_a_game_reads_as_a_sentence(browser_and_server) -> None:  # type: ignore[no-untyped-def]
     """A game that ends (here by its hand limit, T-34's max_hands) says how, not a JSON dump."""
     browser, server = browser_and_server
     with server.client() as c:

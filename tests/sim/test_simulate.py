@@ -17,7 +17,7 @@ import pytest
 
 from rook_core import HandState
 from rook_core.bots.agents import act_for, make_agent
-from rook_core.cards import parse_cards
+from rook_core.cards import CardSet, parse_cards
 from rook_core.errors import RookError
 from rook_core.rng import agent_seed, hand_seed
 from rook_core.sim.report import format_summary, write_report
@@ -128,8 +128,10 @@ def test_save_parquet_csv_npz_round_trip(tmp_path, games_dup) -> None:
     assert t.column_names == file_columns
     assert t.schema.metadata[b"rook.agents"] == b"heuristic,random,heuristic,random"
     assert t.column("score_0").to_pylist() == games_dup.hands["score_0"].tolist()
-    for k in cards:      # each mask also as the cards' names (issue 18), which read back to the mask
-        assert [parse_cards(x) for x in t.column(f"{k}_cards").to_pylist()] == games_dup.hands[k].tolist()
+    for k in cards:      # each mask also as the cards' names (issue 18): CardSet's own spelling, read back to the mask
+        names = t.column(f"{k}_cards").to_pylist()
+        assert names == [str(CardSet(int(m))) for m in games_dup.hands[k]]
+        assert [parse_cards(x) for x in names] == games_dup.hands[k].tolist()
     assert pq.read_table(written[1]).column_names == list(GAME_COLUMNS)
     csv = games_dup.save(tmp_path / "r.csv")
     lines = open(csv[0]).read().splitlines()
