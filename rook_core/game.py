@@ -189,9 +189,8 @@ class Game:
 
     def _repr_html_(self) -> str:
         """The same for Jupyter: the totals over the current hand's table."""
-        import html
-        head = str(self).split("\n", 1)[0]
-        return f"<p>{html.escape(head)}</p>{self.current._repr_html_()}"
+        from ._html import html_table
+        return html_table(self.current._lines(), "rook-hand", title=str(self).split("\n", 1)[0])
 
 
 def game_winner(variant: Variant, totals: tuple[int, int], declarer: int | None) -> int | None:

@@ -11,12 +11,12 @@ state unchanged.
 
 from __future__ import annotations
 
-import html
 import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _layout as L
+from ._html import html_table
 from ._native import HandCore, check_seat, rules_for
 from .actions import Phase, action_name, parse_action, replay
 from .cards import Card, CardSet, card_name, color_name, parse_card, parse_cards, parse_color
@@ -432,6 +432,4 @@ class HandState(HandCore):
 
     def _repr_html_(self) -> str:
         """The same as a small HTML table, for Jupyter."""
-        cells = "".join(f"<tr><th style='text-align:right'>{html.escape(k)}</th><td>{html.escape(t)}</td></tr>"
-                        for k, t in self._lines())
-        return f"<table class='rook-hand'>{cells}</table>"
+        return html_table(self._lines(), "rook-hand")

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._html import html_table
 from ._native import SolverCore
 from .cards import Card
 from .errors import PositionError, RookError
@@ -71,13 +72,24 @@ class SolveResult:
                 "move_values": {str(c): v for c, v in self.move_values.items()},
                 "best": [str(c) for c in self.best]}
 
+    def _head(self) -> str:
+        return (f"team 0 takes {self.value} points from here with best play; seat {self.to_move} "
+                f"(team {self.to_move % 2}) to move")
+
+    def _order(self) -> list[tuple[Card, int]]:
+        """The cards of the seat to move with their values, best for its team first."""
+        team = self.to_move % 2
+        return sorted(self.move_values.items(), key=lambda cv: (-cv[1] if team == 0 else cv[1], int(cv[0])))
+
     def __str__(self) -> str:
         """For people: the value, then each card of the seat to move with its value, best first."""
-        team = self.to_move % 2
-        order = sorted(self.move_values.items(), key=lambda cv: (-cv[1] if team == 0 else cv[1], int(cv[0])))
-        cards = "  ".join(f"{c} {v}{'*' if c in self.best else ''}" for c, v in order)
-        return (f"team 0 takes {self.value} points from here with best play; seat {self.to_move} "
-                f"(team {team}) to move, its cards (team 0's points after each, * best): {cards or '-'}")
+        cards = "  ".join(f"{c} {v}{'*' if c in self.best else ''}" for c, v in self._order())
+        return f"{self._head()}, its cards (team 0's points after each, * best): {cards or '-'}"
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter: the value over a table of the cards, best first."""
+        rows = [(str(c), str(v), "*" if c in self.best else "") for c, v in self._order()] or [("-", "", "")]
+        return html_table(rows, "rook-solve", title=self._head(), header=("card", "team 0's points after it", "best"))
 
 
 class Solver(SolverCore):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._html import html_table
 from ..errors import RookError
 
 __all__ = ["Contract", "ContractResult", "CONTRACTS", "contract_for"]
@@ -50,6 +51,12 @@ class ContractResult:
             return "the hand cannot meet the contract (TV-2, TV-4)"
         melds = "; ".join(" ".join(m) for m in self.meld_names())
         return f"the hand meets the contract with {self.deadwood} points of deadwood (TV-12): {melds or '-'}"
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter: met or not and the deadwood over a table of the melds by name."""
+        head = str(self).split(":", 1)[0] if self.can_meet else str(self)
+        rows = [(f"meld {i}", " ".join(m)) for i, m in enumerate(self.meld_names(), 1)]
+        return html_table(rows, "rook-contract", title=head)
 
 
 _TABLE = [  # round, cards dealt, sets, runs (TV-2)

@@ -47,6 +47,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from .. import _layout as L
+from .._html import html_table
 from ..cards import card_name
 from ..errors import IllegalActionError, RookError
 from ..jsonio import read_object
@@ -622,20 +623,31 @@ class ToonervilleGame:
         return (f"<ToonervilleGame players={self.players} seed={self.seed} round={self.round} "
                 f"phase={self.phase} totals={self.totals}>")
 
+    def _head(self) -> str:
+        c = self.contract
+        move = "over" if self.is_over else f"{self.phase}, player {self.to_move} to move"
+        return (f"Toonerville, {self.players} players, seed {self.seed}: round {self.round} ({c.sets} set(s), "
+                f"{c.runs} run(s)), {move}")
+
+    def _lines(self) -> list[tuple[str, str]]:
+        """The game for people as (label, text) rows: each player's cards by name,
+        the table's melds, the discard pile's top and the stock, the totals."""
+        rows = [(f"player {p}", str(self.hand(p))) for p in range(self.players)]
+        rows += [("table", f"{m.kind} of player {m.owner}: {' '.join(card_name(x) for x in m.cards)}")
+                 for m in self.table]
+        rows.append(("discard pile", f"{card_name(self.discard[-1]) if self.discard else '-'} on top; "
+                     f"stock {len(self.stock)}"))
+        rows.append(("totals", " / ".join(str(t) for t in self.totals)))
+        return rows
+
     def __str__(self) -> str:
         """For people: the round and its contract (TV-2), who is to move, each player's
         cards by name, the table's melds, the discard pile's top, the totals."""
-        c = self.contract
-        move = "over" if self.is_over else f"{self.phase}, player {self.to_move} to move"
-        lines = [f"Toonerville, {self.players} players, seed {self.seed}: round {self.round} ({c.sets} set(s), "
-                 f"{c.runs} run(s)), {move}"]
-        lines += [f"  player {p}: {self.hand(p)}" for p in range(self.players)]
-        lines += [f"  table: {m.kind} of player {m.owner}: {' '.join(card_name(x) for x in m.cards)}"
-                  for m in self.table]
-        lines.append(f"  discard pile: {card_name(self.discard[-1]) if self.discard else '-'} on top; "
-                     f"stock {len(self.stock)}")
-        lines.append(f"  totals: {' / '.join(str(t) for t in self.totals)}")
-        return "\n".join(lines)
+        return "\n".join([self._head()] + [f"  {k}: {t}" for k, t in self._lines()])
+
+    def _repr_html_(self) -> str:
+        """The same for Jupyter: the round over a table of the rest."""
+        return html_table(self._lines(), "rook-toonerville", title=self._head())
 
 
 def leave_problem(counts: list[int], table: list[TableMeld], took: int | None, rules: ToonervilleRules,
