@@ -1,5 +1,6 @@
-"""``python -m rook_core`` is the ``rook`` command."""
+"""``python -m rook_core`` is the ``rook`` command (importing this module runs nothing)."""
 
 from .cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":
+    raise SystemExit(main())
