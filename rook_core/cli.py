@@ -353,7 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--preset", default="tournament", choices=games)
     pl.add_argument("--seed", type=flags.seed, default=0, help="the game's seed (default 0)")
     pl.add_argument("--agents", default=None,
-                    help="agent kinds, comma separated, one per seat (random, heuristic, pimc, dd; "
+                    help="agent kinds, comma separated, one per seat (random, heuristic, pimc, dd, modelbid; "
                          "Toonerville: random, heuristic); default heuristic everywhere")
     pl.add_argument("--max-hands", type=flags.int_in(1, 10**6), default=1000,
                     help="stop a game that has no winner after this many hands")
@@ -404,7 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
                                          "columns, plots")
     si.add_argument("--preset", default="tournament", choices=games)
     si.add_argument("--agents", default=None,
-                    help="agent kinds, seat 0 first (random, heuristic, pimc, dd; Toonerville: random, "
+                    help="agent kinds, seat 0 first (random, heuristic, pimc, dd, modelbid; Toonerville: random, "
                          "heuristic); default heuristic,random,... alternating")
     unit = si.add_mutually_exclusive_group()
     unit.add_argument("--hands", type=flags.int_in(0, flags.COUNT_MAX), help="single hands to play (default 1000)")
