@@ -10,7 +10,8 @@ lies above 0 says A is the stronger bot there.
 The rungs: ``heuristic`` against ``random``; ``pimc`` at 8 worlds a
 decision against ``heuristic``; ``pimc`` at 32 worlds against ``pimc`` at
 8; ``pimc`` playing for the hand's score (the default) against ``pimc``
-playing for the points alone; in the 9-card presets, ``pimc`` choosing its
+playing for the points alone; ``pimc`` with its worlds weighted by how well
+they explain the auction (``bid_signal``) against plain ``pimc-8``; in the 9-card presets, ``pimc`` choosing its
 trump and discards as declarer by simulation (``nest="worlds"``) against
 plain ``pimc-8``; in the 13- and 14-card presets, ``pimc`` at
 32 worlds judging them by heuristic playouts while more than 6 cards are in
@@ -45,6 +46,7 @@ from rook_core.variant import get_preset  # noqa: E402
 
 PRESETS = ("tournament", "crowsnest", "crowsnest-100", "partnership-57", "house-180")
 SEED = 2026
+BID_TAU = 10.0   # pimc-8-bids: points of shortfall against the auction that divide a world's odds by e
 
 
 def rungs(preset: str) -> list[tuple[str, Any, Any]]:
@@ -55,6 +57,8 @@ def rungs(preset: str) -> list[tuple[str, Any, Any]]:
                                        ("pimc-8 vs heuristic", pimc8, "heuristic"),
                                        ("pimc-32 vs pimc-8", pimc32, pimc8),
                                        ("pimc-8 (score) vs pimc-8 (points)", pimc8, points8)]
+    bids8 = configured_bot("pimc", "pimc-8-bids", worlds=8, bid_signal=BID_TAU)
+    out.append(("pimc-8-bids (worlds weighted by the auction) vs pimc-8", bids8, pimc8))
     if get_preset(preset).hand_size < 13:       # a full deal solves in milliseconds: plan the nest by worlds
         nest8 = configured_bot("pimc", "pimc-8-nest", worlds=8, nest="worlds")
         out.append(("pimc-8-nest (trump and discards by worlds) vs pimc-8", nest8, pimc8))

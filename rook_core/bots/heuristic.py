@@ -164,15 +164,17 @@ class HeuristicAgent:
             return PASS
         return bids[0] if self._would_bid(obs, k, bids[0] - BID) else PASS
 
+    def bid_value(self, hand: int, partner_bid: bool) -> int:
+        """Return what the bidder reckons ``hand`` is worth, in hundredths of a
+        point: the estimate with its best trump, the nest, the margin, and
+        more when the partner has bid (T-3); it bids up to this."""
+        value = self.best_trump(hand)[1] + self._nest_bonus + 100 * self.bid_margin
+        return value + 8 * self.variant.total_points if partner_bid else value
+
     def _would_bid(self, obs: Mapping[str, Any], k: Knowledge, bid: int) -> bool:
-        """Whether the hand is worth ``bid``: the estimate with its best trump,
-        the nest, the margin and a partner who bid, against the bid."""
-        _, value = self.best_trump(k.hand)
-        value += self._nest_bonus + 100 * self.bid_margin
+        """Whether the hand is worth ``bid`` (:meth:`bid_value`)."""
         partner_bid = any(s == k.partner and b is not None for s, b in obs["bids"])
-        if partner_bid:
-            value += 8 * self.variant.total_points
-        return 100 * bid <= value
+        return 100 * bid <= self.bid_value(k.hand, partner_bid)
 
     def _keep_score(self, k: Knowledge, card: int, trump: int) -> int:
         """How much the declarer wants to keep ``card`` when ``trump`` will be trump."""

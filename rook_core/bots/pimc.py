@@ -39,6 +39,7 @@ from ..actions import TRUMP
 from ..errors import RookError
 from ..solver import BudgetExceeded, Solver, SolveResult, solve_many
 from ..variant import Variant
+from .bid_signal import bid_weights, weighted_choice
 from .declaring import NestPlan, plan_by_worlds
 from .heuristic import HeuristicAgent
 from .knowledge import NEST, Holder, Knowledge
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     from ..position import Position
 
 __all__ = ["PIMCAgent", "DDAgent", "card_means"]
+
+BID_DRAWS = 4   # with a bid signal: worlds drawn for each world kept
 
 
 def _complete(results: Sequence[SolveResult | int | RookError], legal: list[int]) -> list[tuple[int, dict[int, int]]]:
@@ -130,6 +133,11 @@ class PIMCAgent:
         world with a search cut short is left out, and with none solved the
         heuristic chooses (so in 13- and 14-card games, where a full deal
         takes seconds to solve, it mostly does).
+    :param bid_signal: 0 (the default): the worlds are drawn without regard
+        to the bids; ``tau`` > 0 (points): ``BID_DRAWS`` times as many are
+        drawn and ``worlds`` of them kept with odds by how well they explain
+        the auction (:mod:`rook_core.bots.bid_signal`), ``tau`` the points of
+        shortfall that divide a world's odds by e.
     :raises RookError: for a bad parameter.
     """
 
@@ -138,11 +146,12 @@ class PIMCAgent:
     def __init__(self, variant: Variant, seed: int = 0, worlds: int = 16, node_budget: int = 300_000,
                  time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
                  objective: str = "score", rollouts_above: int = 0, playout_fallback: bool = False,
-                 nest: str = "heuristic", nest_budget: int = 2_000_000, decision_time: float = 0.0) -> None:
+                 nest: str = "heuristic", nest_budget: int = 2_000_000, decision_time: float = 0.0,
+                 bid_signal: float = 0.0) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
         for name, x in (("node_budget", node_budget), ("time_budget", time_budget),
-                        ("decision_time", decision_time)):
+                        ("decision_time", decision_time), ("bid_signal", bid_signal)):
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e18:
                 raise RookError(f"{name} must be a number >= 0 (budgets must not be negative), not {x!r}")
         if objective not in ("score", "points"):
@@ -154,6 +163,7 @@ class PIMCAgent:
         if isinstance(nest_budget, bool) or not isinstance(nest_budget, int) or nest_budget < 0:
             raise RookError(f"nest_budget must be an int >= 0, not {nest_budget!r}")
         self.nest = nest
+        self.bid_signal = float(bid_signal)
         self.nest_budget = nest_budget
         self._plan: tuple[tuple[Any, ...], NestPlan] | None = None   # (the hand it is for, the plan)
         self.rollouts_above = rollouts_above
@@ -183,7 +193,12 @@ class PIMCAgent:
         if observation["phase"] != "play" or len(legal) == 1:
             return self.fallback.act(observation)
         k = Knowledge.from_observation(observation, self.variant)
-        worlds = [sample_world(k, self.rng) for _ in range(self.worlds)]
+        if self.bid_signal:
+            drawn = [sample_world(k, self.rng) for _ in range(self.worlds * BID_DRAWS)]
+            weights = bid_weights(k, observation, drawn, self.bid_signal, self.fallback)
+            worlds = weighted_choice(drawn, weights, self.worlds, self.rng)
+        else:
+            worlds = [sample_world(k, self.rng) for _ in range(self.worlds)]
         positions = [world_position(k, observation, w) for w in worlds]
         if self.rollouts_above and k.hand.bit_count() > self.rollouts_above:
             complete = self._rollouts(k, positions, observation, legal)

@@ -18,7 +18,8 @@ condition over the at most 2^4 sets of holders, checked on counts of cards
 by the holders they may go to).  So every world drawn is possible, no draw
 is ever rejected, and when nothing is known beyond the hand sizes the deal
 is uniform.  With voids it is close to uniform, not exactly so.  The bids
-are not used as a signal.
+are not used here; :mod:`rook_core.bots.bid_signal` weighs the worlds drawn
+by how well they explain the auction.
 
 :func:`world_position` and :func:`world_positions` turn worlds into solver positions
 (:class:`~rook_core.position.Position`).
