@@ -153,7 +153,7 @@ class PIMCAgent:
         for name, x in (("node_budget", node_budget), ("time_budget", time_budget),
                         ("decision_time", decision_time), ("bid_signal", bid_signal)):
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e18:
-                raise RookError(f"{name} must be a number >= 0 (budgets must not be negative), not {x!r}")
+                raise RookError(f"{name} must be a number >= 0 (never negative), not {x!r}")
         if objective not in ("score", "points"):
             raise RookError(f"objective must be 'score' or 'points', not {objective!r}")
         if isinstance(rollouts_above, bool) or not isinstance(rollouts_above, int) or rollouts_above < 0:
