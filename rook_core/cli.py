@@ -446,6 +446,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 
+def subcommands(parser: argparse.ArgumentParser | None = None) -> list[tuple[str, str, argparse.ArgumentParser]]:
+    """Each subcommand of ``rook`` as (name, one-line summary, its parser), in
+    the order ``rook --help`` lists them, aliases left out."""
+    parser = parser if parser is not None else build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return [(c.dest, c.help or "", sub.choices[c.dest]) for c in sub._choices_actions]
+
+
 def _toonerville_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("Toonerville (--preset toonerville)")
     g.add_argument("--players", type=flags.int_in(3, 5), default=None,

@@ -4,7 +4,6 @@ docs/engine.md, so a route or request added without its page fails here."""
 
 from __future__ import annotations
 
-import argparse
 import ast
 import re
 from pathlib import Path
@@ -83,9 +82,9 @@ def test_the_engine_names_each_request_it_has_when_refusing_an_unknown_one() -> 
 def test_the_agents_flag_of_play_and_simulate_names_every_agent_kind() -> None:
     """``--agents`` help lists every kind ``make_agent`` takes, so none is hidden from the shell."""
     from rook_core.bots.agents import agent_kinds
-    from rook_core.cli import build_parser
-    subs = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    from rook_core.cli import subcommands
+    parsers = {name: p for name, _, p in subcommands()}
     for name in ("play", "simulate"):
-        agents = next(a for a in subs.choices[name]._actions if a.dest == "agents")
+        agents = next(a for a in parsers[name]._actions if a.dest == "agents")
         named = set(re.findall(r"\w+", agents.help.split(";", 1)[0]))
         assert set(agent_kinds()) <= named, (name, sorted(set(agent_kinds()) - named))

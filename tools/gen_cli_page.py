@@ -52,21 +52,13 @@ def run(command: str) -> str:
     return done.stdout.rstrip() + "\n"
 
 
-def subcommands() -> list[tuple[str, str]]:
-    """(name, summary) of every subcommand, in the order ``rook --help`` lists them (aliases left out)."""
-    from rook_core.cli import build_parser
-
-    parser = build_parser()
-    action = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
-    return [(c.dest, c.help or "") for c in action._choices_actions]
-
-
 def main() -> None:
     parts = [HEAD, "```console\n"]
     for command, status in ERRORS:
         parts.append(f"$ {command}  # exit {status}\n{run(command)}")
     parts.append("```\n")
-    for name, summary in subcommands():
+    from rook_core.cli import subcommands
+    for name, summary, _ in subcommands():
         parts.append(f"\n## rook {name}\n\n{summary[0].upper() + summary[1:]}.\n\n```console\n"
                      f"$ rook {name} --help\n{run(f'rook {name} --help')}```\n")
     parts.append(TAIL)

@@ -64,8 +64,7 @@ def auction_calls(k: Knowledge, bids: Sequence[Sequence[Any]], dealer: int) -> l
                 calls.append(Call(seat, -1, lowest, partner_bid))
             passed.add(seat)
             continue
-        forced = high is None and (v.opener_must_bid and not passed and not bidders
-                                   or seat == dealer and len(passed) == 3)
+        forced = high is None and (v.opener_must_bid and not passed or seat == dealer and len(passed) == 3)
         if seat != k.seat and not forced:
             calls.append(Call(seat, 1, int(bid), partner_bid))
         bidders.add(seat)
@@ -73,13 +72,11 @@ def auction_calls(k: Knowledge, bids: Sequence[Sequence[Any]], dealer: int) -> l
     return calls
 
 
-def bid_weights(k: Knowledge, observation: Mapping[str, Any], worlds: Sequence[Mapping[Holder, int]],
+def bid_weights(k: Knowledge, calls: Sequence[Call], worlds: Sequence[Mapping[Holder, int]],
                 tau: float, judge: HeuristicAgent | None = None) -> list[float]:
-    """Return each world's weight, ``exp(-shortfall / tau)`` (see the module
+    """Return each world's weight against the auction's ``calls``
+    (:func:`auction_calls`), ``exp(-shortfall / tau)`` (see the module
     docstring); ``tau`` is in points, > 0."""
-    calls = auction_calls(k, observation["bids"], int(observation["dealer"]))
-    if not calls:
-        return [1.0] * len(worlds)
     judge = judge if judge is not None else HeuristicAgent(k.variant)
     out = []
     for w in worlds:

@@ -39,7 +39,7 @@ from ..actions import TRUMP
 from ..errors import RookError
 from ..solver import BudgetExceeded, Solver, SolveResult, solve_many
 from ..variant import Variant
-from .bid_signal import bid_weights, weighted_choice
+from .bid_signal import auction_calls, bid_weights, weighted_choice
 from .declaring import NestPlan, plan_by_worlds
 from .heuristic import HeuristicAgent
 from .knowledge import NEST, Holder, Knowledge
@@ -193,9 +193,10 @@ class PIMCAgent:
         if observation["phase"] != "play" or len(legal) == 1:
             return self.fallback.act(observation)
         k = Knowledge.from_observation(observation, self.variant)
-        if self.bid_signal:
+        calls = auction_calls(k, observation["bids"], int(observation["dealer"])) if self.bid_signal else []
+        if calls:
             drawn = [sample_world(k, self.rng) for _ in range(self.worlds * BID_DRAWS)]
-            weights = bid_weights(k, observation, drawn, self.bid_signal, self.fallback)
+            weights = bid_weights(k, calls, drawn, self.bid_signal, self.fallback)
             worlds = weighted_choice(drawn, weights, self.worlds, self.rng)
         else:
             worlds = [sample_world(k, self.rng) for _ in range(self.worlds)]

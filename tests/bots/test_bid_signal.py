@@ -49,7 +49,7 @@ def test_the_dealt_hands_explain_every_call_of_a_heuristic_auction_t_3_t_6(prese
             world = {s: dealt.hand_mask(s) for s in range(4)}
             calls = auction_calls(k, obs["bids"], obs["dealer"])
             assert all(c.seat != seat for c in calls)
-            assert bid_weights(k, obs, [world], 10.0, judge) == [1.0]
+            assert bid_weights(k, calls, [world], 10.0, judge) == [1.0]
             checked += len(calls)
     assert checked > 100
 
@@ -110,7 +110,7 @@ def test_a_weight_is_exp_of_the_shortfall_over_tau() -> None:
         k = Knowledge.from_observation(obs)
         worlds = [sample_world(k, rng) for _ in range(10)]
         for tau in (5.0, 20.0):
-            got = bid_weights(k, obs, worlds, tau, judge)
+            got = bid_weights(k, auction_calls(k, obs["bids"], obs["dealer"]), worlds, tau, judge)
             for w, weight in zip(worlds, got):
                 short = 0.0
                 for c in auction_calls(k, obs["bids"], obs["dealer"]):
@@ -156,10 +156,11 @@ def test_worlds_weighted_by_the_auction_give_the_declarer_hands_nearer_its_bid()
         obs = h.observation(seat)
         k = Knowledge.from_observation(obs)
         truth = judge.bid_value(h.hand_mask(h.declarer) | k.played_by[h.declarer], False)
+        calls = auction_calls(k, obs["bids"], obs["dealer"])
         for signal in (False, True):
             rng = random.Random(seed)
             drawn = [sample_world(k, rng) for _ in range(64)]
-            kept = (weighted_choice(drawn, bid_weights(k, obs, drawn, 10.0, judge), 16, rng) if signal
+            kept = (weighted_choice(drawn, bid_weights(k, calls, drawn, 10.0, judge), 16, rng) if signal
                     else drawn[:16])
             errors[signal].append(statistics.mean(
                 abs(judge.bid_value(w[h.declarer], False) - truth) for w in kept))
