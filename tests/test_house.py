@@ -132,7 +132,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules", ("cards", "variant", "actions", "position", "observation", "hand", "game", "toonerville")),
     ("play", ("solver", "nest", "review", "odds", "text", "bots", "_reference", "toonerville.agents",
               "toonerville.playlog")),
-    ("batch", ("sim",)),
+    ("batch", ("sim", "rl")),
     ("apps", ("hosting", "analysis", "engine", "service", "demo", "flags", "cli", "__main__")),
 )
 

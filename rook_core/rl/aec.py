@@ -1,0 +1,249 @@
+"""A PettingZoo AEC environment: four learners take turns at one table.
+
+:func:`aec_env` returns a :class:`RookAECEnv` for any trick-taking preset
+(or :class:`~rook_core.variant.Variant`).  The agents are ``player_0`` ..
+``player_3`` (seats 0..3; 0 and 2 are team 0).  Each turn the agent of the
+seat to move acts in every phase -- bid, nest, trump, pass, play -- with
+an action id of :mod:`rook_core.actions`.  Its observation is a dict:
+``"observation"``, the tensor of :mod:`rook_core.rl.encoding`, and
+``"action_mask"``, 1 at its legal actions.  An action the rules refuse
+raises :class:`~rook_core.errors.IllegalActionError` and changes nothing.
+
+Episodes and rewards (``rewards=``):
+
+- ``"hand"`` (the default): an episode is one hand; when it ends each agent
+  gets its team's hand score less the other team's (T-30 .. T-32), times
+  ``reward_scale``.  A hand thrown in (T-6) ends with 0 for all.
+- ``"game"``: an episode is a game to the target (T-33, T-34); each agent gets
+  +1 if its team won and -1 if not, at the end.  A game still going after
+  ``max_hands`` hands (40; random players may never reach the target) is
+  truncated with 0 for all.
+
+``reset(seed=n)`` makes the episodes that follow reproducible: each draws its
+deal seed and dealer from a generator seeded with ``n``.
+
+>>> env = aec_env("tournament")
+>>> env.reset(seed=1)
+>>> agent = env.agent_selection
+>>> obs, reward, done, _, _ = env.last()
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0, done
+((1056,), True, False)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
+
+from ..actions import Phase
+from ..errors import IllegalActionError, RookError
+from ..game import Game
+from ..hand import HandState
+from ..variant import Variant, get_preset
+from .encoding import OBS_SIZE, action_count, action_mask, encode, obs_bounds
+
+__all__ = ["MAX_HANDS", "RENDER_MODES", "RookAECEnv", "action_id", "aec_env", "check_max_hands", "check_rewards",
+           "deal_for", "truncated", "variant_of"]
+
+REWARDS = ("hand", "game")
+RENDER_MODES = ("human", "ansi")
+MAX_HANDS = 40
+
+
+def check_max_hands(n: object) -> int:
+    """Return ``n`` when it is a positive int.
+
+    :raises RookError: for anything else.
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise RookError(f"max_hands must be a positive int, not {n!r}")
+    return n
+
+
+def truncated(episode: HandState | Game, max_hands: int) -> bool:
+    """Whether a game episode has run past ``max_hands`` hands without ending."""
+    return isinstance(episode, Game) and not episode.is_over and episode.hand_number > max_hands
+
+
+def check_rewards(rewards: object) -> str:
+    """Return ``rewards`` when it is ``"hand"`` or ``"game"``.
+
+    :raises RookError: for anything else.
+    """
+    if rewards not in REWARDS:
+        raise RookError(f"rewards must be 'hand' or 'game', not {rewards!r}")
+    return str(rewards)
+
+
+def variant_of(variant: Variant | str) -> Variant:
+    """Return ``variant`` or the preset it names (a trick-taking preset).
+
+    :raises VariantError: for an unknown preset.
+    """
+    return variant if isinstance(variant, Variant) else get_preset(variant)
+
+
+def deal_for(variant: Variant, rng: random.Random, rewards: str) -> HandState | Game:
+    """Start an episode: a hand (or, for ``rewards="game"``, a game) whose
+    seed and first dealer come from ``rng``."""
+    seed, dealer = rng.getrandbits(63), rng.randrange(4)
+    if rewards == "game":
+        return Game(variant, seed=seed, first_dealer=dealer)
+    return HandState.deal(variant, seed, dealer=dealer)
+
+
+def action_id(action: Any, who: str) -> int:
+    """Return ``action`` as an int action id.
+
+    :raises IllegalActionError: for None, a bool or anything not an integer.
+    """
+    if action is None or isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"{who} must act with an action id (an int), not {action!r}")
+    return int(action)
+
+
+class RookAECEnv(AECEnv):  # type: ignore[misc]
+    """The AEC environment of one variant (see the module docstring).
+
+    :param variant: a trick-taking preset name or a :class:`Variant`.
+    :param rewards: ``"hand"`` or ``"game"``.
+    :param reward_scale: multiplies the hand rewards (``rewards="hand"``).
+    :param max_hands: the hands after which a game episode is truncated.
+    :param render_mode: ``"ansi"`` (``render()`` returns the table as text),
+        ``"human"`` (prints it) or None.
+    :raises RookError: for a bad option; VariantError for an unknown preset.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "rook_v0", "is_parallelizable": False, "render_fps": 4}
+
+    def __init__(self, variant: Variant | str = "tournament", *, rewards: str = "hand", reward_scale: float = 1.0,
+                 max_hands: int = MAX_HANDS, render_mode: str | None = None) -> None:
+        super().__init__()
+        self.variant = variant_of(variant)
+        self.rewards_kind = check_rewards(rewards)
+        self.max_hands = check_max_hands(max_hands)
+        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) or not reward_scale > 0:
+            raise RookError(f"reward_scale must be a positive number, not {reward_scale!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise RookError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        self.reward_scale = float(reward_scale)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(4)]
+        self.n_actions = action_count(self.variant)
+        low, high = obs_bounds()
+        self._obs_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(low, high, (OBS_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8)}) for a in self.possible_agents}
+        self._act_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
+        self._rng = random.Random()
+        self._episode: HandState | Game | None = None
+
+    # ---------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_spaces[agent]
+
+    # ----------------------------------------------------------------- state
+    @property
+    def hand(self) -> HandState:
+        """The hand being played (the last one of a game)."""
+        ep = self._need_episode()
+        return ep.current if isinstance(ep, Game) else ep
+
+    def _need_episode(self) -> HandState | Game:
+        if self._episode is None:
+            raise RookError("call reset() before using the environment")
+        return self._episode
+
+    def _game_scores(self) -> tuple[int, int] | None:
+        return self._episode.totals if isinstance(self._episode, Game) else None
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        obs = self.hand.observe(seat)
+        return {"observation": encode(obs, self._game_scores()), "action_mask": action_mask(obs, self.n_actions)}
+
+    def _to_move(self) -> int | None:
+        ep = self._need_episode()
+        return ep.to_move
+
+    # --------------------------------------------------------------- episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self._episode = deal_for(self.variant, self._rng, self.rewards_kind)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        seat = self._to_move()
+        self.agent_selection = self.possible_agents[0 if seat is None else seat]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            self._was_dead_step(action)
+            return
+        ep = self._need_episode()
+        ep.apply(action_id(action, agent))     # the rules' own refusal, naming its rule; nothing changes then
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {x: 0.0 for x in self.agents}
+        if self._over():
+            self._finish()
+        elif truncated(ep, self.max_hands):
+            self.truncations = {x: True for x in self.agents}
+        else:
+            seat = self._to_move()
+            assert seat is not None
+            self.agent_selection = self.possible_agents[seat]
+        self._accumulate_rewards()
+
+    def _over(self) -> bool:
+        ep = self._need_episode()
+        if isinstance(ep, Game):
+            return ep.is_over
+        return ep.phase in (Phase.DONE, Phase.THROWN_IN)
+
+    def _finish(self) -> None:
+        ep = self._need_episode()
+        if isinstance(ep, Game):
+            winner = ep.winner
+            team_reward = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+        else:
+            s = ep.score if ep.phase == Phase.DONE else (0, 0)
+            team_reward = ((s[0] - s[1]) * self.reward_scale, (s[1] - s[0]) * self.reward_scale)
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = team_reward[i & 1]
+            self.terminations[a] = True
+
+    # ------------------------------------------------------------------ view
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = str(self._need_episode())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self._episode = None
+
+
+def aec_env(preset: Variant | str = "tournament", **options: Any) -> RookAECEnv:
+    """Return the PettingZoo AEC environment of ``preset`` (see the module docstring).
+
+    :raises RookError: for a bad option; VariantError for an unknown preset.
+    """
+    try:
+        return RookAECEnv(preset, **options)
+    except TypeError as e:
+        raise RookError(f"bad option for aec_env: {e}") from None

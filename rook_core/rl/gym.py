@@ -1,0 +1,218 @@
+"""A Gymnasium environment: one seat learns, rook_core bots play the other three.
+
+:class:`RookGymEnv` is registered as ``rook_core/<Preset>-v0`` for every
+trick-taking preset (:data:`GYM_IDS`: ``rook_core/Tournament-v0``,
+``rook_core/Partnership57-v0``, ...) when :mod:`rook_core.rl` is imported;
+``gymnasium.make(id, seat=..., opponents=...)`` passes its options.
+
+Observations are the tensor of :mod:`rook_core.rl.encoding` (a ``Box``),
+actions the ids of :mod:`rook_core.actions` up to the highest bid (a
+``Discrete``); ``info["action_mask"]`` marks the legal ones.  Each
+``step`` plays the learner's action, then the bots' turns until the
+learner is to move again or the episode ends.  Episodes and rewards are
+those of :mod:`rook_core.rl.aec`: a hand and the learner's team's score less
+the other's (``rewards="hand"``), or a game and +1/-1 (``rewards="game"``,
+truncated after ``max_hands`` hands).
+
+``opponents`` is one spec for all three other seats or a list of three (in
+seat order, skipping the learner's): a kind of
+:func:`~rook_core.bots.agents.make_agent` (``"random"``, ``"heuristic"``,
+``"pimc"``, ...), a :class:`~rook_core.bots.outside.BotFactory`
+(``configured_bot("pimc", worlds=8)``, ``python_bot(f)``), or a plain
+function ``f(observation) -> action``.  Bots are built afresh for each
+episode with seeds drawn from the environment's generator, so
+``reset(seed=n)`` reproduces the episodes that follow.
+
+An action outside the rules: with ``illegal_action="lose"`` (the default,
+for learners that do not read the mask) nothing is played, the episode ends,
+the reward is ``illegal_reward`` and ``info["illegal_action"]`` names the
+action; with ``"raise"`` it raises
+:class:`~rook_core.errors.IllegalActionError` and nothing changes.
+
+>>> import gymnasium, rook_core.rl
+>>> env = gymnasium.make("rook_core/Tournament-v0", opponents="random")
+>>> obs, info = env.reset(seed=3)
+>>> obs.shape, info["action_mask"].dtype.name
+((1056,), 'int8')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..bots.agents import Agent, act_for, make_agent
+from ..bots.outside import BotFactory, python_bot
+from ..errors import IllegalActionError, RookError
+from ..game import Game
+from ..hand import HandState
+from ..variant import PRESETS, Variant
+from .aec import MAX_HANDS, RENDER_MODES, action_id, check_max_hands, check_rewards, deal_for, truncated, variant_of
+from .encoding import OBS_SIZE, action_count, action_mask, encode, obs_bounds
+
+__all__ = ["GYM_IDS", "RookGymEnv", "gym_id", "register_gym_ids"]
+
+OpponentSpec = str | BotFactory | Callable[..., Any]
+
+
+def gym_id(preset: str) -> str:
+    """The Gymnasium id of a preset: ``partnership-57`` -> ``rook_core/Partnership57-v0``."""
+    return "rook_core/" + "".join(part.capitalize() for part in preset.split("-")) + "-v0"
+
+
+#: preset name -> its Gymnasium id
+GYM_IDS: dict[str, str] = {name: gym_id(name) for name in PRESETS}
+
+
+def register_gym_ids() -> None:
+    """Register :data:`GYM_IDS` with Gymnasium (again: no harm)."""
+    for name, env_id in GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point="rook_core.rl.gym:RookGymEnv", kwargs={"variant": name})
+
+
+def _factory(spec: OpponentSpec, variant: Variant) -> Callable[[int], Agent]:
+    """The maker of one opponent seat's agent from its seed."""
+    if isinstance(spec, str):
+        make_agent(spec, variant, 0)          # an unknown kind fails now, by name
+        return lambda seed: make_agent(spec, variant, seed)
+    if isinstance(spec, BotFactory):
+        return lambda seed: spec.agent(variant, seed)
+    if callable(spec):
+        fac = python_bot(spec)
+        return lambda seed: fac.agent(variant, seed)
+    raise RookError(f"an opponent is a kind name, a BotFactory or a function, not {spec!r}")
+
+
+class RookGymEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """One learning seat against three bots (see the module docstring).
+
+    :param variant: a trick-taking preset name or a :class:`Variant`.
+    :param seat: the learner's seat, 0..3.
+    :param opponents: one spec, or three in seat order (module docstring).
+    :param rewards: ``"hand"`` or ``"game"``.
+    :param reward_scale: multiplies the hand rewards.
+    :param max_hands: the hands after which a game episode is truncated (reward 0).
+    :param illegal_action: ``"lose"`` or ``"raise"``.
+    :param illegal_reward: the reward of an illegal action under ``"lose"``
+        (default: minus twice the deck's points, worse than any hand).
+    :param render_mode: ``"ansi"``, ``"human"`` or None.
+    :raises RookError: for a bad option; VariantError for an unknown preset.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+
+    def __init__(self, variant: Variant | str = "tournament", *, seat: int = 0,
+                 opponents: OpponentSpec | Sequence[OpponentSpec] = "heuristic", rewards: str = "hand",
+                 reward_scale: float = 1.0, max_hands: int = MAX_HANDS, illegal_action: str = "lose",
+                 illegal_reward: float | None = None, render_mode: str | None = None) -> None:
+        self.variant = variant_of(variant)
+        if isinstance(seat, bool) or seat not in range(4):
+            raise RookError(f"seat must be 0..3, not {seat!r}")
+        self.seat = seat
+        self.rewards_kind = check_rewards(rewards)
+        self.max_hands = check_max_hands(max_hands)
+        if illegal_action not in ("lose", "raise"):
+            raise RookError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
+        self.illegal_action = illegal_action
+        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) or not reward_scale > 0:
+            raise RookError(f"reward_scale must be a positive number, not {reward_scale!r}")
+        self.reward_scale = float(reward_scale)
+        self.illegal_reward = float(-2 * self.variant.total_points if illegal_reward is None else illegal_reward)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise RookError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        specs: list[OpponentSpec] = (list(opponents) if isinstance(opponents, (list, tuple))
+                                     else [cast(OpponentSpec, opponents)] * 3)
+        if len(specs) != 3:
+            raise RookError(f"opponents: one spec or three (the other seats in order), not {len(specs)}")
+        self._makers = [_factory(s, self.variant) for s in specs]
+        self.n_actions = action_count(self.variant)
+        low, high = obs_bounds()
+        self.observation_space = spaces.Box(low, high, (OBS_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(self.n_actions)
+        self._rng = random.Random()
+        self._episode: HandState | Game | None = None
+        self._bots: dict[int, Agent] = {}
+
+    # ----------------------------------------------------------------- state
+    @property
+    def hand(self) -> HandState:
+        """The hand being played (the last one of a game)."""
+        ep = self._need_episode()
+        return ep.current if isinstance(ep, Game) else ep
+
+    def _need_episode(self) -> HandState | Game:
+        if self._episode is None:
+            raise RookError("call reset() before step()")
+        return self._episode
+
+    def _observe(self, **extra: Any) -> tuple[np.ndarray, dict[str, Any]]:
+        ep = self._need_episode()
+        obs = self.hand.observe(self.seat)
+        scores = ep.totals if isinstance(ep, Game) else None
+        return encode(obs, scores), {"action_mask": action_mask(obs, self.n_actions), **extra}
+
+    def _over(self) -> bool:
+        ep = self._need_episode()
+        return ep.is_over if isinstance(ep, Game) else ep.to_move is None
+
+    def _reward(self) -> float:
+        ep = self._need_episode()
+        team = self.seat & 1
+        if isinstance(ep, Game):
+            return 1.0 if ep.winner == team else -1.0
+        s = ep.score if ep.to_move is None and ep.phase.label == "done" else (0, 0)
+        return (s[team] - s[1 - team]) * self.reward_scale
+
+    def _bots_play(self) -> None:
+        """The other seats' turns, until the learner is to move or the episode is over."""
+        ep = self._need_episode()
+        while not self._over() and not truncated(ep, self.max_hands) and ep.to_move != self.seat:
+            s = ep.to_move
+            assert s is not None
+            ep.apply(act_for(self._bots[s], self.hand, s))
+
+    # --------------------------------------------------------------- episode
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self._episode = deal_for(self.variant, self._rng, self.rewards_kind)
+        others = [s for s in range(4) if s != self.seat]
+        self._bots = {s: make(self._rng.getrandbits(63)) for s, make in zip(others, self._makers)}
+        self._bots_play()
+        return self._observe()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        ep = self._need_episode()
+        if self._over() or truncated(ep, self.max_hands):
+            raise RookError("the episode is over: call reset()")
+        try:
+            ep.apply(action_id(action, "the learner"), self.seat)
+        except IllegalActionError as e:
+            if self.illegal_action == "raise":
+                raise
+            obs, info = self._observe(illegal_action=str(e))
+            self._episode = None
+            return obs, self.illegal_reward, True, False, info
+        self._bots_play()
+        done = self._over()
+        obs, info = self._observe()
+        return obs, self._reward() if done else 0.0, done, not done and truncated(ep, self.max_hands), info
+
+    # ------------------------------------------------------------------ view
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = str(self._need_episode())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
