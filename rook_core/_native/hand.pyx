@@ -34,6 +34,48 @@ from rook_core.errors import IllegalActionError, RookError
 
 cdef int N_ACT = ROOK_N_ACTIONS
 
+# The observation tensor's blocks (rook_core.rl.encoding.OBS_FIELDS; tests/rl/test_encoding.py
+# checks that the two agree)
+cdef enum:
+    O_HAND = 0
+    O_PLAYED = 64
+    O_TRICK = 320
+    O_VOIDS = 576
+    O_NEST = 832
+    O_DISCARDED = 896
+    O_PASSED = 960
+    O_BID = 1024
+    O_PASSED_BID = 1028
+    O_HIGH_BID = 1032
+    O_DECLARER = 1033
+    O_TRUMP = 1037
+    O_PHASE = 1041
+    O_DEALER = 1046
+    O_POINTS = 1050
+    O_TRICKS_WON = 1052
+    O_GAME = 1054
+    OBS_SIZE = 1056
+
+OBS_OFFSETS = {"hand": O_HAND, "played": O_PLAYED, "trick": O_TRICK, "voids": O_VOIDS, "nest": O_NEST,
+               "discarded": O_DISCARDED, "passed": O_PASSED, "bid": O_BID, "passed_bid": O_PASSED_BID,
+               "high_bid": O_HIGH_BID, "declarer": O_DECLARER, "trump": O_TRUMP, "phase": O_PHASE,
+               "dealer": O_DEALER, "points": O_POINTS, "tricks_won": O_TRICKS_WON, "game": O_GAME,
+               "size": OBS_SIZE}
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil
+
+
+cdef inline void _bits(float[::1] out, int at, uint64_t m) noexcept:
+    while m:
+        out[at + __builtin_ctzll(m)] = 1.0
+        m &= m - 1
+
+
+cdef inline double _clip(double a, double low) noexcept:
+    return low if a < low else (1.0 if a > 1.0 else a)
+
 
 cdef class HandCore:
     """The state, the undo stack and the history of one hand, over ints.
@@ -462,6 +504,77 @@ cdef class HandCore:
                 a = self.actions[i]
                 out.append((self.stack[i].to_move, None if a == ROOK_A_PASS else a - ROOK_A_BID))
         return out
+
+    def encode_into(self, int seat, float[::1] out, int total_points, int target, game=None):
+        """Write ``seat``'s observation tensor (``rook_core.rl.encoding``,
+        whose ``encode`` is the reference this equals) into ``out`` (float32,
+        ``OBS_SIZE`` long), from the state and its history in one pass;
+        ``total_points`` and ``target`` are the variant's (T-14, T-33),
+        ``game`` the game's two running scores, or None."""
+        check_seat(seat, "seat")
+        if out.shape[0] != OBS_SIZE:
+            raise RookError(f"the observation takes {OBS_SIZE} floats, not {out.shape[0]}")
+        cdef Py_ssize_t i
+        cdef int k, r, s, a, c
+        cdef uint64_t m
+        cdef uint64_t played[4]
+        cdef rook_public pub
+        cdef double top = self.rules.r.max_bid       # (double, then rounded once, as numpy does)
+        cdef double total = total_points
+        cdef const rook_hand *st
+        for k in range(OBS_SIZE):
+            out[k] = 0.0
+        for k in range(4):
+            played[k] = 0
+        self._public(&pub)
+        for i in range(self.n):
+            st = &self.stack[i]
+            a = self.actions[i]
+            s = st.to_move
+            if st.phase == ROOK_PH_PLAY and a < 64:
+                played[s] |= (<uint64_t>1) << a
+            elif st.phase == ROOK_PH_BID and a != ROOK_A_PENALTY and a != ROOK_A_PENALTY + 1:
+                r = (s - seat + 4) % 4
+                if a == ROOK_A_PASS:
+                    out[O_PASSED_BID + r] = 1.0
+                else:
+                    out[O_BID + r] = (a - ROOK_A_BID) / top
+        lead = self.h.leader if self.h.leader != ROOK_NO_SEAT else 0
+        for k in range(self.h.trick_n):
+            s = (lead + k) % 4
+            c = self.h.trick[k]
+            played[s] &= ~((<uint64_t>1) << c)          # the current trick has its own block
+            out[O_TRICK + 64 * ((s - seat + 4) % 4) + c] = 1.0
+        _bits(out, O_HAND, self.h.hands[seat])
+        for s in range(4):
+            r = (s - seat + 4) % 4
+            _bits(out, O_PLAYED + 64 * r, played[s])
+            _bits(out, O_VOIDS + 64 * r, pub.lacks[s])
+        decl = -1 if self.h.declarer == ROOK_NO_SEAT else self.h.declarer
+        taken = decl == seat and self.rules.r.nest_size and rook_hand_nest_taken(&self.h, &self.rules.r)
+        shown = taken or (self.rules.r.exposed_nest and decl >= 0 and self.h.phase != ROOK_PH_BID
+                          and self.h.phase != ROOK_PH_THROWN_IN)
+        if shown:
+            _bits(out, O_NEST, self.h.dealt_nest)
+        if taken:
+            _bits(out, O_DISCARDED, self.h.nest)
+        _bits(out, O_PASSED, self.h.passing[seat])
+        out[O_HIGH_BID] = self.h.high_bid / top
+        if decl >= 0:
+            out[O_DECLARER + (decl - seat + 4) % 4] = 1.0
+        if self.h.trump != ROOK_NO_SEAT:
+            out[O_TRUMP + self.h.trump] = 1.0
+        if self.h.phase < 5:
+            out[O_PHASE + self.h.phase] = 1.0
+        out[O_DEALER + (self.h.dealer - seat + 4) % 4] = 1.0
+        t = seat & 1
+        out[O_POINTS] = _clip(self.h.points[t] / total, 0.0)
+        out[O_POINTS + 1] = _clip(self.h.points[1 - t] / total, 0.0)
+        out[O_TRICKS_WON] = self.h.tricks_won[t] / <double>self.rules.r.hand_size
+        out[O_TRICKS_WON + 1] = self.h.tricks_won[1 - t] / <double>self.rules.r.hand_size
+        if game is not None:
+            out[O_GAME] = _clip(game[t] / <double>target, -1.0)
+            out[O_GAME + 1] = _clip(game[1 - t] / <double>target, -1.0)
 
     cdef void _public(self, rook_public *pub):
         """What every seat has seen so far: the history replayed through

@@ -44,7 +44,7 @@ from ..errors import IllegalActionError, RookError
 from ..game import Game
 from ..hand import HandState
 from ..variant import Variant, get_preset
-from .encoding import OBS_SIZE, action_count, action_mask, encode, obs_bounds
+from .encoding import OBS_SIZE, action_count, encode_state, obs_bounds, state_mask
 
 __all__ = ["MAX_HANDS", "RENDER_MODES", "RookAECEnv", "action_id", "aec_env", "check_max_hands", "check_rewards",
            "deal_for", "truncated", "variant_of"]
@@ -166,8 +166,9 @@ class RookAECEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        obs = self.hand.observe(seat)
-        return {"observation": encode(obs, self._game_scores()), "action_mask": action_mask(obs, self.n_actions)}
+        h = self.hand
+        return {"observation": encode_state(h, seat, self._game_scores()),
+                "action_mask": state_mask(h, seat, self.n_actions)}
 
     def _to_move(self) -> int | None:
         ep = self._need_episode()

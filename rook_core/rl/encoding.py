@@ -29,10 +29,12 @@ from typing import Any
 import numpy as np
 
 from ..actions import BID
+from ..hand import HandState
 from ..observation import Observation
 from ..variant import Variant
 
-__all__ = ["OBS_FIELDS", "OBS_SIZE", "action_count", "action_mask", "describe", "encode", "field_slices", "obs_bounds"]
+__all__ = ["OBS_FIELDS", "OBS_SIZE", "action_count", "action_mask", "describe", "encode", "encode_state",
+           "field_slices", "obs_bounds", "state_mask"]
 
 #: (name, width, what it holds), in order.  Scaled fields lie in [0, 1].
 OBS_FIELDS: tuple[tuple[str, int, str], ...] = (
@@ -95,6 +97,14 @@ def action_mask(obs: Observation, n_actions: int, out: np.ndarray | None = None)
     return mask
 
 
+def state_mask(state: HandState, seat: int, n_actions: int) -> np.ndarray:
+    """Return ``action_mask(state.observe(seat), n_actions)`` without the observation."""
+    mask = np.zeros(n_actions, dtype=np.int8)
+    if state.to_move == seat:
+        mask[state.legal_actions()] = 1
+    return mask
+
+
 def encode(obs: Observation, game_scores: tuple[int, int] | None = None,
            out: np.ndarray | None = None) -> np.ndarray:
     """Return ``obs`` as the vector of :data:`OBS_FIELDS` (into ``out`` when given).
@@ -144,6 +154,17 @@ def encode(obs: Observation, game_scores: tuple[int, int] | None = None,
     if game_scores is not None:
         g, target = _AT["game"].start, float(v.target)
         x[g], x[g + 1] = _clip(game_scores[team] / target, -1.0), _clip(game_scores[1 - team] / target, -1.0)
+    return x
+
+
+def encode_state(state: HandState, seat: int, game_scores: tuple[int, int] | None = None,
+                 out: np.ndarray | None = None) -> np.ndarray:
+    """Return ``encode(state.observe(seat), game_scores)``, built natively from
+    the state and its history without an observation in between (about 6x
+    faster; the two are equal: tests/rl/test_encoding.py)."""
+    x = np.empty(OBS_SIZE, dtype=np.float32) if out is None else out
+    v = state.variant
+    state.encode_into(seat, x, v.total_points, v.target, game_scores)
     return x
 
 

@@ -53,7 +53,7 @@ from ..game import Game
 from ..hand import HandState
 from ..variant import PRESETS, Variant
 from .aec import MAX_HANDS, RENDER_MODES, action_id, check_max_hands, check_rewards, deal_for, truncated, variant_of
-from .encoding import OBS_SIZE, action_count, action_mask, encode, obs_bounds
+from .encoding import OBS_SIZE, action_count, encode_state, obs_bounds, state_mask
 
 __all__ = ["GYM_IDS", "RookGymEnv", "gym_id", "register_gym_ids"]
 
@@ -154,9 +154,9 @@ class RookGymEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _observe(self, **extra: Any) -> tuple[np.ndarray, dict[str, Any]]:
         ep = self._need_episode()
-        obs = self.hand.observe(self.seat)
+        h = self.hand
         scores = ep.totals if isinstance(ep, Game) else None
-        return encode(obs, scores), {"action_mask": action_mask(obs, self.n_actions), **extra}
+        return encode_state(h, self.seat, scores), {"action_mask": state_mask(h, self.seat, self.n_actions), **extra}
 
     def _over(self) -> bool:
         ep = self._need_episode()

@@ -49,7 +49,7 @@ from ..cards import CardSet, card_name, iter_bits
 from ..errors import RookError
 from ..hand import HandState
 from ..variant import PRESETS, Variant
-from .encoding import OBS_SIZE, action_count, encode
+from .encoding import OBS_SIZE, action_count, encode_state
 
 __all__ = ["RookGame", "RookState", "game_type", "register", "short_name"]
 
@@ -277,7 +277,7 @@ class RookObserver:
             for c in state.dealt[player * n:(player + 1) * n]:
                 self.tensor[c] = 1.0
             return
-        encode(state.hand.observe(player), out=self.tensor)
+        encode_state(state.hand, player, out=self.tensor)
 
     def string_from(self, state: RookState, player: int) -> str:
         if state.hand is None:

@@ -10,7 +10,17 @@ import pytest
 from rook_core import HandState
 from rook_core.actions import BID
 from rook_core.observation import Observation
-from rook_core.rl.encoding import OBS_FIELDS, OBS_SIZE, action_count, action_mask, encode, field_slices, obs_bounds
+from rook_core.rl.encoding import (
+    OBS_FIELDS,
+    OBS_SIZE,
+    action_count,
+    action_mask,
+    describe,
+    encode,
+    encode_state,
+    field_slices,
+    obs_bounds,
+)
 from rook_core.variant import PRESETS
 
 AT = field_slices()
@@ -96,3 +106,29 @@ def test_the_manuals_table_is_the_layout() -> None:
     rows = [line for line in page.splitlines() if line.startswith("| `")]
     want = [f"| `{n}` | {AT[n].start}-{AT[n].stop - 1} | {what} |" for n, _, what in OBS_FIELDS]
     assert rows == want
+
+
+def test_the_native_encoder_uses_the_same_blocks() -> None:
+    from rook_core._native.hand import OBS_OFFSETS
+    assert OBS_OFFSETS == {**{n: AT[n].start for n, _, _ in OBS_FIELDS}, "size": OBS_SIZE}
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_T15_the_native_encoder_equals_the_reference(preset: str) -> None:
+    """encode_state (one native pass over the state and its history) ==
+    encode(observe(seat)) on random states of every phase, every seat, with
+    and without game scores."""
+    rng = random.Random(preset)
+    for h in _random_states(preset, 30, 11):
+        for seat in range(4):
+            game = None if rng.random() < 0.5 else (rng.randrange(-900, 900), rng.randrange(-900, 900))
+            want = encode(h.observe(seat), game)
+            assert np.array_equal(encode_state(h, seat, game), want), (preset, seat, describe(want))
+
+
+def test_the_state_mask_equals_the_observations() -> None:
+    from rook_core.rl.encoding import state_mask
+    for h in _random_states("partnership-57", 20, 12):
+        n = action_count(h.variant)
+        for seat in range(4):
+            assert np.array_equal(state_mask(h, seat, n), action_mask(h.observe(seat), n))
