@@ -5,8 +5,11 @@ solving hundreds of deals -- far too slow for a simulator's millions of
 hands.  So ``tools/fit_bidding.py`` measures, once, on thousands of random
 deals, what the declaring team really ends the hand with under double-dummy
 play when the declarer took the nest and named trump as the heuristic
-does, and fits a linear model of it on a few numbers of the declarer's
-dealt hand and trump (:func:`features`); the residuals give a spread.  The
+does (in the 13- and 14-card presets the first two or three tricks are
+played by the heuristic bots and only the last eleven solved:
+:attr:`BidModel.solved_tricks`), and fits a linear model of it on a few
+numbers of the declarer's dealt hand and trump (:func:`features`); the
+residuals give a spread.  Every preset has a model.  The
 model (``bid_models.json``, written by the tool, never by hand) then says in
 microseconds what the hand is expected to take (:meth:`BidModel.expected`)
 and the odds of making a bid (:meth:`BidModel.make_rate`, a normal tail).
@@ -75,6 +78,7 @@ class BidModel:
     sigma: float          # the spread of the residuals (points)
     margin: float         # double dummy less heuristic play, mean points over the deals
     deals: int
+    solved_tricks: int    # the last tricks the fit solved double dummy (the earlier ones: heuristic play)
 
     def expected(self, variant: Variant, hand: int, trump: int) -> float:
         """The declaring team's expected double-dummy points with ``hand`` and ``trump``."""
@@ -97,7 +101,7 @@ def _models() -> dict[str, BidModel]:
     if not MODELS.exists():
         return {}
     data = json.loads(MODELS.read_text())
-    return {name: BidModel(name, tuple(m["weights"]), m["sigma"], m["margin"], m["deals"])
+    return {name: BidModel(name, tuple(m["weights"]), m["sigma"], m["margin"], m["deals"], m["solved_tricks"])
             for name, m in data["models"].items()}
 
 

@@ -15,7 +15,7 @@ from rook_core.bots.agents import make_agent
 from rook_core.bots.bidding import FEATURES, MODELS, ModelBidder, bid_model, features
 from rook_core.bots.heuristic import hand_estimate
 from rook_core.sim.simulate import simulate
-from rook_core.variant import get_preset
+from rook_core.variant import PRESETS, Variant, get_preset
 
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("fit_bidding", ROOT / "tools" / "fit_bidding.py")
@@ -28,9 +28,30 @@ def test_the_models_file_is_the_tools_and_covers_its_presets() -> None:
     data = json.loads(MODELS.read_text())
     assert data["features"] == list(FEATURES) and data["written_by"].startswith("python tools/fit_bidding.py")
     assert set(data["models"]) == set(FIT.PRESETS)
+    assert set(FIT.PRESETS) == set(PRESETS)
     for name in FIT.PRESETS:
-        m = bid_model(get_preset(name))
+        v = get_preset(name)
+        m = bid_model(v)
         assert len(m.weights) == len(FEATURES) and m.sigma > 0 and m.deals >= 1000
+        assert m.solved_tricks == min(v.hand_size, FIT.SOLVED_TRICKS)
+
+
+def test_the_fit_solves_only_the_last_tricks_of_a_long_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a 14-card preset the fit's positions are at a trick boundary
+    with SOLVED_TRICKS tricks left, and what the declaring team took before
+    them counts (T-12)."""
+    seen: list[HandState] = []
+    real = FIT.solve_many
+
+    def capture(positions: list[HandState], **kw: object) -> list[object]:
+        seen.extend(positions)
+        return real(positions, **kw)
+    monkeypatch.setattr(FIT, "solve_many", capture)
+    m = FIT.fit("partnership-57", 6, 1, 9)
+    assert m["solved_tricks"] == 9 and len(seen) == 6
+    for p in seen:
+        assert len(p.trick_records()) == 14 - 9 and not p.trick_ids
+        assert all(p.hand_mask(s).bit_count() == 9 for s in range(4))
 
 
 def test_the_fit_is_reproducible() -> None:
@@ -76,9 +97,10 @@ def test_the_odds_fall_with_the_bid() -> None:
     assert rates == sorted(rates, reverse=True) and 0 <= rates[-1] <= rates[0] <= 1
 
 
-def test_a_preset_without_a_model_is_refused_by_name() -> None:
-    with pytest.raises(RookError, match="no bidding model for 'partnership-57'.*fit_bidding"):
-        make_agent("modelbid", "partnership-57")
+def test_a_variant_without_a_model_is_refused_by_name() -> None:
+    house = Variant.from_preset("partnership-57", target=500)
+    with pytest.raises(RookError, match=r"no bidding model for 'partnership-57\*'.*fit_bidding"):
+        make_agent("modelbid", house)
     with pytest.raises(RookError, match="threshold"):
         make_agent("modelbid", "tournament", threshold=1.5)
 
