@@ -17,7 +17,7 @@ MODULES = [
     "rook_core.toonerville.game", "rook_core.toonerville.agents", "rook_core.toonerville.playlog",
     "rook_core.sim.toonerville", "rook_core.hosting", "rook_core.service.store",
     "rook_core.service.hub", "rook_core.service.jobs", "rook_core.engine", "rook_core.analysis",
-    "rook_core.rl.encoding", "rook_core.rl.aec", "rook_core.rl.gym", "rook_core.rl.openspiel",
+    "rook_core.rl.encoding", "rook_core.rl.aec", "rook_core.rl.gym", "rook_core.rl.openspiel", "rook_core.rl.vector",
 ]
 
 

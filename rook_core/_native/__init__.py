@@ -23,6 +23,7 @@ from .sim import (
                   ROW_LEN,
                   VIEW_LEN,
                   VIEW_SLOTS,
+                  VectorCore,
                   game_winner,
                   hand_seed,
                   sim_games,
@@ -33,7 +34,7 @@ from .solver import SolverCore
 
 __all__ = [
     "CONTRACT_MAX_CARDS", "CONTRACT_MAX_COPIES", "HandCore", "POLICY_CALLBACK", "POLICY_HEURISTIC",
-    "POLICY_RANDOM", "ROW_COLUMNS", "ROW_LEN", "Rules", "SolverCore", "VIEW_LEN", "VIEW_SLOTS",
+    "POLICY_RANDOM", "ROW_COLUMNS", "ROW_LEN", "Rules", "SolverCore", "VIEW_LEN", "VIEW_SLOTS", "VectorCore",
     "check_seat", "contract_solve", "contract_solve_many", "game_winner", "hand_seed", "playout_kernels",
     "rules_for", "sim_games", "sim_hands", "view_of",
 ]

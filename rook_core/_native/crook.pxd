@@ -1,6 +1,6 @@
-# Declarations of the plain C11 core in src/rook (rules.h, hand.h, batch.h, sim.h, rng.h, solve.h);
+# Declarations of the plain C11 core in src/rook (rules.h, hand.h, batch.h, sim.h, venv.h, rng.h, solve.h);
 # the generated constants of layout.h are in layout.pxd.
-from libc.stdint cimport int16_t, uint8_t, uint16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, int32_t, int64_t, uint32_t, uint64_t
 
 cdef extern from "rook/rng.h" nogil:
     ctypedef struct rook_rng:
@@ -136,6 +136,26 @@ cdef extern from "rook/sim.h" nogil:
     int rook_game_winner(const rook_game_end *e, const int64_t *total, int declarer)
     int rook_sim_game(const rook_rules *r, const rook_policy *policies, uint64_t seed, int64_t unit,
                       int copy, int max_hands, const rook_game_end *end, int64_t *rows, int64_t *game)
+
+cdef extern from "rook/venv.h" nogil:
+    enum:
+        ROOK_OBS_SIZE
+    ctypedef struct rook_table:
+        rook_hand h
+        uint64_t seed
+        uint64_t episode
+    ctypedef struct rook_venv:
+        const rook_rules *r
+        rook_policy policies[4]
+        int learner
+        int32_t total_points
+        int32_t target
+        int32_t n_actions
+        double reward_scale
+    int rook_venv_start(const rook_venv *e, rook_table *t, uint64_t seed)
+    void rook_venv_observe(const rook_venv *e, const rook_table *t, float *obs, int8_t *mask)
+    int64_t rook_venv_step(const rook_venv *e, rook_table *t, int64_t n, const int32_t *actions, float *obs,
+                           int8_t *mask, float *reward, uint8_t *done, int32_t *error)
 
 cdef extern from "rook/solve.h" nogil:
     ctypedef struct rook_solver:

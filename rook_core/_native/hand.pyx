@@ -516,7 +516,6 @@ cdef class HandCore:
             raise RookError(f"the observation takes {OBS_SIZE} floats, not {out.shape[0]}")
         cdef Py_ssize_t i
         cdef int k, r, s, a, c
-        cdef uint64_t m
         cdef uint64_t played[4]
         cdef rook_public pub
         cdef double top = self.rules.r.max_bid       # (double, then rounded once, as numpy does)

@@ -12,10 +12,12 @@ slots.  Arguments are checked here; the C loop trusts them.
 
 import numpy as np
 
-from libc.stdint cimport int64_t, uint64_t
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.stdint cimport int8_t, uint8_t, int32_t, int64_t, uint64_t
 from rook_core._native.crook cimport (
     rook_policy, rook_policy_fn, rook_sim_hands, rook_sim_game, rook_view_fill, rook_hand_seed,
-    rook_game_end, rook_game_winner,
+    rook_game_end, rook_game_winner, rook_table, rook_venv, rook_venv_start, rook_venv_observe, rook_venv_step,
+    ROOK_OBS_SIZE,
 )
 from rook_core._native.layout cimport (
     ROOK_VIEW_LEN, ROOK_R_LEN, ROOK_POLICY_RANDOM, ROOK_POLICY_CALLBACK, ROOK_POLICY_HEURISTIC,
@@ -139,3 +141,84 @@ def sim_games(Rules rules, policies, seed, int64_t first, int64_t n, bint duplic
                 rook_sim_game(&rules.r, pol, s, first + u, c, max_hands, &end,
                               &rows[j * max_hands, 0], &games[j, 0])
     return rows_out, games_out[:n * per]
+
+
+cdef class VectorCore:
+    """``n`` tables of the batched environment (``src/rook/venv.h``): one
+    learner seat each, the other seats played by native ``policies`` (four
+    pairs as :func:`sim_hands` takes; the learner's is ignored).  The arrays
+    are the caller's (rook_core.rl.vector.VectorEnv); steps release the GIL."""
+
+    cdef rook_venv e
+    cdef rook_table *t
+    cdef readonly int64_t n
+    cdef Rules rules
+
+    def __cinit__(self, Rules rules, policies, int learner, int total_points, int target, int n_actions,
+                  double reward_scale, int64_t n):
+        self.t = NULL
+        if not 0 <= learner < 4:
+            raise RookError(f"learner must be a seat 0..3, not {learner}")
+        if n < 1:
+            raise RookError(f"n must be a positive number of tables, not {n}")
+        _policies(policies, self.e.policies)
+        self.rules = rules
+        self.e.r = &rules.r
+        self.e.learner = learner
+        self.e.total_points = total_points
+        self.e.target = target
+        self.e.n_actions = n_actions
+        self.e.reward_scale = reward_scale
+        self.n = n
+        self.t = <rook_table *>PyMem_Malloc(n * sizeof(rook_table))
+        if self.t == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        PyMem_Free(self.t)
+
+    def start(self, const uint64_t[::1] seeds, float[:, ::1] obs, int8_t[:, ::1] mask):
+        """Start every table from its seed; write the first observations and masks.
+        Return the tables whose policies failed (a list of indices)."""
+        self._check(obs, mask, seeds.shape[0])
+        cdef int64_t i
+        failed = np.zeros(self.n, dtype=np.uint8)
+        cdef uint8_t[::1] f = failed
+        with nogil:
+            for i in range(self.n):
+                if rook_venv_start(&self.e, &self.t[i], seeds[i]) < 0:
+                    f[i] = 1
+                rook_venv_observe(&self.e, &self.t[i], &obs[i, 0], &mask[i, 0])
+        return np.flatnonzero(failed).tolist()
+
+    def step(self, const int32_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] mask, float[::1] reward,
+             uint8_t[::1] done, int32_t[::1] error):
+        """One step of every table (venv.h); return how many had an error."""
+        self._check(obs, mask, actions.shape[0])
+        if reward.shape[0] != self.n or done.shape[0] != self.n or error.shape[0] != self.n:
+            raise RookError(f"reward, done and error need {self.n} entries")
+        cdef int64_t errors
+        with nogil:
+            errors = rook_venv_step(&self.e, self.t, self.n, &actions[0], &obs[0, 0], &mask[0, 0], &reward[0],
+                                    &done[0], &error[0])
+        return errors
+
+    def episode(self, int64_t i):
+        """The episode table ``i`` plays (0-based)."""
+        return self.t[self._index(i)].episode
+
+    def hand_mask(self, int64_t i, int seat):
+        """The cards ``seat`` of table ``i`` holds now."""
+        return self.t[self._index(i)].h.hands[seat & 3]
+
+    cdef int64_t _index(self, int64_t i) except -1:
+        if not 0 <= i < self.n:
+            raise RookError(f"table {i} is not one of 0..{self.n - 1}")
+        return i
+
+    cdef int _check(self, float[:, ::1] obs, int8_t[:, ::1] mask, Py_ssize_t k) except -1:
+        if k != self.n or obs.shape[0] != self.n or mask.shape[0] != self.n:
+            raise RookError(f"the arrays need {self.n} rows")
+        if obs.shape[1] != ROOK_OBS_SIZE or mask.shape[1] != self.e.n_actions:
+            raise RookError(f"obs rows take {ROOK_OBS_SIZE} floats and mask rows {self.e.n_actions}")
+        return 0

@@ -8,6 +8,9 @@ Install the ``rl`` extra (``pip install 'rook_core[rl]'``).  The entry points:
 - the Gymnasium ids ``rook_core/Tournament-v0`` and one per preset
   (:data:`GYM_IDS`), registered by importing this package: one seat learns,
   the others are rook_core bots (:mod:`rook_core.rl.gym`);
+- :class:`VectorEnv` (``rook_core.rl.VectorEnv(preset, n, ...)``): ``n``
+  tables stepping together in C, opponents played natively
+  (:mod:`rook_core.rl.vector`);
 - the observation tensor and the action mask they share
   (:mod:`rook_core.rl.encoding`).
 """
@@ -17,8 +20,9 @@ from __future__ import annotations
 from .aec import RookAECEnv, aec_env
 from .encoding import OBS_FIELDS, OBS_SIZE, action_count, action_mask, encode
 from .gym import GYM_IDS, RookGymEnv, register_gym_ids
+from .vector import VectorEnv
 
-__all__ = ["GYM_IDS", "OBS_FIELDS", "OBS_SIZE", "RookAECEnv", "RookGymEnv", "action_count", "action_mask",
+__all__ = ["GYM_IDS", "OBS_FIELDS", "OBS_SIZE", "RookAECEnv", "RookGymEnv", "VectorEnv", "action_count", "action_mask",
            "aec_env", "encode", "register_gym_ids"]
 
 register_gym_ids()

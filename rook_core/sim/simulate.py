@@ -428,6 +428,25 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
 
 
 
+def native_policies(variant: Variant, agents: Sequence[Any], heuristic_options: dict[str, Any] | None = None
+                    ) -> list[tuple[int, Any]]:
+    """Return the native loop's (kind, argument) pairs of ``agents``: each
+    ``"random"``, ``"heuristic"`` (with ``heuristic_options``) or a
+    :class:`~rook_core.bots.policy.NativePolicy`."""
+    from .._native import POLICY_CALLBACK, POLICY_HEURISTIC, POLICY_RANDOM
+    from ..bots.heuristic import HeuristicAgent
+    policies: list[tuple[int, Any]] = []
+    for a in agents:
+        if a == "random":
+            policies.append((POLICY_RANDOM, 0))
+        elif a == "heuristic":
+            params = HeuristicAgent(variant, 0, **(heuristic_options or {})).native_params()
+            policies.append((POLICY_HEURISTIC, params))
+        else:
+            policies.append((POLICY_CALLBACK, a.address))
+    return policies
+
+
 def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, dict[str, Any]],
                      seed: int, n: int, mode: str, duplicate: bool, max_hands: int, workers: int,
                      executor: Executor | None, chunk: int | None,
@@ -435,17 +454,8 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
                      ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """Play a run in the native loop (src/rook/sim.c) on ``workers`` threads,
     or in chunks on ``executor``; return the hand and game columns."""
-    from .._native import POLICY_CALLBACK, POLICY_HEURISTIC, POLICY_RANDOM, ROW_COLUMNS, ROW_LEN
-    from ..bots.heuristic import HeuristicAgent
-    policies: list[tuple[int, Any]] = []
-    for a in agents:
-        if a == "random":
-            policies.append((POLICY_RANDOM, 0))
-        elif a == "heuristic":
-            params = HeuristicAgent(variant, 0, **opts.get("heuristic", {})).native_params()
-            policies.append((POLICY_HEURISTIC, params))
-        else:
-            policies.append((POLICY_CALLBACK, a.address))
+    from .._native import ROW_COLUMNS, ROW_LEN
+    policies = native_policies(variant, agents, opts.get("heuristic", {}))
     per = 2 if duplicate else 1
     if chunk is None:
         lanes = workers if executor is None else 8

@@ -74,13 +74,26 @@ void rook_view_fill(const rook_hand *h, const rook_rules *r, int seat, uint64_t 
 /* Play one hand from its deal, the seats' agents drawing from g[0..3];
  * fill its row and return ROOK_PH_DONE or ROOK_PH_THROWN_IN (or -1 when an
  * action was refused).  *h is left at the end of the hand. */
+int64_t rook_policy_act(const rook_policy *p, const rook_hand *h, const rook_rules *r, const rook_public *pub,
+                        rook_rng *g)
+{
+    if (p->kind == ROOK_POLICY_RANDOM) {
+        uint16_t buf[ROOK_N_ACTIONS];
+        int n = rook_hand_legal(h, r, buf);
+        return buf[rook_rng_below(g, (uint32_t)n)];
+    }
+    if (p->kind == ROOK_POLICY_HEURISTIC)
+        return rook_heur_act(h, r, pub, &p->heur);
+    int64_t view[ROOK_VIEW_LEN];
+    rook_view_fill(h, r, h->to_move, rook_rng_next(g), view);
+    return p->fn(view, ROOK_VIEW_LEN);
+}
+
 static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t deal_seed, int dealer,
                     int copy, rook_rng g[4], rook_hand *hp, int64_t *row)
 {
     rook_rng dg;
     rook_hand h;
-    uint16_t buf[ROOK_N_ACTIONS];
-    int64_t view[ROOK_VIEW_LEN];
     rook_public pub;
     rook_public_init(&pub);
     rook_rng_seed(&dg, deal_seed);
@@ -92,20 +105,9 @@ static int sim_hand(const rook_rules *r, const rook_policy policies[4], uint64_t
     row[ROOK_R_NEST] = (int64_t)h.nest;
     while (h.phase != ROOK_PH_DONE && h.phase != ROOK_PH_THROWN_IN) {
         int s = h.to_move;
-        const rook_policy *p = &policies[(s + copy) & 3];
-        int64_t a;
-        if (p->kind == ROOK_POLICY_RANDOM) {
-            int n = rook_hand_legal(&h, r, buf);
-            a = buf[rook_rng_below(&g[s], (uint32_t)n)];
-        } else if (p->kind == ROOK_POLICY_HEURISTIC) {
-            a = rook_heur_act(&h, r, &pub, &p->heur);
-        } else {
-            rook_view_fill(&h, r, s, rook_rng_next(&g[s]), view);
-            a = p->fn(view, ROOK_VIEW_LEN);
-        }
-        int in_range = a >= 0 && a < ROOK_N_ACTIONS && a != ROOK_A_PENALTY && a != ROOK_A_PENALTY + 1;
+        int64_t a = rook_policy_act(&policies[(s + copy) & 3], &h, r, &pub, &g[s]);
         rook_hand before = h;
-        if (!in_range || rook_hand_apply(&h, r, (int)a) != ROOK_OK) {
+        if (!rook_action_in_range(a) || rook_hand_apply(&h, r, (int)a) != ROOK_OK) {
             row[ROOK_R_ERROR] = 1;
             row[ROOK_R_ERROR_SEAT] = s;
             row[ROOK_R_ERROR_ACTION] = a;

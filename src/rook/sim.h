@@ -36,6 +36,18 @@ typedef struct rook_policy {
     rook_heur_params heur; /* for ROOK_POLICY_HEURISTIC (heuristic.h) */
 } rook_policy;
 
+/* The action policy p chooses for the seat to move in *h: random draws
+ * from g, the heuristic reads the public facts *pub, a callback reads the
+ * seat's view (its random slot drawn from g). */
+int64_t rook_policy_act(const rook_policy *p, const rook_hand *h, const rook_rules *r, const rook_public *pub,
+                        rook_rng *g);
+
+/* Whether a policy's answer may be applied at all (an action id, not a T-35 penalty). */
+static inline int rook_action_in_range(int64_t a)
+{
+    return a >= 0 && a < ROOK_N_ACTIONS && a != ROOK_A_PENALTY && a != ROOK_A_PENALTY + 1;
+}
+
 /* Return the seed of hand `index` of a game or run seeded `seed` (rook_core.game.hand_seed). */
 uint64_t rook_hand_seed(uint64_t seed, uint64_t index);
 

@@ -1,0 +1,132 @@
+"""A native batched environment: ``n`` tables stepping together in C.
+
+:class:`VectorEnv` (``rook_core.rl.VectorEnv(preset, n, ...)``) keeps ``n``
+tables of one preset, each with one learner seat (``seat``); the other seats
+are native policies -- ``"random"``, ``"heuristic"`` or a
+:class:`~rook_core.bots.policy.NativePolicy` (a Numba ``@cfunc``) -- played
+inside the same C call without the GIL (``src/rook/venv.c``), so only the
+learner's decisions come back to Python.  Observations, masks, rewards and
+done flags are written into NumPy arrays the environment owns and hands
+out (``obs``, ``mask``, ``reward``, ``done``, ``error``); :meth:`step`
+overwrites them.
+
+Episodes are hands.  A table whose hand ended in a step has ``done`` set and
+its reward (the learner's team's score less the other's, times
+``reward_scale``; 0 for a hand thrown in, T-6) and has already started its
+next hand: its ``obs`` and ``mask`` are that hand's first decision
+(auto-reset).  Table ``i`` is seeded ``seed + i``; its episode ``e`` is dealt
+as unit ``e`` of a simulation with that seed (dealer ``e % 4``), and its
+agents draw from the simulator's streams, so :func:`reset` with a seed
+reproduces everything.  The observation is the tensor of
+:mod:`rook_core.rl.encoding`, equal to what :func:`~rook_core.rl.encoding.encode`
+gives for the same hand (tests/rl/test_vector.py).
+
+An action a table cannot take leaves that table as it was, with ``error``
+the rules' code (and ``-1`` when a policy failed); the other tables step on.
+
+>>> env = VectorEnv("tournament", 4, opponents="random")
+>>> obs, mask = env.reset(seed=1)
+>>> obs.shape, mask.shape
+((4, 1056), (4, 193))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+import numpy as np
+
+from .._native import VectorCore, rules_for
+from ..bots.policy import NativePolicy
+from ..errors import RookError
+from ..rng import M64
+from ..sim.simulate import native_policies
+from ..variant import Variant
+from .aec import variant_of
+from .encoding import OBS_SIZE, action_count
+
+__all__ = ["VectorEnv"]
+
+PolicySpec = str | NativePolicy
+
+
+class VectorEnv:
+    """``n`` tables with one learner seat each (see the module docstring).
+
+    :param variant: a trick-taking preset name or a :class:`Variant`.
+    :param n: the number of tables.
+    :param seat: the learner's seat, 0..3.
+    :param opponents: one policy for the other three seats or three in seat
+        order: ``"random"``, ``"heuristic"`` or a ``NativePolicy``.
+    :param reward_scale: multiplies the rewards.
+    :raises RookError: for a bad option; VariantError for an unknown preset.
+    """
+
+    def __init__(self, variant: Variant | str, n: int, *, seat: int = 0,
+                 opponents: PolicySpec | Sequence[PolicySpec] = "random", reward_scale: float = 1.0) -> None:
+        self.variant = variant_of(variant)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 20:
+            raise RookError(f"n must be an int 1..1048576 (tables), not {n!r}")
+        if isinstance(seat, bool) or seat not in range(4):
+            raise RookError(f"seat must be 0..3, not {seat!r}")
+        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) or not reward_scale > 0:
+            raise RookError(f"reward_scale must be a positive number, not {reward_scale!r}")
+        specs: list[PolicySpec] = (list(opponents) if isinstance(opponents, (list, tuple))
+                                   else [cast(PolicySpec, opponents)] * 3)
+        if len(specs) != 3:
+            raise RookError(f"opponents: one policy or three (the other seats in order), not {len(specs)}")
+        for p in specs:
+            if p not in ("random", "heuristic") and not isinstance(p, NativePolicy):
+                raise RookError(f"an opponent of the batched environment is 'random', 'heuristic' or a "
+                                f"NativePolicy, not {p!r}")
+        seats = list(specs)
+        seats.insert(seat, "random")          # (the learner's entry is not used)
+        self.n, self.seat = n, seat
+        self.n_actions = action_count(self.variant)
+        self._core = VectorCore(rules_for(self.variant), native_policies(self.variant, seats), seat,
+                                self.variant.total_points, self.variant.target, self.n_actions,
+                                float(reward_scale), n)
+        self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
+        self.reward = np.zeros(n, dtype=np.float32)
+        self.done = np.zeros(n, dtype=np.uint8)
+        self.error = np.zeros(n, dtype=np.int32)
+        self._started = False
+
+    def reset(self, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """Start every table (table ``i`` seeded ``seed + i``); return ``(obs, mask)``.
+
+        :raises RookError: when a native policy's action was refused.
+        """
+        seeds = (np.arange(self.n, dtype=np.uint64) + np.uint64(seed & M64)).astype(np.uint64)
+        failed = self._core.start(seeds, self.obs, self.mask)
+        if failed:
+            raise RookError(f"a native policy's action was refused at the start of tables {failed[:8]}")
+        self.reward[:] = 0
+        self.done[:] = 0
+        self.error[:] = 0
+        self._started = True
+        return self.obs, self.mask
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play one learner action per table (``n`` ints); return ``(obs, mask, reward, done)``
+        (``error`` holds each table's refusal code, 0 when none).
+
+        :raises RookError: before :meth:`reset`, or for an array of the wrong shape.
+        """
+        if not self._started:
+            raise RookError("call reset() before step()")
+        a = np.ascontiguousarray(actions, dtype=np.int32)
+        if a.shape != (self.n,):
+            raise RookError(f"step takes one action per table: shape ({self.n},), not {a.shape}")
+        self._core.step(a, self.obs, self.mask, self.reward, self.done, self.error)
+        return self.obs, self.mask, self.reward, self.done
+
+    def episode(self, i: int) -> int:
+        """The episode (0-based) table ``i`` plays now."""
+        return self._core.episode(i)
+
+    def hand_mask(self, i: int, seat: int) -> int:
+        """The cards ``seat`` holds at table ``i``."""
+        return self._core.hand_mask(i, seat)
