@@ -46,8 +46,8 @@ from ..hand import HandState
 from ..variant import Variant, get_preset
 from .encoding import OBS_SIZE, action_count, encode_state, obs_bounds, state_mask
 
-__all__ = ["MAX_HANDS", "RENDER_MODES", "RookAECEnv", "action_id", "aec_env", "check_max_hands", "check_rewards",
-           "deal_for", "truncated", "variant_of"]
+__all__ = ["EpisodeView", "MAX_HANDS", "RENDER_MODES", "RookAECEnv", "action_id", "aec_env", "check_max_hands",
+           "check_options", "check_rewards", "deal_for", "play_random", "truncated", "variant_of"]
 
 REWARDS = ("hand", "game")
 RENDER_MODES = ("human", "ansi")
@@ -106,7 +106,48 @@ def action_id(action: Any, who: str) -> int:
     return int(action)
 
 
-class RookAECEnv(AECEnv):  # type: ignore[misc]
+def check_options(reward_scale: object, render_mode: object) -> tuple[float, str | None]:
+    """Return ``reward_scale`` (a positive number) and ``render_mode`` (one
+    of :data:`RENDER_MODES` or None).
+
+    :raises RookError: for anything else.
+    """
+    if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) or not reward_scale > 0:
+        raise RookError(f"reward_scale must be a positive number, not {reward_scale!r}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise RookError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
+    return float(reward_scale), None if render_mode is None else str(render_mode)
+
+
+class EpisodeView:
+    """What the environments share: the episode being played and its text."""
+
+    _episode: HandState | Game | None
+    render_mode: str | None
+
+    @property
+    def hand(self) -> HandState:
+        """The hand being played (the last one of a game)."""
+        ep = self._need_episode()
+        return ep.current if isinstance(ep, Game) else ep
+
+    def _need_episode(self) -> HandState | Game:
+        if self._episode is None:
+            raise RookError("call reset() before using the environment")
+        return self._episode
+
+    def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``), printed (``"human"``), or None."""
+        if self.render_mode is None:
+            return None
+        text = str(self._need_episode())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
     """The AEC environment of one variant (see the module docstring).
 
     :param variant: a trick-taking preset name or a :class:`Variant`.
@@ -126,12 +167,7 @@ class RookAECEnv(AECEnv):  # type: ignore[misc]
         self.variant = variant_of(variant)
         self.rewards_kind = check_rewards(rewards)
         self.max_hands = check_max_hands(max_hands)
-        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) or not reward_scale > 0:
-            raise RookError(f"reward_scale must be a positive number, not {reward_scale!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise RookError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
-        self.reward_scale = float(reward_scale)
-        self.render_mode = render_mode
+        self.reward_scale, self.render_mode = check_options(reward_scale, render_mode)
         self.possible_agents = [f"player_{i}" for i in range(4)]
         self.n_actions = action_count(self.variant)
         low, high = obs_bounds()
@@ -150,17 +186,6 @@ class RookAECEnv(AECEnv):  # type: ignore[misc]
         return self._act_spaces[agent]
 
     # ----------------------------------------------------------------- state
-    @property
-    def hand(self) -> HandState:
-        """The hand being played (the last one of a game)."""
-        ep = self._need_episode()
-        return ep.current if isinstance(ep, Game) else ep
-
-    def _need_episode(self) -> HandState | Game:
-        if self._episode is None:
-            raise RookError("call reset() before using the environment")
-        return self._episode
-
     def _game_scores(self) -> tuple[int, int] | None:
         return self._episode.totals if isinstance(self._episode, Game) else None
 
@@ -225,18 +250,24 @@ class RookAECEnv(AECEnv):  # type: ignore[misc]
             self.rewards[a] = team_reward[i & 1]
             self.terminations[a] = True
 
-    # ------------------------------------------------------------------ view
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = str(self._need_episode())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
     def close(self) -> None:
         self._episode = None
+
+
+def play_random(env: RookAECEnv, rng: np.random.Generator) -> list[int]:
+    """Play the environment's episode under way to its end, every agent a
+    uniform choice among its legal actions drawn from ``rng``; return the
+    actions played (to replay them, or to time the environment)."""
+    actions = []
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        actions.append(a)
+        env.step(a)
+    return actions
 
 
 def aec_env(preset: Variant | str = "tournament", **options: Any) -> RookAECEnv:

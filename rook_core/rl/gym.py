@@ -52,7 +52,18 @@ from ..errors import IllegalActionError, RookError
 from ..game import Game
 from ..hand import HandState
 from ..variant import PRESETS, Variant
-from .aec import MAX_HANDS, RENDER_MODES, action_id, check_max_hands, check_rewards, deal_for, truncated, variant_of
+from .aec import (
+    MAX_HANDS,
+    RENDER_MODES,
+    EpisodeView,
+    action_id,
+    check_max_hands,
+    check_options,
+    check_rewards,
+    deal_for,
+    truncated,
+    variant_of,
+)
 from .encoding import OBS_SIZE, action_count, encode_state, obs_bounds, state_mask
 
 __all__ = ["GYM_IDS", "RookGymEnv", "gym_id", "register_gym_ids"]
@@ -89,7 +100,7 @@ def _factory(spec: OpponentSpec, variant: Variant) -> Callable[[int], Agent]:
     raise RookError(f"an opponent is a kind name, a BotFactory or a function, not {spec!r}")
 
 
-class RookGymEnv(gymnasium.Env[np.ndarray, np.int64]):
+class RookGymEnv(EpisodeView, gymnasium.Env[np.ndarray, np.int64]):
     """One learning seat against three bots (see the module docstring).
 
     :param variant: a trick-taking preset name or a :class:`Variant`.
@@ -120,13 +131,8 @@ class RookGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         if illegal_action not in ("lose", "raise"):
             raise RookError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         self.illegal_action = illegal_action
-        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) or not reward_scale > 0:
-            raise RookError(f"reward_scale must be a positive number, not {reward_scale!r}")
-        self.reward_scale = float(reward_scale)
+        self.reward_scale, self.render_mode = check_options(reward_scale, render_mode)
         self.illegal_reward = float(-2 * self.variant.total_points if illegal_reward is None else illegal_reward)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise RookError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
-        self.render_mode = render_mode
         specs: list[OpponentSpec] = (list(opponents) if isinstance(opponents, (list, tuple))
                                      else [cast(OpponentSpec, opponents)] * 3)
         if len(specs) != 3:
@@ -141,17 +147,6 @@ class RookGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._bots: dict[int, Agent] = {}
 
     # ----------------------------------------------------------------- state
-    @property
-    def hand(self) -> HandState:
-        """The hand being played (the last one of a game)."""
-        ep = self._need_episode()
-        return ep.current if isinstance(ep, Game) else ep
-
-    def _need_episode(self) -> HandState | Game:
-        if self._episode is None:
-            raise RookError("call reset() before step()")
-        return self._episode
-
     def _observe(self, **extra: Any) -> tuple[np.ndarray, dict[str, Any]]:
         ep = self._need_episode()
         h = self.hand
@@ -206,13 +201,3 @@ class RookGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         done = self._over()
         obs, info = self._observe()
         return obs, self._reward() if done else 0.0, done, not done and truncated(ep, self.max_hands), info
-
-    # ------------------------------------------------------------------ view
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = str(self._need_episode())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text

@@ -11,6 +11,7 @@ from pettingzoo.test import api_test, seed_test
 from rook_core import HandState, IllegalActionError, RookError
 from rook_core.bots.agents import act_for, make_agent
 from rook_core.rl import aec_env
+from rook_core.rl.aec import play_random
 from rook_core.variant import PRESETS
 
 
@@ -105,21 +106,9 @@ def test_the_same_seed_gives_the_same_episodes_and_other_seeds_others() -> None:
         out: list[int] = []
         env.reset(seed=seed)
         for _ in range(3):   # later episodes continue the seeded generator
-            out += _play_on(env, rng)
+            out += play_random(env, rng)
+            env.reset()
         return out
-
-    def _play_on(env, rng) -> list[int]:  # type: ignore[no-untyped-def]
-        acts = []
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            acts.append(a)
-            env.step(a)
-        env.reset()
-        return acts
 
     assert run(11) == run(11) and run(11) != run(12)
 
