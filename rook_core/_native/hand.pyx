@@ -17,7 +17,7 @@ their rules and messages are generated from one table into
 
 from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from libc.string cimport memcpy, memcmp
-from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t, int32_t
 
 from rook_core._native.crook cimport (
     rook_hand, rook_rng, rook_rng_seed, rook_hand_init, rook_hand_deal,
@@ -214,6 +214,22 @@ cdef class HandCore:
     def legal_mask(self):
         """Return the mask of legal card actions (0 in the bid and trump phases)."""
         return rook_hand_legal_cards(&self.h, &self.rules.r)
+
+    def mask_into(self, int seat, int8_t[::1] out):
+        """Write 1 at ``seat``'s legal actions below ``len(out)`` and 0
+        elsewhere (all 0 when ``seat`` is not to move)."""
+        check_seat(seat, "seat")
+        cdef Py_ssize_t i
+        cdef int k, n
+        cdef uint16_t buf[1100]           # (as legal_actions: more than N_ACT)
+        for i in range(out.shape[0]):
+            out[i] = 0
+        if self.h.to_move != seat:
+            return
+        n = rook_hand_legal(&self.h, &self.rules.r, buf)
+        for k in range(n):
+            if buf[k] < out.shape[0]:
+                out[buf[k]] = 1
 
     def is_legal(self, action):
         """Return whether ``action`` would be accepted now."""

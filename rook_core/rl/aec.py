@@ -169,6 +169,7 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
         self.max_hands = check_max_hands(max_hands)
         self.reward_scale, self.render_mode = check_options(reward_scale, render_mode)
         self.possible_agents = [f"player_{i}" for i in range(4)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         self.n_actions = action_count(self.variant)
         low, high = obs_bounds()
         self._obs_spaces = {a: spaces.Dict({
@@ -190,7 +191,7 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
         return self._episode.totals if isinstance(self._episode, Game) else None
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         h = self.hand
         return {"observation": encode_state(h, seat, self._game_scores()),
                 "action_mask": state_mask(h, seat, self.n_actions)}

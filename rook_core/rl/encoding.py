@@ -98,10 +98,9 @@ def action_mask(obs: Observation, n_actions: int, out: np.ndarray | None = None)
 
 
 def state_mask(state: HandState, seat: int, n_actions: int) -> np.ndarray:
-    """Return ``action_mask(state.observe(seat), n_actions)`` without the observation."""
-    mask = np.zeros(n_actions, dtype=np.int8)
-    if state.to_move == seat:
-        mask[state.legal_actions()] = 1
+    """Return ``action_mask(state.observe(seat), n_actions)``, written natively."""
+    mask = np.empty(n_actions, dtype=np.int8)
+    state.mask_into(seat, mask)
     return mask
 
 
