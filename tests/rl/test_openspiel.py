@@ -107,3 +107,11 @@ def test_openspiels_ismcts_bot_plays_a_hand() -> None:
         else:
             st.apply_action(rng.choice(st.legal_actions()))
     assert decisions >= 9 and sum(st.returns()) == 0
+
+
+def test_openspiels_evaluate_bots_plays_rook() -> None:
+    from open_spiel.python.algorithms import evaluate_bots
+    game = pyspiel.load_game("python_rook_crowsnest")
+    bots = [pyspiel.make_uniform_random_bot(p, 10 + p) for p in range(4)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1))
+    assert len(returns) == 4 and sum(returns) == 0 and returns[0] == returns[2]

@@ -7,10 +7,13 @@ import pytest
 
 from rook_core import HandState, RookError
 from rook_core.bots.agents import RandomAgent, act_for, make_agent
+from rook_core.bots.policy import example_policy
 from rook_core.rl.encoding import action_mask, encode
 from rook_core.rl.vector import VectorEnv
 from rook_core.rng import agent_seed, hand_seed
 from rook_core.variant import PRESETS
+
+EXAMPLE = example_policy()
 
 
 def _pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -32,11 +35,17 @@ class _PythonTable:
             v, e = self.env.variant, self.episode
             self.h = HandState.deal(v, hand_seed(self.seed, e), dealer=e % 4)
             seeds = [agent_seed(self.seed, e, s) for s in range(4)]
-            self.bots = {s: RandomAgent(v, seeds[s]) if self.kind == "random" else make_agent(self.kind, v, seeds[s])
-                         for s in range(4) if s != self.env.seat}
+            self.bots = {s: self._agent(v, seeds[s]) for s in range(4) if s != self.env.seat}
             self.others()
             if self.h.to_move is not None:
                 return
+
+    def _agent(self, v, seed: int):  # type: ignore[no-untyped-def]
+        if self.kind == "random":
+            return RandomAgent(v, seed)
+        if self.kind == "example":
+            return EXAMPLE.agent(v, seed)
+        return make_agent(self.kind, v, seed)
 
     def others(self) -> None:
         while self.h.to_move is not None and self.h.to_move != self.env.seat:
@@ -54,12 +63,14 @@ class _PythonTable:
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-@pytest.mark.parametrize("kind", ["random", "heuristic"])
+@pytest.mark.parametrize("kind", ["random", "heuristic", "example"])
 def test_the_batched_environment_equals_the_python_path(preset: str, kind: str) -> None:
     """Observations, masks, rewards and auto-resets of every table equal a
-    Python replay of the same seeds with the reference encoder."""
+    Python replay of the same seeds with the reference encoder; the
+    opponents are native random, heuristic or a Numba @cfunc policy (their
+    Python twins on the Python side)."""
     seat = sorted(PRESETS).index(preset) % 4
-    env = VectorEnv(preset, 6, seat=seat, opponents=kind)
+    env = VectorEnv(preset, 6, seat=seat, opponents=EXAMPLE if kind == "example" else kind)
     obs, mask = env.reset(seed=40)
     tables = [_PythonTable(env, 40 + i, kind) for i in range(env.n)]
     rng = np.random.default_rng(1)
