@@ -8,6 +8,7 @@ import pytest
 from rook_core import HandState, RookError
 from rook_core.bots.agents import RandomAgent, act_for, make_agent
 from rook_core.bots.policy import example_policy
+from rook_core.rl import aec_env
 from rook_core.rl.encoding import action_mask, encode
 from rook_core.rl.vector import VectorEnv
 from rook_core.rng import agent_seed, hand_seed
@@ -73,12 +74,15 @@ def test_the_batched_environment_equals_the_python_path(preset: str, kind: str) 
     env = VectorEnv(preset, 6, seat=seat, opponents=EXAMPLE if kind == "example" else kind)
     obs, mask = env.reset(seed=40)
     tables = [_PythonTable(env, 40 + i, kind) for i in range(env.n)]
+    aec = aec_env(preset)
     rng = np.random.default_rng(1)
     ends = 0
     for _ in range(90):
         for i, t in enumerate(tables):
             o = t.h.observe(seat)
             assert np.array_equal(obs[i], encode(o)), (preset, i, t.episode)
+            aec._episode = t.h          # the PettingZoo environment at the same hand sees the same
+            assert np.array_equal(obs[i], aec.observe(f"player_{seat}")["observation"])
             assert np.array_equal(mask[i], action_mask(o, env.n_actions))
             assert env.episode(i) == t.episode
         actions = _pick(mask, rng)
