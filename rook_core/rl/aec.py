@@ -222,13 +222,21 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
         ep = self._need_episode()
         ep.apply(action_id(action, agent))     # the rules' own refusal, naming its rule; nothing changes then
         self._cumulative_rewards[agent] = 0.0
+        seat = ep.to_move
+        if seat is None or isinstance(ep, Game) and (ep.current.to_move is None or truncated(ep, self.max_hands)):
+            self._end_or_truncate(ep)
+        else:
+            self.agent_selection = self.possible_agents[seat]
+
+    def _end_or_truncate(self, ep: HandState | Game) -> None:
+        """After an action that may have ended the episode: pay, or truncate a long game."""
         self.rewards = {x: 0.0 for x in self.agents}
         if self._over():
             self._finish()
         elif truncated(ep, self.max_hands):
             self.truncations = {x: True for x in self.agents}
         else:
-            seat = self._to_move()
+            seat = ep.to_move
             assert seat is not None
             self.agent_selection = self.possible_agents[seat]
         self._accumulate_rewards()
@@ -237,7 +245,7 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
         ep = self._need_episode()
         if isinstance(ep, Game):
             return ep.is_over
-        return ep.phase in (Phase.DONE, Phase.THROWN_IN)
+        return ep.to_move is None             # DONE or THROWN_IN (T-6, T-14)
 
     def _finish(self) -> None:
         ep = self._need_episode()
