@@ -7,8 +7,9 @@ random legal action each turn, seeded), so the two sides do the same work:
 * ``aec``: ``env.step(a)`` and then ``env.last()`` (the next agent's
   observation: the tensor and the mask), one hand after another, each
   episode started by ``reset`` (not timed separately: it is part of the loop);
-* baseline ``state``: ``HandState.apply(a)`` and ``observe(seat)`` on the
-  engine's state with no tensor, the floor under any Python environment.
+* baseline ``state``: ``HandState.apply(a)`` and ``observe(seat)`` (the
+  typed Observation, no tensor): what a wrapper written around the engine
+  in Python does each step.
 
 Target: step + observe <= 5 us (printed, never asserted).
 """
@@ -73,13 +74,13 @@ def test_state_apply_observe(benchmark, ledger):
 def test_aec_step_observe(benchmark, ledger):
     benchmark.pedantic(_aec, rounds=5, iterations=1)
     m = ledger.record("rl/aec", benchmark, STEPS, "step")
-    ratio = ledger.pair("AEC step + observe vs the engine's apply + observe (the floor)", "rl/aec", "rl/state",
+    ratio = ledger.pair("AEC step + observe vs HandState.apply + observe (an Observation a step)", "rl/aec", "rl/state",
                         benchmark)
     if m is not None:
         us = m.per_item * 1e6
         ledger.target(f"PettingZoo AEC step + observe (tournament): median {us:.1f} us; target <= {TARGET_US:.0f} us: "
                       f"{'MET' if us <= TARGET_US else 'NOT MET'}"
-                      + (f"; the engine's apply + observe alone takes {ratio:.2f}x of it" if ratio else ""))
+                      + (f"; HandState.apply + observe takes {ratio:.2f}x of it" if ratio else ""))
 
 
 # -------------------------------------------------------------- batched
