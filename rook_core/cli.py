@@ -393,7 +393,7 @@ def build_parser() -> argparse.ArgumentParser:
     od.add_argument("--workers", type=flags.WORKERS, default=1, help="threads solving them (default 1)")
     od.add_argument("--budget", type=flags.BUDGET, default=0, help="node budget per search (0: none)")
     od.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    od.add_argument("--plot", metavar="FILE", help="also draw the odds (.png, .svg or .pdf)")
+    od.add_argument("--plot", type=flags.file_name, metavar="FILE", help="also draw the odds (.png, .svg or .pdf)")
     sub.add_parser("contract", help="Toonerville: does each hand meet its contract, and its least "
                                     "deadwood (JSON lines on stdin)")
     de = sub.add_parser("demo", help="deal a hand, solve it double dummy, simulate a batch")
@@ -422,8 +422,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="an outside bot: a program that answers JSON lines (docs/FORMATS.md, "
                          "\"An outside bot\"), usable by NAME in --agents; e.g. "
                          "--engine mine='python examples/outside_bot.py' --agents mine,heuristic,mine,heuristic")
-    si.add_argument("--out", metavar="FILE", help="write the hands (and games) as .parquet, .csv or .npz")
-    si.add_argument("--report", metavar="FILE", help="write plots for bidders (.png, .svg or .pdf)")
+    si.add_argument("--out", type=flags.file_name, metavar="FILE",
+                    help="write the hands (and games) as .parquet, .csv or .npz")
+    si.add_argument("--report", type=flags.file_name, metavar="FILE",
+                    help="write plots for bidders (.png, .svg or .pdf)")
     si.add_argument("--json", action="store_true", help="print the summary as JSON, not a table")
     si.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     _toonerville_options(si)
@@ -431,8 +433,10 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--host", default="127.0.0.1")
     se.add_argument("--port", type=flags.int_in(0, 65535), default=8000,
                     help="the TCP port (default 8000; 0: any free one)")
-    se.add_argument("--db", default="rook-games.sqlite", help="the SQLite file of the games (default %(default)s)")
-    se.add_argument("--jobs-dir", default=None, help="where simulation results go (default: beside --db)")
+    se.add_argument("--db", type=flags.file_name, default="rook-games.sqlite",
+                    help="the SQLite file of the games (default %(default)s)")
+    se.add_argument("--jobs-dir", type=flags.file_name, default=None,
+                    help="where simulation results go (default: beside --db)")
     Limits.add_arguments(se)
     sub.add_parser("engine", help="the engine over stdin/stdout, one JSON message per line")
     for name, parser in sub.choices.items():

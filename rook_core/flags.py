@@ -16,8 +16,8 @@ from collections.abc import Callable
 from .errors import RookError
 from .rng import check_seed
 
-__all__ = ["BUDGET", "BUDGET_MAX", "COMMANDS", "COUNT_MAX", "HelpFormatter", "WORKERS", "int_in", "seconds",
-           "seed"]
+__all__ = ["BUDGET", "BUDGET_MAX", "COMMANDS", "COUNT_MAX", "HelpFormatter", "WORKERS", "file_name", "int_in",
+           "seconds", "seed"]
 
 BUDGET_MAX = 2**63 - 1        # the largest node budget (the solver counts nodes in 64 bits)
 COUNT_MAX = 2**63 - 1         # hands or games of a run (what fits in memory is checked with the run)
@@ -60,6 +60,13 @@ def seconds(text: str) -> float:
     if not 0.0 <= t < 1e9:
         raise argparse.ArgumentTypeError(f"must be a number of seconds in 0 .. 1e9, not {text}")
     return t
+
+
+def file_name(text: str) -> str:
+    """An argparse type: a file name (any text a file system takes: no NUL character)."""
+    if "\x00" in text:
+        raise argparse.ArgumentTypeError(f"{text!r} holds a NUL character, which no file name can")
+    return text
 
 
 BUDGET = int_in(0, BUDGET_MAX)

@@ -235,3 +235,13 @@ def test_fuzzed_flags_never_give_a_traceback(stubbed: list[str], data: st.DataOb
         assert err.getvalue().startswith("rook: error: "), (argv, err.getvalue())
         assert len(err.getvalue().strip().splitlines()) == 1, (argv, err.getvalue())
     assert "Traceback" not in err.getvalue() + out.getvalue()
+
+
+@pytest.mark.parametrize("argv", [["serve", "--db", "a\x00b"], ["serve", "--jobs-dir", "\x00"],
+                                  ["simulate", "--out", "x\x00.csv"], ["simulate", "--report", "r\x00.png"],
+                                  ["odds", "--hand", "R1", "--plot", "\x00.png"]])
+def test_a_file_name_with_a_nul_character_is_refused_by_its_flag(stubbed: list[str], argv: list[str]) -> None:
+    err = io.StringIO()
+    with redirect_stderr(err), pytest.raises(SystemExit) as e:
+        rook_cli.main(argv)
+    assert e.value.code == 2 and "NUL character" in err.getvalue() and argv[-2] in err.getvalue()

@@ -219,3 +219,10 @@ def test_a_store_that_cannot_make_an_answer_durable_answers_503(tmp_path: Path,
         monkeypatch.setattr(Store, "make_durable", cannot)
         r = c.post(f"/games/{g}/actions", json={"action": v["legal"][0], "move": v["move"]}, headers=bearer(t))
         assert r.status_code == 503 and "could not be folded" in r.json()["error"]
+
+
+def test_a_database_path_no_file_can_have_is_refused_by_name() -> None:
+    from rook_core.errors import RookError
+    from rook_core.service.store import Store
+    with pytest.raises(RookError, match="NUL character"):
+        Store("games\x00.sqlite")

@@ -80,6 +80,8 @@ class Store:
     """The service's SQLite file; one connection per thread."""
 
     def __init__(self, path: str) -> None:
+        if "\x00" in path:
+            raise RookError(f"the database path {path!r} holds a NUL character, which no file name can")
         self.path = path
         self._local = threading.local()
         self._commits = 0                         # write transactions committed by this store
