@@ -23,7 +23,7 @@ from .errors import IllegalActionError, RookError
 from .hand import HandState
 from .jsonio import read_object
 from .rng import check_seed, hand_seed
-from .variant import PRESETS, Variant, get_preset
+from .variant import PRESETS, Variant, as_variant, get_preset
 
 __all__ = ["Game", "game_winner", "hand_seed"]
 
@@ -34,7 +34,7 @@ class Game:
     """
 
     def __init__(self, variant: Variant | str, seed: int = 0, first_dealer: int | None = None) -> None:
-        self.variant = variant if isinstance(variant, Variant) else get_preset(variant)
+        self.variant = as_variant(variant)
         self.seed = check_seed(seed)
         dealer = self.variant.first_dealer if first_dealer is None else first_dealer
         if dealer not in range(4):

@@ -24,7 +24,7 @@ from .errors import IllegalActionError, NotationError, RookError
 from .jsonio import read_object
 from .observation import Observation, TrickSeen
 from .rng import check_seed
-from .variant import PRESETS, Variant, get_preset
+from .variant import PRESETS, Variant, as_variant
 
 if TYPE_CHECKING:
     from .position import Position
@@ -42,10 +42,6 @@ _TURN_RULES = {
 
 # a card that is not in the mover's hand cites the rule of the phase
 _NOT_IN_HAND_RULES = {Phase.NEST: "T-20", Phase.PASS: "T-22"}
-
-
-def _variant(v: Variant | str) -> Variant:
-    return v if isinstance(v, Variant) else get_preset(v)
 
 
 def _card_action(card: int | str) -> int:
@@ -93,7 +89,7 @@ class HandState(HandCore):
         :raises VariantError: for an unknown preset name.
         :raises RookError: for a seed that is not an int 0 .. 2**64-1.
         """
-        v = _variant(variant)
+        v = as_variant(variant)
         check_seed(seed)
         st = cls.__new__(cls)
         st._start_deal(rules_for(v), v.first_dealer if dealer is None else dealer, seed)
@@ -107,7 +103,7 @@ class HandState(HandCore):
         :raises NotationError: naming a bad, foreign or repeated card.
         :raises RookError: for hand sizes that do not fit the variant (T-2).
         """
-        v = _variant(variant)
+        v = as_variant(variant)
         if dealer is None:
             dealer = v.first_dealer
         check_seat(dealer, "dealer")

@@ -34,7 +34,7 @@ from .actions import BID, PASS, TRUMP, Phase
 from .cards import CardSet, color_name, parse_cards
 from .errors import RookError
 from .solver import solve_many
-from .variant import Variant, get_preset
+from .variant import Variant, as_variant
 
 if TYPE_CHECKING:
     from .hand import HandState
@@ -140,7 +140,7 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
     :raises RookError: for a hand of the wrong size or a bad count.
     """
     from .bots.heuristic import HeuristicAgent
-    v = variant if isinstance(variant, Variant) else get_preset(variant)
+    v = as_variant(variant)
     mine = parse_cards(hand, deck_mask=v.deck_mask, what="hand")
     if mine.bit_count() != v.hand_size:
         raise RookError(f"the hand has {mine.bit_count()} cards; {v.name} deals {v.hand_size} (T-2)")

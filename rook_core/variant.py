@@ -24,7 +24,7 @@ from . import _layout as L
 from .cards import BIRD, Card, parse_card
 from .errors import NotationError, VariantError
 
-__all__ = ["Variant", "PRESETS", "SEED_PRESETS", "get_preset"]
+__all__ = ["Variant", "PRESETS", "SEED_PRESETS", "as_variant", "get_preset"]
 
 _ORDER_STEPS = ("nest", "trump", "pass", "discard")
 
@@ -444,3 +444,11 @@ def get_preset(name: str) -> Variant:
         return PRESETS[name]
     except (KeyError, TypeError):
         raise VariantError(f"unknown preset {name!r}; known: {', '.join(PRESETS)}") from None
+
+
+def as_variant(variant: Variant | str) -> Variant:
+    """Return ``variant`` itself, or the preset it names.
+
+    :raises VariantError: for an unknown preset.
+    """
+    return variant if isinstance(variant, Variant) else get_preset(variant)

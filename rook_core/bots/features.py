@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from .. import _layout as L
 from ..errors import RookError
-from ..variant import Variant, get_preset
+from ..variant import Variant, as_variant
 
 __all__ = ["hand_features"]
 
@@ -60,7 +60,7 @@ def hand_features(hands: Any, variant: Variant | str, top_ranks: int = 2) -> dic
         or ``top_ranks`` outside 1..14.
     """
     from .._kernels import features as K
-    v = variant if isinstance(variant, Variant) else get_preset(variant)
+    v = as_variant(variant)
     if isinstance(top_ranks, bool) or not isinstance(top_ranks, int) or not 1 <= top_ranks <= 14:
         raise RookError(f"top_ranks must be 1..14, not {top_ranks!r}")
     h = _as_hands(hands, v.deck_mask)

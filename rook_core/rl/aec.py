@@ -43,11 +43,11 @@ from ..actions import Phase
 from ..errors import IllegalActionError, RookError
 from ..game import Game
 from ..hand import HandState
-from ..variant import Variant, get_preset
+from ..variant import Variant, as_variant
 from .encoding import OBS_SIZE, action_count, encode_state, obs_bounds, state_mask
 
 __all__ = ["EpisodeView", "MAX_HANDS", "RENDER_MODES", "RookAECEnv", "action_id", "aec_env", "check_max_hands",
-           "check_options", "check_rewards", "deal_for", "play_random", "truncated", "variant_of"]
+           "check_options", "check_rewards", "deal_for", "play_random", "truncated"]
 
 REWARDS = ("hand", "game")
 RENDER_MODES = ("human", "ansi")
@@ -77,14 +77,6 @@ def check_rewards(rewards: object) -> str:
     if rewards not in REWARDS:
         raise RookError(f"rewards must be 'hand' or 'game', not {rewards!r}")
     return str(rewards)
-
-
-def variant_of(variant: Variant | str) -> Variant:
-    """Return ``variant`` or the preset it names (a trick-taking preset).
-
-    :raises VariantError: for an unknown preset.
-    """
-    return variant if isinstance(variant, Variant) else get_preset(variant)
 
 
 def deal_for(variant: Variant, rng: random.Random, rewards: str) -> HandState | Game:
@@ -124,6 +116,7 @@ class EpisodeView:
 
     _episode: HandState | Game | None
     render_mode: str | None
+    reward_scale: float
 
     @property
     def hand(self) -> HandState:
@@ -135,6 +128,21 @@ class EpisodeView:
         if self._episode is None:
             raise RookError("call reset() before using the environment")
         return self._episode
+
+    def _over(self) -> bool:
+        """Whether the episode has ended: the game won, or the hand played or thrown in (T-6, T-14, T-34)."""
+        ep = self._need_episode()
+        return ep.is_over if isinstance(ep, Game) else ep.to_move is None
+
+    def _team_rewards(self) -> tuple[float, float]:
+        """Team 0's and team 1's reward for the episode that just ended: +1/-1
+        for a game, each team's hand score less the other's for a hand (T-30 ..
+        T-32; 0 for a hand thrown in, T-6), times ``reward_scale``."""
+        ep = self._need_episode()
+        if isinstance(ep, Game):
+            return (1.0, -1.0) if ep.winner == 0 else (-1.0, 1.0)
+        s = ep.score if ep.phase == Phase.DONE else (0, 0)
+        return ((s[0] - s[1]) * self.reward_scale, (s[1] - s[0]) * self.reward_scale)
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``), printed (``"human"``), or None."""
@@ -164,7 +172,7 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
     def __init__(self, variant: Variant | str = "tournament", *, rewards: str = "hand", reward_scale: float = 1.0,
                  max_hands: int = MAX_HANDS, render_mode: str | None = None) -> None:
         super().__init__()
-        self.variant = variant_of(variant)
+        self.variant = as_variant(variant)
         self.rewards_kind = check_rewards(rewards)
         self.max_hands = check_max_hands(max_hands)
         self.reward_scale, self.render_mode = check_options(reward_scale, render_mode)
@@ -241,20 +249,8 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[seat]
         self._accumulate_rewards()
 
-    def _over(self) -> bool:
-        ep = self._need_episode()
-        if isinstance(ep, Game):
-            return ep.is_over
-        return ep.to_move is None             # DONE or THROWN_IN (T-6, T-14)
-
     def _finish(self) -> None:
-        ep = self._need_episode()
-        if isinstance(ep, Game):
-            winner = ep.winner
-            team_reward = (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
-        else:
-            s = ep.score if ep.phase == Phase.DONE else (0, 0)
-            team_reward = ((s[0] - s[1]) * self.reward_scale, (s[1] - s[0]) * self.reward_scale)
+        team_reward = self._team_rewards()
         for i, a in enumerate(self.possible_agents):
             self.rewards[a] = team_reward[i & 1]
             self.terminations[a] = True

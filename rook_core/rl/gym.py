@@ -51,7 +51,7 @@ from ..bots.outside import BotFactory, python_bot
 from ..errors import IllegalActionError, RookError
 from ..game import Game
 from ..hand import HandState
-from ..variant import PRESETS, Variant
+from ..variant import PRESETS, Variant, as_variant
 from .aec import (
     MAX_HANDS,
     RENDER_MODES,
@@ -62,7 +62,6 @@ from .aec import (
     check_rewards,
     deal_for,
     truncated,
-    variant_of,
 )
 from .encoding import OBS_SIZE, action_count, encode_state, obs_bounds, state_mask
 
@@ -122,7 +121,7 @@ class RookGymEnv(EpisodeView, gymnasium.Env[np.ndarray, np.int64]):
                  opponents: OpponentSpec | Sequence[OpponentSpec] = "heuristic", rewards: str = "hand",
                  reward_scale: float = 1.0, max_hands: int = MAX_HANDS, illegal_action: str = "lose",
                  illegal_reward: float | None = None, render_mode: str | None = None) -> None:
-        self.variant = variant_of(variant)
+        self.variant = as_variant(variant)
         if isinstance(seat, bool) or seat not in range(4):
             raise RookError(f"seat must be 0..3, not {seat!r}")
         self.seat = seat
@@ -152,18 +151,6 @@ class RookGymEnv(EpisodeView, gymnasium.Env[np.ndarray, np.int64]):
         h = self.hand
         scores = ep.totals if isinstance(ep, Game) else None
         return encode_state(h, self.seat, scores), {"action_mask": state_mask(h, self.seat, self.n_actions), **extra}
-
-    def _over(self) -> bool:
-        ep = self._need_episode()
-        return ep.is_over if isinstance(ep, Game) else ep.to_move is None
-
-    def _reward(self) -> float:
-        ep = self._need_episode()
-        team = self.seat & 1
-        if isinstance(ep, Game):
-            return 1.0 if ep.winner == team else -1.0
-        s = ep.score if ep.to_move is None and ep.phase.label == "done" else (0, 0)
-        return (s[team] - s[1 - team]) * self.reward_scale
 
     def _bots_play(self) -> None:
         """The other seats' turns, until the learner is to move or the episode is over."""
@@ -200,4 +187,5 @@ class RookGymEnv(EpisodeView, gymnasium.Env[np.ndarray, np.int64]):
         self._bots_play()
         done = self._over()
         obs, info = self._observe()
-        return obs, self._reward() if done else 0.0, done, not done and truncated(ep, self.max_hands), info
+        reward = self._team_rewards()[self.seat & 1] if done else 0.0
+        return obs, reward, done, not done and truncated(ep, self.max_hands), info

@@ -159,7 +159,7 @@ class RookState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         if self.hand is None:
             self.dealt.append(int(action))
-            if len(self.dealt) == len(self._rook_game.deck):
+            if len(self.dealt) == self._rook_game.variant.deck_size:
                 self._deal_done()
         else:
             self.hand.apply(int(action))
@@ -180,7 +180,7 @@ class RookState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self.hand is None:
-            return f"dealing: {len(self.dealt)} of {len(self._rook_game.deck)} cards"
+            return f"dealing: {len(self.dealt)} of {self._rook_game.variant.deck_size} cards"
         return str(self.hand)
 
     # -------------------------------------------------------- resampling

@@ -42,8 +42,7 @@ from ..bots.policy import NativePolicy
 from ..errors import RookError
 from ..rng import M64
 from ..sim.simulate import native_policies
-from ..variant import Variant
-from .aec import variant_of
+from ..variant import Variant, as_variant
 from .encoding import OBS_SIZE, action_count
 
 __all__ = ["VectorEnv"]
@@ -65,7 +64,7 @@ class VectorEnv:
 
     def __init__(self, variant: Variant | str, n: int, *, seat: int = 0,
                  opponents: PolicySpec | Sequence[PolicySpec] = "random", reward_scale: float = 1.0) -> None:
-        self.variant = variant_of(variant)
+        self.variant = as_variant(variant)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 20:
             raise RookError(f"n must be an int 1..1048576 (tables), not {n!r}")
         if isinstance(seat, bool) or seat not in range(4):

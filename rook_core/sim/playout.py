@@ -27,7 +27,7 @@ from .._native import rules_for
 from ..cards import parse_color
 from ..errors import RookError
 from ..rng import check_seed
-from ..variant import Variant, get_preset
+from ..variant import Variant, as_variant
 
 __all__ = ["random_playouts"]
 
@@ -39,7 +39,7 @@ def random_playouts(preset: str | Variant, n: int, *, seed: int = 0, trump: int 
 
     :raises RookError: for a bad count, seed, trump or number of workers.
     """
-    v = preset if isinstance(preset, Variant) else get_preset(preset)
+    v = as_variant(preset)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise RookError(f"n must be an int >= 0, not {n!r}")
     check_seed(seed)

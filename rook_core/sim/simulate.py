@@ -58,7 +58,7 @@ from ..errors import IllegalActionError, RookError
 from ..game import Game
 from ..hand import HandState
 from ..rng import agent_seed, check_seed, hand_seed, hand_seeds
-from ..variant import Variant, get_preset
+from ..variant import Variant, as_variant
 from .chunks import Inline, process_pool, run_chunks
 from .stats import mean_ci, wilson
 from .summary import Summary
@@ -362,7 +362,7 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     :raises RookError: for an unknown preset or agent, or a bad count.
     :raises IllegalActionError: when an agent chooses an action the rules refuse.
     """
-    variant = preset if isinstance(preset, Variant) else get_preset(preset)
+    variant = as_variant(preset)
     agents = tuple(agents)
     if len(agents) != 4:
         raise RookError(f"agents must name four kinds, one per seat, not {len(agents)}")

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import RookError
 from ..rng import hand_seed
-from ..variant import Variant, get_preset
+from ..variant import Variant, as_variant
 from .chunks import Inline, process_pool, run_chunks
 
 __all__ = ["odds_many", "review_many"]
@@ -76,7 +76,7 @@ def odds_many(variant: Variant | str, hands: Sequence[tuple[Sequence[int], int]]
 
     :raises RookError: for a bad count; the odds' own errors for a bad hand.
     """
-    v = variant if isinstance(variant, Variant) else get_preset(variant)
+    v = as_variant(variant)
     items = tuple((tuple(int(c) for c in cards), int(seat)) for cards, seat in hands)
     pool, own = _pool(workers, executor)
     parts = run_chunks(partial(_odds_chunk, v, items, worlds, seed, node_budget), len(items), max(1, chunk),
