@@ -24,7 +24,9 @@
  *   bounds.h  points a team is sure of (top trumps, the last trick);
  *   node.h    the bookkeeping of a node's moves (results into the window,
  *             moves a searched sibling decides);
- *   search.c  the search itself, the last two tricks searched directly;
+ *   search.c  the search itself;
+ *   endgame.c the last three tricks searched directly (no table inside),
+ *             with a cache of the last two tricks' results;
  *   context.c a solver's table (alone or shared), budgets, and its setting
  *             up for a position;
  *   driver.c  the questions: null-window searches ("can team 0 take at
@@ -113,7 +115,7 @@ void rook_solver_abort(rook_solver *s);
 int rook_solver_stop_reason(const rook_solver *s);
 
 /* Nodes searched since the last call that reset them (the solve calls do);
- * the direct search of the last two tricks counts as one node. */
+ * the direct search of the last three tricks counts as one node. */
 uint64_t rook_solver_nodes(const rook_solver *s);
 
 /* Search statistics of the last call: nodes with `which` (0..63) cards still

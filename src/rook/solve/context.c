@@ -15,6 +15,7 @@
 #include "rook/solve/context.h"
 #include "rook/solve/search.h"
 #include "rook/solve/table.h"
+#include "rook/solve/endgame.h"
 
 #define MIN_BUCKETS 256
 
@@ -69,7 +70,10 @@ rook_solver *rook_solver_new(size_t tt_bytes)
     if (!s)
         return NULL;
     s->t = table_new(tt_bytes);
-    if (!s->t) {
+    s->two = calloc(DD_TWO_ENTRIES, sizeof *s->two);
+    if (!s->t || !s->two) {
+        table_release(s->t);
+        free(s->two);
         free(s);
         return NULL;
     }
@@ -80,6 +84,7 @@ void rook_solver_free(rook_solver *s)
 {
     if (s) {
         table_release(s->t);
+        free(s->two);
         free(s);
     }
 }
@@ -216,6 +221,9 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
     s->trump = trump;
     s->tlane = DD_LANE(trump);
     s->must_trump = r->must_trump;
+    for (int ll = 0; ll < 4; ll++)
+        for (int b = 0; b < 64; b++)
+            s->wkey[ll][b] = (uint8_t)((b >> 4) == trump ? 128 + b : (b >> 4) == ll ? 64 + b : 0);
     /* tags: 0 for a plain card, then one per kind of (points, anytime, bird) */
     int kinds[64], n_kinds = 0;
     s->exact_keys = s->exact_only;
@@ -267,6 +275,9 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     s->trick_n = p->trick_n;
     for (int i = 0; i < 4; i++)
         s->trick[i] = i < p->trick_n ? s->sbit[p->trick[i]] : DD_NONE;
+    s->in_trick = 0;
+    for (int i = 0; i < s->trick_n; i++)
+        s->in_trick |= 1ULL << s->trick[i];
     s->leader = p->leader;
     s->end_points = p->nest_points + r->last_trick_bonus;
     s->most_bonus = r->most_tricks_bonus;
@@ -300,6 +311,17 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     s->qt = t->qt;
     s->n_qbuckets = t->n_qbuckets;
     s->gen = t->gen;
+    if (s->two_tgen != s->gen || s->two_r != r || s->two_trump != p->trump) {
+        /* a cleared table, or another layout: forget the cached endings too
+         * (an answer then never depends on what was solved before) */
+        if (++s->two_gen == 0) {
+            memset(s->two, 0, DD_TWO_ENTRIES * sizeof *s->two);
+            s->two_gen = 1;
+        }
+        s->two_r = r;
+        s->two_trump = p->trump;
+        s->two_tgen = s->gen;
+    }
     dd_search_reset(s);
     return 0;
 }

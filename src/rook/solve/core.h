@@ -40,6 +40,7 @@ typedef struct dd_key {
 } dd_key;
 
 typedef struct dd_entry dd_entry;
+typedef struct dd_two_entry dd_two_entry;
 typedef struct dd_split dd_split;
 typedef struct dd_qentry dd_qentry;
 
@@ -92,10 +93,11 @@ struct rook_solver {
     uint64_t grp_mask[ROOK_MAX_COUNTER_GROUPS];
     int32_t grp_val[ROOK_MAX_COUNTER_GROUPS];
     int n_grp;
-    uint64_t deck;    /* solver bits of the deck */
-    uint64_t anytime; /* T-9: may be played instead of following */
-    uint64_t tlane;   /* the trump lane */
-    int trump;        /* the trump lane's index */
+    uint64_t deck;       /* solver bits of the deck */
+    uint64_t anytime;    /* T-9: may be played instead of following */
+    uint64_t tlane;      /* the trump lane */
+    int trump;           /* the trump lane's index */
+    uint8_t wkey[4][64]; /* dd_win_key by led lane and solver bit */
     int must_trump;
     uint8_t tag[64];                     /* key tag of each solver bit */
     int16_t tag_pts[1 << DD_TAG_PLANES]; /* the points of each tag */
@@ -108,12 +110,20 @@ struct rook_solver {
     uint64_t hands[4];
     uint8_t trick[4]; /* solver bits, led card first */
     int trick_n, leader;
-    int end_points; /* nest points + last-trick bonus, to the last trick's team */
+    uint64_t in_trick; /* the cards of trick[0 .. trick_n - 1] */
+    int end_points;    /* nest points + last-trick bonus, to the last trick's team */
     int most_bonus;
     int won[2];
     int grain;
     int pts_out; /* points in hands and in the current trick */
     uint64_t zsum;
+    /* the last two tricks' cache (endgame.h): its entries, and the layout
+     * they belong to */
+    dd_two_entry *two;
+    uint16_t two_gen;
+    uint8_t two_tgen; /* the table's generation they go with */
+    const rook_rules *two_r;
+    int two_trump;
     /* search helpers */
     dd_key keys[DD_MAX_TRICKS + 1];                /* by tricks left: the boundary keys on the current path */
     uint8_t killer[DD_MAX_TRICKS + 1][DD_KILLERS]; /* leads that cut, by tricks left */
@@ -170,8 +180,7 @@ static inline uint64_t dd_legal(const rook_solver *s, uint64_t hand, int led)
  * highest key wins; cards of other suits have key 0. */
 static inline int dd_win_key(const rook_solver *s, int b, int led_lane)
 {
-    int l = b >> 4;
-    return l == s->trump ? 128 + b : l == led_lane ? 64 + b : 0;
+    return s->wkey[led_lane][b];
 }
 
 /* The cards that beat a card of winning key `key` in a trick led from

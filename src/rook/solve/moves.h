@@ -212,16 +212,16 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
     int led = s->trick_n ? s->trick[0] : DD_NONE;
     uint64_t legal = dd_legal(s, hand, led);
     uint64_t in_hands = dd_in_hands(s);
-    uint64_t others = in_hands & ~hand;
-    for (int i = 0; i < s->trick_n; i++)
-        others |= 1ULL << s->trick[i];
+    uint64_t others = (in_hands & ~hand) | s->in_trick;
     mv->n = 0;
     mv->rel = 0;
-    for (int l = 0; l < 4; l++) {
-        uint64_t L = legal & DD_LANE(l);
-        if (!L)
-            continue;
-        uint64_t O = others & DD_LANE(l);
+    /* lane by lane (lowest first): its runs, lowest first, then its cards
+     * playable at any time */
+    for (uint64_t lanes = legal; lanes;) {
+        uint64_t lane = DD_LANE(rook_lsb(lanes) >> 4);
+        uint64_t L = lanes & lane;
+        lanes &= ~lane;
+        uint64_t O = others & lane;
         uint64_t rest = L & ~s->anytime;
         while (rest) {
             int prev = rook_lsb(rest);

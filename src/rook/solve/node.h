@@ -5,7 +5,8 @@
  * value and window; sibling_covers() says whether a move needs no search
  * because the result of a searched move of the same suit decides it too.
  * Both hold for any order of the results: each result is taken with the
- * window it was searched with.
+ * window it was searched with.  dd_cover_classes() adds to a node's
+ * relevant cards what its classes of equivalent cards rested on.
  */
 #ifndef ROOK_SOLVE_NODE_H
 #define ROOK_SOLVE_NODE_H
@@ -81,5 +82,35 @@ static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint6
     }
     return 0;
 }
+
+/* A class of equivalent cards was searched through one card.  Its other
+ * cards are covered in every position the result stands for only if the
+ * class lies wholly above or wholly below the kept line of its suit: when a
+ * relevant card of the suit lies inside the class's span, keep the whole
+ * class (add its lowest card). */
+static inline uint64_t dd_cover_classes(const uint64_t *cls, int n, uint64_t rel)
+{
+    uint64_t several = 0; /* is any class more than one card? */
+    for (int i = 0; i < n; i++)
+        several |= cls[i] & (cls[i] - 1);
+    if (!several)
+        return rel;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < n; i++) {
+            uint64_t k = cls[i];
+            if (!(k & (k - 1)) || (rel & k & -k))
+                continue;
+            int low = rook_lsb(k), top = rook_msb(k);
+            uint64_t span = ((2ULL << top) - 1) & ~((2ULL << low) - 1);
+            if (rel & span & DD_LANE(low >> 4)) {
+                rel |= k & -k;
+                changed = 1;
+            }
+        }
+    }
+    return rel;
+}
+
 
 #endif

@@ -2,8 +2,8 @@
  *
  * A node is a seat to move.  At a trick boundary the sure bounds
  * (bounds.h) and the table (table.h) are tried before any move; the last
- * two tricks are searched directly (at most 16 lines of the first trick,
- * the second forced) and the last trick is forced.  Moves come from
+ * three tricks are searched directly (endgame.h: one node, stored in the
+ * table at twelve cards), and the last trick is forced.  Moves come from
  * moves.h, one per class of equivalent cards.  A class of the same suit
  * as one searched, whose result rested on no rank of the suit at or below
  * the stronger of the two, is not searched when it carries the same tag
@@ -24,6 +24,7 @@
 #include "rook/solve/node.h"
 #include "rook/solve/split.h"
 #include "rook/solve/stats.h"
+#include "rook/solve/endgame.h"
 
 #ifdef DD_ORDER_TUNABLE
 /* The ordering weights as variables (moves.h), for tools/fit_order.py. */
@@ -61,79 +62,16 @@ static inline uint64_t trick_rel(const uint8_t *t, int wi)
     return 0;
 }
 
-/* The last two tricks from a trick boundary (two cards in each hand): t[]
- * holds the first trick's cards so far, k of them. */
-static int last_two(const rook_solver *s, uint8_t *t, int k, int alpha, int beta, uint64_t *rel)
-{
-    int L = s->leader;
-    if (k == 4) {
-        int wi = dd_trick_winner(s, t);
-        int w = (L + wi) & 3;
-        int pts = s->pts[t[0]] + s->pts[t[1]] + s->pts[t[2]] + s->pts[t[3]];
-        uint8_t u[4];
-        for (int i = 0; i < 4; i++) {
-            int seat = (w + i) & 3;
-            u[i] = (uint8_t)rook_lsb(s->hands[seat] & ~(1ULL << t[(seat - L) & 3]));
-        }
-        int wi2 = dd_trick_winner(s, u);
-        int w2 = (w + wi2) & 3;
-        int pts2 = s->pts[u[0]] + s->pts[u[1]] + s->pts[u[2]] + s->pts[u[3]] + s->end_points;
-        int v = ((w & 1) ? 0 : pts) + ((w2 & 1) ? 0 : pts2);
-        int won0 = s->won[0] + !(w & 1) + !(w2 & 1);
-        int won1 = s->won[1] + (w & 1) + (w2 & 1);
-        if (won0 > won1)
-            v += s->most_bonus;
-        *rel = trick_rel(t, wi) | trick_rel(u, wi2);
-        return v;
-    }
-    int seat = (L + k) & 3;
-    uint64_t legal = dd_legal(s, s->hands[seat], k ? t[0] : DD_NONE);
-    int maximize = !(seat & 1);
-    int best = maximize ? -1 : 1 << 30;
-    uint64_t R = 0;
-    for (uint64_t m = legal; m; m &= ~(1ULL << rook_msb(m))) {
-        t[k] = (uint8_t)rook_msb(m);
-        uint64_t crel;
-        int v = last_two(s, t, k + 1, alpha, beta, &crel);
-        R |= crel;
-        if (ab_step(maximize, v, &best, &alpha, &beta))
-            break;
-    }
-    *rel = R;
-    return best;
-}
-
-/* A class of equivalent cards was searched through one card.  Its other
- * cards are covered in every position the result stands for only if the
- * class lies wholly above or wholly below the kept line of its suit: when a
- * relevant card of the suit lies inside the class's span, keep the whole
- * class (add its lowest card). */
-static uint64_t cover_classes(const uint64_t *cls, int n, uint64_t rel)
-{
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int i = 0; i < n; i++) {
-            uint64_t k = cls[i];
-            if (!(k & (k - 1)) || (rel & k & -k))
-                continue;
-            int low = rook_lsb(k), top = rook_msb(k);
-            uint64_t span = ((2ULL << top) - 1) & ~((2ULL << low) - 1);
-            if (rel & span & DD_LANE(low >> 4)) {
-                rel |= k & -k;
-                changed = 1;
-            }
-        }
-    }
-    return rel;
-}
-
-int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
+/* dd_child's body, inlined into the search's own loop. */
+static inline __attribute__((always_inline)) int child(rook_solver *s, int card, int alpha, int beta,
+                                                       uint64_t *rel)
 {
     int seat = (s->leader + s->trick_n) & 3;
     uint64_t bit = 1ULL << card;
     s->hands[seat] ^= bit;
     s->zsum -= s->z[seat][card];
     s->trick[s->trick_n++] = (uint8_t)card;
+    s->in_trick ^= bit;
     int v;
     if (s->trick_n < 4) {
         v = dd_search(s, alpha, beta, rel);
@@ -156,7 +94,9 @@ int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
         } else {
             uint8_t saved[4] = {s->trick[0], s->trick[1], s->trick[2], s->trick[3]};
             int saved_leader = s->leader;
+            uint64_t saved_in = s->in_trick;
             s->trick_n = 0;
+            s->in_trick = 0;
             s->leader = w;
             v = gain + dd_search(s, alpha - gain, beta - gain, rel);
             *rel |= trel;
@@ -164,14 +104,21 @@ int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
             for (int i = 0; i < 4; i++)
                 s->trick[i] = saved[i];
             s->trick_n = 4;
+            s->in_trick = saved_in;
         }
         s->won[w & 1]--;
         s->pts_out += pts - (last ? s->end_points : 0);
     }
     s->trick_n--;
+    s->in_trick ^= bit;
     s->hands[seat] ^= bit;
     s->zsum += s->z[seat][card];
     return v;
+}
+
+int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel)
+{
+    return child(s, card, alpha, beta, rel);
 }
 
 /* A later move of a node searched with a wide window (principal variation
@@ -423,8 +370,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     boundary b = {NULL, 0};
     if (s->trick_n == 0) {
         if (n_cards == 8) {
-            uint8_t t[4];
-            return last_two(s, t, 0, alpha, beta, rel);
+            return dd_last_two(s, alpha, beta, rel);
         }
         if (n_cards == 4) {
             /* the last trick: every card is forced */
@@ -440,6 +386,14 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         int v;
         if (boundary_bounds(s, n_cards, total, &alpha, &beta, &R, &b, &v, rel))
             return v;
+        if (n_cards == 12) {
+            uint64_t crel;
+            int best = dd_last_three(s, alpha, beta, &crel);
+            R |= crel;
+            boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
+            *rel = R;
+            return best;
+        }
     }
     int seat = (s->leader + s->trick_n) & 3;
     dd_moves mv;
@@ -449,13 +403,9 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     int maximize = !(seat & 1);
     int best = maximize ? -1 : total + 1;
     int n = mv.n, done = 0;
-    uint64_t cls[DD_MAX_MOVES], rels[DD_MAX_MOVES];
+    uint64_t *cls = mv.cls, rels[DD_MAX_MOVES];
     int vals[DD_MAX_MOVES];
-    uint8_t searched[DD_MAX_MOVES];
-    for (int i = 0; i < n; i++) {
-        cls[i] = mv.cls[i];
-        searched[i] = 0;
-    }
+    uint8_t searched[DD_MAX_MOVES] = {0};
     dd_stat_node st;
     dd_stats_begin(&st, s->nodes);
     for (int i = 0; i < n; i++) {
@@ -467,8 +417,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         if (sc)
             continue;
         uint64_t crel;
-        v = i ? later_child(s, mv.card[i], maximize, alpha, beta, &crel)
-              : dd_child(s, mv.card[i], alpha, beta, &crel);
+        v = i && beta - alpha > 1 ? pv_child(s, mv.card[i], maximize, alpha, beta, &crel)
+                                  : child(s, mv.card[i], alpha, beta, &crel);
         if (s->aborted) {
             if (b.key)
                 b.key->live = 0;
@@ -504,7 +454,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         }
     }
     dd_stats_end(&st, s->nodes, s->trick_n, n_cards);
-    R = cover_classes(cls, done, R);
+    R = dd_cover_classes(cls, done, R);
     if (b.key)
         boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
     *rel = R;

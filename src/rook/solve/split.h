@@ -29,6 +29,7 @@
 typedef struct dd_position {
     uint64_t hands[4];
     uint8_t trick[4];
+    uint64_t in_trick;
     int trick_n, leader, won[2], pts_out;
     uint64_t zsum;
 } dd_position;
@@ -40,6 +41,7 @@ static inline void dd_position_save(const rook_solver *s, dd_position *p)
         p->trick[k] = s->trick[k];
     }
     p->trick_n = s->trick_n;
+    p->in_trick = s->in_trick;
     p->leader = s->leader;
     p->won[0] = s->won[0];
     p->won[1] = s->won[1];
@@ -54,6 +56,7 @@ static inline void dd_position_load(rook_solver *s, const dd_position *p)
         s->trick[k] = p->trick[k];
     }
     s->trick_n = p->trick_n;
+    s->in_trick = p->in_trick;
     s->leader = p->leader;
     s->won[0] = p->won[0];
     s->won[1] = p->won[1];
