@@ -19,7 +19,11 @@ generality replace each other.
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 import zlib
 
 import pytest
@@ -90,3 +94,40 @@ def test_T13_table_shared_between_nest_points_equals_fresh(name: str) -> None:
             if (got.value, got.move_values) != (want.value, want.move_values):
                 bad.append(f"nest {nest_points}: {got.value} != {want.value}: {p}")
     assert not bad, "\n".join(bad[:3])
+
+
+def test_keys_by_bit_extraction_equal_the_portable_keys() -> None:
+    """Where the CPU extracts bits fast (BMI2), table keys are made by bit
+    extraction (``table.h``, ``dd_key_make_pext``); ``ROOK_NO_PEXT=1`` makes
+    them the portable way.  The two keys are the same, so the same search
+    follows: the same value, every card's value and the same node count, on
+    endings of every preset."""
+    rng = random.Random(zlib.crc32(b"solver-keys-pext"))
+    positions = []
+    for name in PRESETS:
+        for _ in range(3):
+            hand = _ending(name, rng)
+            positions.append({
+                "preset": name, "trump": "BGRY"[hand.trump], "leader": hand.leader,
+                "trick": [str(c) for c in hand.trick], "hands": [hand.hand(s).names() for s in range(4)],
+                "tricks": list(hand.tricks_won), "nest_points": hand.nest_points})
+    script = (
+        "import json, sys\n"
+        "from rook_core.solver import Solver\n"
+        "out = []\n"
+        "for p in json.load(sys.stdin):\n"
+        "    s = Solver(node_budget=2_000_000)\n"
+        "    try:\n"
+        "        r = s.solve(p)\n"
+        "        out.append([r.value, sorted((str(c), v) for c, v in r.move_values.items()), s.last_nodes])\n"
+        "    except Exception as e:\n"
+        "        out.append(repr(e))\n"
+        "print(json.dumps(out))\n")
+    runs = []
+    for no_pext in ("0", "1"):
+        env = dict(os.environ, ROOK_NO_PEXT=no_pext)
+        done = subprocess.run([sys.executable, "-c", script], input=json.dumps(positions), env=env,
+                              capture_output=True, text=True, check=True)
+        runs.append(json.loads(done.stdout))
+    assert runs[0] == runs[1]
+    assert sum(isinstance(r, list) for r in runs[0]) >= 2 * len(PRESETS)

@@ -69,6 +69,10 @@ rook_solver *rook_solver_new(size_t tt_bytes)
     rook_solver *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    /* ROOK_NO_PEXT=1 in the environment: the portable keys (the tests
+     * compare the two) */
+    const char *no_pext = getenv("ROOK_NO_PEXT");
+    s->pext = !(no_pext && *no_pext && *no_pext != '0') && dd_pext_is_fast();
     s->t = table_new(tt_bytes);
     s->two = calloc(DD_TWO_ENTRIES, sizeof *s->two);
     if (!s->t || !s->two) {
@@ -186,6 +190,7 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
     memset(s->tag, 0, sizeof s->tag);
     memset(s->tag_pts, 0, sizeof s->tag_pts);
     s->marked = 0;
+    memset(s->tag_mask, 0, sizeof s->tag_mask);
     uint64_t tm = r->trumps[trump] & r->deck;
     for (int l = 0; l < 4; l++) {
         uint64_t cards = (l == trump ? tm : (ROOK_BB_COLOR(l) & ~tm)) & r->deck;
@@ -243,6 +248,9 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
         else {
             s->tag[b] = (uint8_t)(t + 1);
             s->tag_pts[t + 1] = s->pts[b];
+            for (int p = 0; p < DD_TAG_PLANES; p++)
+                if (((t + 1) >> p) & 1)
+                    s->tag_mask[p] |= 1ULL << b;
         }
         if (kind & 3)
             s->marked |= 1ULL << b;

@@ -102,6 +102,8 @@ struct rook_solver {
     uint8_t tag[64];                     /* key tag of each solver bit */
     int16_t tag_pts[1 << DD_TAG_PLANES]; /* the points of each tag */
     uint64_t marked;                     /* cards whose tag says more than points (any-time, bird) */
+    uint64_t tag_mask[DD_TAG_PLANES];    /* the cards whose tag has bit p */
+    int pext;                            /* keys by bit extraction (table.h: a CPU where it is fast) */
     int exact_keys;                      /* more kinds than tag planes: every card kept */
     uint64_t z[4][64];                   /* coarse hash terms by seat and solver bit: (seat, suit, tag) */
     uint64_t zlead[4];

@@ -198,7 +198,12 @@ static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *a
     }
     int m = n_cards >> 2;
     dd_key *key = b->key = &s->keys[m];
-    if (m < DD_MAX_TRICKS && s->keys[m + 1].live)
+#ifdef DD_HAVE_PEXT
+    if (s->pext)
+        dd_key_make_pext(s, key);
+    else
+#endif
+        if (m < DD_MAX_TRICKS && s->keys[m + 1].live)
         dd_key_from(s, &s->keys[m + 1], key);
     else
         dd_key_make(s, key);

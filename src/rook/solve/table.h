@@ -134,6 +134,64 @@ static inline void dd_key_make(const rook_solver *s, dd_key *k)
     dd_key_exact(s, k);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(DD_NO_PEXT)
+#include <cpuid.h>
+#include <immintrin.h>
+#define DD_HAVE_PEXT 1
+
+/* Whether this CPU extracts bits (BMI2's pext) in a few cycles: every x86
+ * CPU with BMI2 but AMD's before family 0x19, where it takes dozens. */
+static inline int dd_pext_is_fast(void)
+{
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("bmi2"))
+        return 0;
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 0;
+    if (b != 0x68747541) /* "Auth"(enticAMD) */
+        return 1;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    unsigned family = (a >> 8) & 0xF;
+    if (family == 0xF)
+        family += (a >> 20) & 0xFF;
+    return family >= 0x19;
+}
+
+/* dd_key_make by bit extraction: key bit i is the i-th card in hands, so
+ * each plane is the extraction of its cards from the cards in hands. */
+static inline __attribute__((target("bmi2"))) void dd_key_make_pext(const rook_solver *s, dd_key *k)
+{
+    uint64_t out = dd_in_hands(s);
+    k->plane[0] = _pext_u64(s->hands[1] | s->hands[3], out);
+    k->plane[1] = _pext_u64(s->hands[2] | s->hands[3], out);
+    for (int p = 0; p < DD_TAG_PLANES; p++)
+        k->plane[2 + p] = _pext_u64(s->tag_mask[p], out);
+    k->out = out;
+    dd_key_lanes(k);
+    k->coarse = dd_coarse(s);
+    dd_key_exact(s, k);
+}
+
+/* The lowest card of each lane among the cards in hands that the key bits
+ * km stand for (dd_rel_of_keep, by depositing km on them). */
+static inline __attribute__((target("bmi2"))) uint64_t dd_rel_of_km_pext(const dd_key *k, uint64_t km)
+{
+    uint64_t kept = _pdep_u64(km, k->out), rel = 0;
+    for (int l = 0; l < 4; l++) {
+        uint64_t lane = kept & DD_LANE(l);
+        rel |= lane & -lane;
+    }
+    return rel;
+}
+#else
+static inline int dd_pext_is_fast(void)
+{
+    return 0;
+}
+#endif
+
 /* Make the key of the current trick boundary from `up`, the key of a
  * boundary above it whose cards in hands include the current ones. */
 static inline void dd_key_from(const rook_solver *s, const dd_key *up, dd_key *k)
@@ -219,6 +277,19 @@ static inline uint64_t dd_lock(const dd_key *k, uint32_t keep, uint64_t km)
     return dd_mix64(h) & ~0xFFULL;
 }
 
+/* The relevant cards that stand for kept counts `keep` (key bits km). */
+static inline uint64_t dd_rel_of(const rook_solver *s, const dd_key *k, uint32_t keep, uint64_t km)
+{
+#ifdef DD_HAVE_PEXT
+    if (s->pext)
+        return dd_rel_of_km_pext(k, km);
+#else
+    (void)s;
+#endif
+    (void)km;
+    return dd_rel_of_keep(k, keep);
+}
+
 /* Narrow [*lo, *hi] with every entry that stands for the key's position;
  * return whether one did, and add the relevant cards of the entries used
  * to *rel. */
@@ -232,7 +303,8 @@ static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi,
         if ((uint8_t)lk != s->gen)
             continue;
         uint32_t keep = DD_E_KEEP(d);
-        if ((lk & ~0xFFULL) != dd_lock(k, keep, dd_keep_mask(k, keep)))
+        uint64_t km = dd_keep_mask(k, keep);
+        if ((lk & ~0xFFULL) != dd_lock(k, keep, km))
             continue;
         int dend = s->end_points - DD_E_END(d);
         int elo = DD_E_LO(d) + (dend < 0 ? dend : 0);
@@ -242,7 +314,7 @@ static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi,
                 *lo = elo;
             if (ehi < *hi)
                 *hi = ehi;
-            *rel |= dd_rel_of_keep(k, keep);
+            *rel |= dd_rel_of(s, k, keep, km);
             used = 1;
         }
     }
@@ -383,7 +455,7 @@ static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, in
                 *lo = elo;
             if (ehi < *hi)
                 *hi = ehi;
-            *rel |= dd_rel_of_keep(k, DD_E_KEEP(d));
+            *rel |= dd_rel_of(s, k, DD_E_KEEP(d), dd_keep_mask(k, DD_E_KEEP(d)));
             used = 1;
         }
     }
