@@ -4,27 +4,48 @@
  * ordering rules, the table, the budget checks) costs more than it saves:
  * a position of three cards a hand has at most 81 first tricks, each
  * followed by at most 16 lines of the last two.  So the first of the three
- * tricks is searched card by card with a short list of classes and a
- * cheap order, and the last two by a fixed loop over the lead and the
+ * tricks is searched card by card with a short list of classes in the
+ * order of moves.h, and the last two by a fixed loop over the lead and the
  * three replies (the second trick is forced), through a small cache of
  * their results: the same eight cards come back often, after other first
- * tricks from sibling positions.
+ * tricks from sibling positions (and, the cache being keyed by the order of
+ * the eight within their lanes rather than by their ranks, after first
+ * tricks that took other cards between them).  Both searches are unrolled:
+ * each seat is a function of its own, with its place in the trick and the
+ * leader's team as constants, all inlined.
+ *
+ * Relevant ranks.  A bound that a move cut with rests on that move's
+ * result alone (the moves before it only raised the window), so a cut
+ * returns the cards that result rested on, not those of its siblings; and
+ * a completed first trick whose points already settle the window needs no
+ * rank of the last two.  Fewer relevant cards let each table entry above
+ * stand for more positions.
  */
 #include "rook/solve/endgame.h"
 #include "rook/solve/node.h"
 #include "rook/solve/table.h"
 
+#ifdef DD_COUNT
+/* A diagnostic build's counters: calls of dd_last_two, those its cache
+ * answered, and completed first tricks that needed the last two. */
+uint64_t dd_l2_calls, dd_l2_repeat, dd_l3_leaves;
+#define DD_CNT(x) ((x)++)
+#else
+#define DD_CNT(x) ((void)0)
+#endif
+
 /* The last two tricks from a trick boundary (two cards in each hand).  The
  * first trick is searched card by card (each seat's higher card first,
- * alpha-beta), the second is forced.  A trick's winner is its highest
- * trump, else its highest card of the led lane. */
+ * alpha-beta, fail-soft), the second is forced.  A trick's winner is its
+ * highest trump, else its highest card of the led lane. */
 typedef struct two_tricks {
     const rook_solver *s;
     uint64_t h[4];     /* h[i]: the hand of seat leader + i */
     uint64_t all;      /* the eight cards */
+    uint64_t team0;    /* team 0's cards among them */
     uint64_t led_lane; /* the first trick's led lane */
     int all_pts;       /* the points of the eight, and the end points */
-    int L;             /* the first trick's leader */
+    int bonus[3];      /* the most-tricks bonus to team 0 by its tricks of the two */
     uint8_t seat[64];  /* seat (leader + i) of each of the eight, as i */
 } two_tricks;
 
@@ -47,22 +68,21 @@ static inline int two_played(const two_tricks *x, uint64_t m1, int pts, uint64_t
 {
     const rook_solver *s = x->s;
     int c1 = trick_top(s, m1, x->led_lane);
-    int wi = x->seat[c1];
     uint64_t m2 = x->all & ~m1;
     /* the second trick is led by the winner's other card */
-    int c2 = trick_top(s, m2, DD_LANE(rook_lsb(x->h[wi] & m2) >> 4));
-    int t1 = (x->L + wi) & 1, t2 = (x->L + x->seat[c2]) & 1;
-    int v = (t1 ? 0 : pts) + (t2 ? 0 : x->all_pts - pts);
-    if (s->most_bonus && s->won[0] + !t1 + !t2 > s->won[1] + t1 + t2)
-        v += s->most_bonus;
+    int c2 = trick_top(s, m2, DD_LANE(rook_lsb(x->h[x->seat[c1]] & m2) >> 4));
+    int w1 = (x->team0 >> c1) & 1, w2 = (x->team0 >> c2) & 1;
+    int v = (w1 ? pts : 0) + (w2 ? x->all_pts - pts : 0) + x->bonus[w1 + w2];
     *rel = won_by_rank(m1, c1) | won_by_rank(m2, c2);
     return v;
 }
 
 /* Seat k (0..3) of the first trick chooses among its legal cards, the
- * higher first; m and pts: the cards played before it and their points. */
-#define DD_TWO_SEAT(k, next_call)                                                                              \
-    static inline int two_seat##k(two_tricks *x, uint64_t m, int pts, int alpha, int beta, uint64_t *rel)      \
+ * higher first; m and pts: the cards played before it and their points.
+ * P: the leader's team (the seat functions come in one set for each). */
+#define DD_TWO_SEAT(k, P, next_call)                                                                           \
+    static inline int two_seat##k##_##P(two_tricks *x, uint64_t m, int pts, int alpha, int beta,               \
+                                        uint64_t *rel)                                                         \
     {                                                                                                          \
         const rook_solver *s = x->s;                                                                           \
         uint64_t h = x->h[k], legal = h;                                                                       \
@@ -70,7 +90,7 @@ static inline int two_played(const two_tricks *x, uint64_t m1, int pts, uint64_t
             uint64_t follow = h & x->led_lane;                                                                 \
             legal = follow ? follow | (h & s->anytime) : s->must_trump && (h & s->tlane) ? h & s->tlane : h;   \
         }                                                                                                      \
-        int maximize = !((x->L + (k)) & 1);                                                                    \
+        const int maximize = !(((P) + (k)) & 1);                                                               \
         int c = rook_msb(legal);                                                                               \
         if (!(k))                                                                                              \
             x->led_lane = DD_LANE(c >> 4);                                                                     \
@@ -94,121 +114,254 @@ static inline int two_played(const two_tricks *x, uint64_t m1, int pts, uint64_t
             int v = next_call;                                                                                 \
             if (maximize ? v > best : v < best)                                                                \
                 best = v;                                                                                      \
-            crel |= R;                                                                                         \
+            if (maximize ? v < beta : v > alpha) /* else a cut: it rests on the lower card alone */            \
+                crel |= R;                                                                                     \
         }                                                                                                      \
         *rel = crel;                                                                                           \
         return best;                                                                                           \
     }
-DD_TWO_SEAT(3, two_played(x, mc, pc, &crel))
-DD_TWO_SEAT(2, two_seat3(x, mc, pc, alpha, beta, &crel))
-DD_TWO_SEAT(1, two_seat2(x, mc, pc, alpha, beta, &crel))
-DD_TWO_SEAT(0, two_seat1(x, mc, pc, alpha, beta, &crel))
+#define DD_TWO_SEATS(P)                                                                                        \
+    DD_TWO_SEAT(3, P, two_played(x, mc, pc, &crel))                                                            \
+    DD_TWO_SEAT(2, P, two_seat3_##P(x, mc, pc, alpha, beta, &crel))                                            \
+    DD_TWO_SEAT(1, P, two_seat2_##P(x, mc, pc, alpha, beta, &crel))                                            \
+    DD_TWO_SEAT(0, P, two_seat1_##P(x, mc, pc, alpha, beta, &crel))
+DD_TWO_SEATS(0)
+DD_TWO_SEATS(1)
 
 static int last_two_search(const rook_solver *s, int alpha, int beta, uint64_t *rel)
 {
-
     two_tricks x;
     x.s = s;
-    x.L = s->leader;
+    int L = s->leader;
     x.all = 0;
     for (int i = 0; i < 4; i++) {
-        uint64_t h = x.h[i] = s->hands[(x.L + i) & 3];
+        uint64_t h = x.h[i] = s->hands[(L + i) & 3];
         x.all |= h;
         x.seat[rook_lsb(h)] = x.seat[rook_msb(h)] = (uint8_t)i;
     }
+    x.team0 = s->hands[0] | s->hands[2];
     x.all_pts = dd_points(s, x.all) + s->end_points;
-    return two_seat0(&x, 0, 0, alpha, beta, rel);
+    for (int n0 = 0; n0 < 3; n0++)
+        x.bonus[n0] = s->won[0] + n0 > s->won[1] + 2 - n0 ? s->most_bonus : 0;
+    return L & 1 ? two_seat0_1(&x, 0, 0, alpha, beta, rel) : two_seat0_0(&x, 0, 0, alpha, beta, rel);
 }
 
-/* last_two_search through the cache of results (DD_TWO_ENTRIES): a stored
- * bound that decides the window answers; else the search's result is
- * stored, with the other bound of the same position kept. */
-int dd_last_two(const rook_solver *s, int alpha, int beta, uint64_t *rel)
+#ifdef DD_HAVE_PEXT
+/* The eight cards in rank order within their lanes (only their order
+ * counts, and each one's holder and tag): each seat bit and tag plane as
+ * the extraction of its cards from the eight, and the lanes' sizes. */
+static __attribute__((target("bmi2"))) uint64_t two_norm_key(const rook_solver *s, uint64_t all)
 {
+    _Static_assert(DD_TAG_PLANES == 3, "three tag planes");
+    return _pext_u64(s->hands[1] | s->hands[3], all) | _pext_u64(s->hands[2] | s->hands[3], all) << 8
+        | _pext_u64(s->tag_mask[0], all) << 16 | _pext_u64(s->tag_mask[1], all) << 24
+        | _pext_u64(s->tag_mask[2], all) << 32 | (uint64_t)rook_popcount(all & DD_LANE(0)) << 40
+        | (uint64_t)rook_popcount(all & DD_LANE(1)) << 44 | (uint64_t)rook_popcount(all & DD_LANE(2)) << 56
+        | 1ULL << 63;
+}
+static __attribute__((target("bmi2"))) uint64_t two_pdep(uint64_t x, uint64_t all)
+{
+    return _pdep_u64(x, all);
+}
+static __attribute__((target("bmi2"))) uint64_t two_pext(uint64_t x, uint64_t all)
+{
+    return _pext_u64(x, all);
+}
+#else
+static inline uint64_t two_pdep(uint64_t x, uint64_t all)
+{
+    (void)all;
+    return x;
+}
+static inline uint64_t two_pext(uint64_t x, uint64_t all)
+{
+    (void)all;
+    return x;
+}
+#endif
+
+/* last_two_search through the cache of results (DD_TWO_ENTRIES): a stored
+ * bound that decides the window answers, with the cards that bound rests
+ * on; else the search's result is stored as a lower bound, an upper bound
+ * or both, each with its cards, and the other bound of the same position
+ * kept.  The key: the leader, team 0's tricks and, with bit extraction, the
+ * eight cards in rank order within their lanes (the value and its line of
+ * play only depend on that order, the holders and the tags; the relevant
+ * cards are stored as places in that order), else each seat's two cards. */
+static inline __attribute__((always_inline)) int last_two(const rook_solver *s, int alpha, int beta,
+                                                          uint64_t *rel)
+{
+    DD_CNT(dd_l2_calls);
 #ifndef DD_NO_TWO_CACHE
+    uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
     uint64_t key = (uint64_t)s->leader << 48 | (uint64_t)(s->won[0] & 63) << 50;
-    for (int i = 0; i < 4; i++)
-        key |= (uint64_t)(rook_lsb(s->hands[i]) | rook_msb(s->hands[i]) << 6) << (12 * i);
+#ifdef DD_HAVE_PEXT
+    int norm = s->pext && !s->exact_keys;
+#else
+    const int norm = 0;
+#endif
+    if (norm)
+        key |= two_norm_key(s, all);
+    else
+        for (int i = 0; i < 4; i++)
+            key |= (uint64_t)(rook_lsb(s->hands[i]) | rook_msb(s->hands[i]) << 6) << (12 * i);
     dd_two_entry *e = &s->two[dd_mix64(key) >> (64 - DD_TWO_BITS)];
     int same = e->key == key && e->gen == s->two_gen && e->end == s->end_points;
-    if (same) {
-        if (e->hi <= alpha || e->lo == e->hi) {
-            *rel = e->rel;
-            return e->hi;
-        }
-        if (e->lo >= beta) {
-            *rel = e->rel;
-            return e->lo;
-        }
+    if (same && (e->hi <= alpha || e->lo == e->hi || e->lo >= beta)) {
+        /* the bound that answers, and the cards it rests on */
+        int up = e->hi <= alpha || e->lo == e->hi;
+        uint64_t r = e->lo == e->hi ? e->rlo | e->rhi : up ? e->rhi : e->rlo;
+        if (norm)
+            r = two_pdep(r, all);
+        *rel = r;
+        DD_CNT(dd_l2_repeat);
+        return up ? e->hi : e->lo;
     }
     int v = last_two_search(s, alpha, beta, rel);
-    int lo = v <= alpha ? -1 : v, hi = v >= beta ? 30000 : v;
-    if (same) {
-        lo = e->lo > lo ? e->lo : lo;
-        hi = e->hi < hi ? e->hi : hi;
-        e->rel |= *rel;
-    } else {
+    uint64_t r = norm ? two_pext(*rel, all) : *rel;
+    if (!same) {
         e->key = key;
         e->gen = s->two_gen;
         e->end = (int16_t)s->end_points;
-        e->rel = *rel;
+        e->lo = -1;
+        e->hi = 30000;
     }
-    e->lo = (int16_t)lo;
-    e->hi = (int16_t)hi;
+    if (v > alpha && v > e->lo) { /* a lower bound (or the value) */
+        e->lo = (int16_t)v;
+        e->rlo = r;
+    }
+    if (v < beta && v < e->hi) { /* an upper bound (or the value) */
+        e->hi = (int16_t)v;
+        e->rhi = r;
+    }
     return v;
 #else
     return last_two_search(s, alpha, beta, rel);
 #endif
 }
 
+__attribute__((noinline)) int dd_last_two(const rook_solver *s, int alpha, int beta, uint64_t *rel)
+{
+    return last_two(s, alpha, beta, rel);
+}
+
 /* The last three tricks from a trick boundary (three cards in each hand):
  * the first trick card by card, each seat's legal cards in classes of
  * equivalent cards (one lane, no other card out between them, the same
- * tag) in a cheap order (leads: the higher first; followers: cards that
- * take the trick from the other team, points onto a partner's trick,
- * cheap cards), then last_two.  The cards of a searched class's lane
- * whose result rested on no rank at or below both are decided by it
- * (node.h's sibling_covers).  m: the trick's cards so far, bk and bi: the
- * best winning key among them and its place, pts: their points. */
+ * tag) in moves.h's order (leads: sure winners, leads under the partner's
+ * top card, to a partner who ruffs, cheap leads; followers: points onto a
+ * partner's sure trick, cards that take the trick for sure, cheap cards
+ * under a partner winning for now, cards that take it for now, cheap
+ * cards), then last_two.  A forced card is played without a class list.
+ * The cards of a searched class's lane whose result rested on no rank at
+ * or below both are decided by it (node.h's sibling_covers).  m: the
+ * trick's cards so far, bk and bi: the best winning key among them and its
+ * place, pts: their points. */
 typedef struct three_tricks {
     rook_solver *s;
     uint64_t all; /* the twelve cards */
+    int pts12;    /* their points */
     int L;        /* the first trick's leader */
     int ll;       /* its led lane */
     uint8_t t[4]; /* its cards */
 } three_tricks;
 
-static int three_seat(three_tricks *x, int k, uint64_t m, int bk, int bi, int pts, int alpha, int beta,
-                      uint64_t *rel)
+/* A completed first trick (m, won by its card bi, of pts points): the last
+ * two tricks, unless the points left settle the window (team 0 takes
+ * between none of them and all, and the most-tricks bonus when its tricks
+ * decide it): that bound rests on no rank of the last two. */
+static inline __attribute__((always_inline)) int three_leaf(three_tricks *x, const int P, uint64_t m, int bi,
+                                                            int pts, int alpha, int beta, uint64_t *rel)
 {
     rook_solver *s = x->s;
     int L = x->L;
-    if (k == 4) {
-        int w = (L + bi) & 3;
-        int gain = (w & 1) ? 0 : pts;
-        s->won[w & 1]++;
-        s->leader = w;
-        uint64_t crel;
-        int v = gain + dd_last_two(s, alpha - gain, beta - gain, &crel);
-        s->leader = L;
-        s->won[w & 1]--;
-        *rel = crel | won_by_rank(m, x->t[bi]);
-        return v;
+    int w = (L + bi) & 3;
+    int gain = ((P + bi) & 1) ? 0 : pts;
+    s->won[(P + bi) & 1]++;
+    s->leader = w;
+    uint64_t crel;
+    /* the points still out bound the last two: settle the window without them */
+    {
+        int rest = x->pts12 - pts + s->end_points;
+        int hi = rest + (s->won[0] + 2 > s->won[1] ? s->most_bonus : 0);
+        int lo = s->won[0] > s->won[1] + 2 ? s->most_bonus : 0;
+        if (alpha - gain >= hi || beta - gain <= lo) {
+            s->leader = L;
+            s->won[(P + bi) & 1]--;
+            *rel = won_by_rank(m, x->t[bi]);
+            return gain + (beta - gain <= lo ? lo : hi);
+        }
     }
-    int seat = (L + k) & 3;
-    uint64_t hand = s->hands[seat];
-    uint64_t legal = hand;
-    if (k) {
-        uint64_t follow = hand & DD_LANE(x->ll);
-        legal = follow                           ? follow | (hand & s->anytime)
-            : s->must_trump && (hand & s->tlane) ? hand & s->tlane
-                                                 : hand;
-    }
+    DD_CNT(dd_l3_leaves);
+    int v = gain + dd_last_two(s, alpha - gain, beta - gain, &crel);
+    s->leader = L;
+    s->won[(P + bi) & 1]--;
+    *rel = crel | won_by_rank(m, x->t[bi]);
+    return v;
+}
+
+/* The seats after the first, one function each (all inlined into
+ * dd_last_three: k and P are constants in each). */
+#define DD_THREE_DECL(k, P)                                                                                    \
+    static inline __attribute__((always_inline)) int three_seat##k##_##P(                                      \
+        three_tricks *x, uint64_t m, int bk, int bi, int pts, int alpha, int beta, uint64_t *rel);
+DD_THREE_DECL(1, 0)
+DD_THREE_DECL(2, 0)
+DD_THREE_DECL(3, 0)
+DD_THREE_DECL(1, 1)
+DD_THREE_DECL(2, 1)
+DD_THREE_DECL(3, 1)
+
+/* Seat k plays card c: the rest of the first trick, or the last two. */
+static inline __attribute__((always_inline)) int three_child(three_tricks *x, const int k, const int P, int c,
+                                                             uint64_t m, int bk, int bi, int pts, int alpha,
+                                                             int beta, uint64_t *rel)
+{
+    rook_solver *s = x->s;
+    int seat = (x->L + k) & 3;
+    x->t[k] = (uint8_t)c;
+    if (!k)
+        x->ll = c >> 4;
+    int key = s->wkey[x->ll][c];
+    s->hands[seat] ^= 1ULL << c;
+    uint64_t mc = m | 1ULL << c;
+    int bkc = key > bk ? key : bk, bic = key > bk ? k : bi, pc = pts + s->pts[c];
+    int v = k == 0 ? (P ? three_seat1_1 : three_seat1_0)(x, mc, bkc, bic, pc, alpha, beta, rel)
+        : k == 1   ? (P ? three_seat2_1 : three_seat2_0)(x, mc, bkc, bic, pc, alpha, beta, rel)
+        : k == 2   ? (P ? three_seat3_1 : three_seat3_0)(x, mc, bkc, bic, pc, alpha, beta, rel)
+                   : three_leaf(x, P, mc, bic, pc, alpha, beta, rel);
+    s->hands[seat] ^= 1ULL << c;
+    return v;
+}
+
+/* The classes of seat k's legal cards (more than one), best first: card[i]
+ * searched for the class cls[i]; return their number. */
+static inline __attribute__((always_inline)) int three_moves(const three_tricks *x, const int k, uint64_t hand,
+                                                             uint64_t legal, int bk, int bi, uint8_t *card,
+                                                             uint64_t *cls)
+{
+    const rook_solver *s = x->s;
+    int seat = (x->L + k) & 3;
     uint64_t others = x->all & ~hand;
+    uint64_t partner = s->hands[(seat + 2) & 3];
+    uint64_t opp1 = s->hands[(seat + 1) & 3], opp3 = s->hands[(seat + 3) & 3];
     const uint8_t *wk = s->wkey[x->ll];
-    int pw = k >= 2 && bi == k - 2; /* the partner's card leads the trick */
-    uint8_t card[4];
-    uint64_t cls[4];
+    /* following: whether the partner wins the trick for now, or for sure
+     * (no later opponent can beat it; second to play, the partner playing
+     * last can top everything), and the best key a later opponent holds */
+    int later = -1, pwin = 0, psafe = 0;
+    if (k) {
+        int led = x->t[0];
+        if (k < 3)
+            later = dd_best_key(s, opp1, led);
+        pwin = !((bi ^ k) & 1);
+        psafe = pwin && later <= bk;
+        if (k == 1) {
+            int last = dd_best_key(s, partner, led);
+            if (last > later && last > bk)
+                pwin = psafe = 1;
+        }
+    }
     int sc[4], n = 0;
     for (uint64_t l = legal; l;) {
         int c = rook_msb(l);
@@ -223,12 +376,39 @@ static int three_seat(three_tricks *x, int k, uint64_t m, int bk, int bi, int pt
                 cl |= 1ULL << d;
                 l &= ~(1ULL << d);
             }
-        int score;
-        if (k) {
-            int p = s->pts[c];
-            score = wk[c] > bk ? (pw ? 0 : 64) + p - (c & 15) : pw ? 32 + p : 32 - p - (c & 15);
-        } else
-            score = c & 15;
+        /* the order of moves.h */
+        int score, p = s->pts[c], st = c & 15, lane = c >> 4;
+        if (!k) {
+            uint64_t higher = others & dd_above(c);
+            int ruff = lane != s->trump
+                && ((!(opp1 & DD_LANE(lane)) && (opp1 & s->tlane))
+                    || (!(opp3 & DD_LANE(lane)) && (opp3 & s->tlane)));
+            if (!higher && !ruff)
+                score = (lane == s->trump ? DD_W(LEAD_SURE_TRUMP) : DD_W(LEAD_SURE)) - st;
+            else if (higher && !ruff && ((partner >> rook_msb(higher)) & 1))
+                score = DD_W(LEAD_UNDER_PARTNER) + DD_W(LEAD_UNDER_PARTNER_PTS) * p - st;
+            else if (lane != s->trump && dd_partner_ruffs(s, partner, opp3, lane))
+                score = DD_W(LEAD_PARTNER_RUFFS) + DD_W(LEAD_PARTNER_RUFFS_PTS) * p - st;
+            else
+                score = DD_W(LEAD_CHEAP) - DD_W(LEAD_CHEAP_PTS) * p - st
+                    + (lane != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, lane)
+                           ? DD_W(LEAD_LAST_OF_SUIT)
+                           : 0);
+            if (lane == s->trump && !((opp1 | opp3) & s->tlane))
+                score -= DD_W(LEAD_NO_DRAW);
+        } else {
+            int key = wk[c];
+            if (pwin && key <= bk)
+                score = psafe ? DD_W(FOLLOW_ONTO_PARTNER) + DD_W(FOLLOW_ONTO_PARTNER_PTS) * p
+                              : DD_W(FOLLOW_UNDER_PARTNER) - p - st;
+            else if (key > bk)
+                score = (lane == s->trump && !(others & s->tlane & dd_above(c)) ? DD_W(FOLLOW_WIN_BOSS_TRUMP)
+                             : later > key                                      ? DD_W(FOLLOW_WIN_FOR_NOW)
+                                                                                : DD_W(FOLLOW_WIN))
+                    + DD_W(FOLLOW_WIN_PTS) * p - st;
+            else
+                score = DD_W(FOLLOW_LOSE) - DD_W(FOLLOW_LOSE_PTS) * p - st;
+        }
         int j = n++;
         while (j > 0 && sc[j - 1] < score) {
             sc[j] = sc[j - 1];
@@ -240,7 +420,32 @@ static int three_seat(three_tricks *x, int k, uint64_t m, int bk, int bi, int pt
         card[j] = (uint8_t)c;
         cls[j] = cl;
     }
-    int maximize = !(seat & 1);
+    return n;
+}
+
+/* Seat k of the first trick (k and P, the leader's team, are constants). */
+static inline __attribute__((always_inline)) int three_seat(three_tricks *x, const int k, const int P,
+                                                            uint64_t m, int bk, int bi, int pts, int alpha,
+                                                            int beta, uint64_t *rel)
+{
+    rook_solver *s = x->s;
+    uint64_t hand = s->hands[(x->L + k) & 3];
+    uint64_t legal = hand;
+    if (k) {
+        uint64_t follow = hand & DD_LANE(x->ll);
+        legal = follow                           ? follow | (hand & s->anytime)
+            : s->must_trump && (hand & s->tlane) ? hand & s->tlane
+                                                 : hand;
+    }
+    uint8_t card[4];
+    uint64_t cls[4];
+    int n = 1;
+    if (!(legal & (legal - 1))) { /* a forced card */
+        card[0] = (uint8_t)rook_lsb(legal);
+        cls[0] = legal;
+    } else
+        n = three_moves(x, k, hand, legal, bk, bi, card, cls);
+    const int maximize = !((P + k) & 1);
     int best = maximize ? -1 : 1 << 30;
     int done = 0;
     uint64_t R = 0, rels[4];
@@ -274,31 +479,46 @@ static int three_seat(three_tricks *x, int k, uint64_t m, int bk, int bi, int pt
         }
         if (skip)
             continue;
-        x->t[k] = (uint8_t)c;
-        if (!k)
-            x->ll = c >> 4;
-        int key = s->wkey[x->ll][c];
-        s->hands[seat] ^= 1ULL << c;
         uint64_t crel;
-        int v = three_seat(x, k + 1, m | 1ULL << c, key > bk ? key : bk, key > bk ? k : bi, pts + s->pts[c],
-                           alpha, beta, &crel);
-        s->hands[seat] ^= 1ULL << c;
+        int v = three_child(x, k, P, c, m, bk, bi, pts, alpha, beta, &crel);
+        if (!(legal & (legal - 1))) {
+            *rel = crel;
+            return v;
+        }
         R |= crel;
         rels[i] = crel;
         vals[i] = v;
-        if (ab_step(maximize, v, &best, &alpha, &beta))
-            break;
+        if (ab_step(maximize, v, &best, &alpha, &beta)) {
+            /* a cut: the bound rests on this move alone */
+            *rel = dd_cover_classes(&cls[i], 1, crel);
+            return best;
+        }
     }
     *rel = dd_cover_classes(cls, done, R);
     return best;
 }
 
-int dd_last_three(rook_solver *s, int alpha, int beta, uint64_t *rel)
+#define DD_THREE_SEAT(k, P)                                                                                    \
+    static inline int three_seat##k##_##P(three_tricks *x, uint64_t m, int bk, int bi, int pts, int alpha,     \
+                                          int beta, uint64_t *rel)                                             \
+    {                                                                                                          \
+        return three_seat(x, k, P, m, bk, bi, pts, alpha, beta, rel);                                          \
+    }
+DD_THREE_SEAT(1, 0)
+DD_THREE_SEAT(2, 0)
+DD_THREE_SEAT(3, 0)
+DD_THREE_SEAT(1, 1)
+DD_THREE_SEAT(2, 1)
+DD_THREE_SEAT(3, 1)
+
+__attribute__((noinline)) int dd_last_three(rook_solver *s, int alpha, int beta, uint64_t *rel)
 {
     three_tricks x;
     x.s = s;
     x.all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
     x.L = s->leader;
     x.ll = 0;
-    return three_seat(&x, 0, 0, -1, 0, 0, alpha, beta, rel);
+    x.pts12 = dd_points(s, x.all);
+    return x.L & 1 ? three_seat(&x, 0, 1, 0, -1, 0, 0, alpha, beta, rel)
+                   : three_seat(&x, 0, 0, 0, -1, 0, 0, alpha, beta, rel);
 }

@@ -17,15 +17,16 @@
 
 /* The cache of last-two-trick results: an entry holds bounds on team 0's
  * points from a boundary of eight cards, exactly keyed by the cards of
- * each seat, the leader, the tricks won and the end points, and the cards
- * whose rank the bounds rest on. */
+ * each seat (or by their order within the lanes, endgame.c), the leader,
+ * the tricks won and the end points, and for each bound the cards whose
+ * rank it rests on. */
 #ifndef DD_TWO_BITS
-#define DD_TWO_BITS 14
+#define DD_TWO_BITS 15
 #endif
 #define DD_TWO_ENTRIES (1 << DD_TWO_BITS)
 struct dd_two_entry {
-    uint64_t key; /* each seat's two cards, the leader, team 0's tricks */
-    uint64_t rel;
+    uint64_t key;      /* the eight cards, the leader, team 0's tricks */
+    uint64_t rlo, rhi; /* the cards each bound rests on */
     int16_t lo, hi, end;
     uint16_t gen; /* 0: empty */
 };

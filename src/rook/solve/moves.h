@@ -50,7 +50,7 @@ enum { DD_GEN_ROOT = 1 }; /* every class of equal points apart (no dominance) */
 
 /* The highest winning key among the legal cards of `hand` for a trick led
  * from lane ll (by card `led`). */
-static inline int dd_best_key(const rook_solver *s, uint64_t hand, int led)
+static inline __attribute__((always_inline)) int dd_best_key(const rook_solver *s, uint64_t hand, int led)
 {
     uint64_t L = dd_legal(s, hand, led);
     if (L & s->tlane)
@@ -190,7 +190,8 @@ extern int dd_order_w[DD_ORDER_N];
 /* Whether a lead of side lane l lets the partner ruff: the partner has
  * none of the lane but trumps, and the seat after it cannot overruff (it
  * follows the lane, or holds no trump above the partner's best). */
-static inline int dd_partner_ruffs(const rook_solver *s, uint64_t partner, uint64_t after, int l)
+static inline __attribute__((always_inline)) int dd_partner_ruffs(const rook_solver *s, uint64_t partner,
+                                                                  uint64_t after, int l)
 {
     uint64_t pt = partner & s->tlane;
     if ((partner & DD_LANE(l)) || !pt)
@@ -199,7 +200,7 @@ static inline int dd_partner_ruffs(const rook_solver *s, uint64_t partner, uint6
 }
 
 /* Whether `hand` holds exactly one card of lane l. */
-static inline int dd_last_of_lane(uint64_t hand, int l)
+static inline __attribute__((always_inline)) int dd_last_of_lane(uint64_t hand, int l)
 {
     uint64_t m = hand & DD_LANE(l);
     return m && !(m & (m - 1));

@@ -16,7 +16,7 @@
 
 /* Fail-soft alpha-beta bookkeeping after a child's value v: update the best
  * value and the window; return whether the window closed (a cut). */
-static inline int ab_step(int maximize, int v, int *best, int *alpha, int *beta)
+static inline __attribute__((always_inline)) int ab_step(int maximize, int v, int *best, int *alpha, int *beta)
 {
     if (maximize) {
         if (v > *best) {
@@ -88,7 +88,7 @@ static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint6
  * class lies wholly above or wholly below the kept line of its suit: when a
  * relevant card of the suit lies inside the class's span, keep the whole
  * class (add its lowest card). */
-static inline uint64_t dd_cover_classes(const uint64_t *cls, int n, uint64_t rel)
+static inline __attribute__((always_inline)) uint64_t dd_cover_classes(const uint64_t *cls, int n, uint64_t rel)
 {
     uint64_t several = 0; /* is any class more than one card? */
     for (int i = 0; i < n; i++)

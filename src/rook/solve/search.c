@@ -11,7 +11,10 @@
  * nor when its points differ and the searched bound moved by the
  * difference still misses the window (the swap only moves points).
  * Every result carries the cards whose rank it relied on, so that a table
- * entry stands for all the positions that agree on them (table.h).  With a
+ * entry stands for all the positions that agree on them (table.h): a cut
+ * relies on the move that cut alone, a node where no move cut on every
+ * move and on the grouping of the moves, and the table's bounds that
+ * narrowed the window only count for a result inside the window.  With a
  * window wider than one point, the moves after the first are searched as a
  * principal variation search does (pv_child).
  */
@@ -371,7 +374,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     if (beta <= 0)
         return 0;
     int alpha0 = alpha, beta0 = beta;
-    uint64_t R = 0;
+    uint64_t R = 0, Rtt = 0;
+#define DD_RTT(best) ((best) > alpha0 && (best) < beta0 ? Rtt : 0)
     boundary b = {NULL, 0};
     if (s->trick_n == 0) {
         if (n_cards == 8) {
@@ -391,10 +395,15 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         int v;
         if (boundary_bounds(s, n_cards, total, &alpha, &beta, &R, &b, &v, rel))
             return v;
+        /* what the table's bounds that narrowed the window rest on: needed
+         * only by a result inside the original window (a bound outside it
+         * rests on the moves alone) */
+        Rtt = R;
+        R = 0;
         if (n_cards == 12) {
             uint64_t crel;
             int best = dd_last_three(s, alpha, beta, &crel);
-            R |= crel;
+            R |= crel | DD_RTT(best);
             boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
             *rel = R;
             return best;
@@ -403,6 +412,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     int seat = (s->leader + s->trick_n) & 3;
     dd_moves mv;
     dd_gen_moves(s, seat, 0, &mv);
+    uint64_t R0 = R; /* what a cut rests on besides its move */
     R |= mv.rel;
     helper_order(s, &mv, n_cards);
     int maximize = !(seat & 1);
@@ -455,13 +465,22 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         }
         if (cut) {
             remember_cut(s, n_cards, mv.card[i]);
-            break;
+            /* the bound rests on this move alone: not on the moves before
+             * it, which only raised the window, nor on the grouping of the
+             * others (moves.h's rel) */
+            dd_stats_end(&st, s->nodes, s->trick_n, n_cards);
+            R = dd_cover_classes(&cls[i], 1, R0 | crel | DD_RTT(best));
+            if (b.key)
+                boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
+            *rel = R;
+            return best;
         }
     }
     dd_stats_end(&st, s->nodes, s->trick_n, n_cards);
-    R = dd_cover_classes(cls, done, R);
+    R = dd_cover_classes(cls, done, R | DD_RTT(best));
     if (b.key)
         boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
     *rel = R;
     return best;
 }
+#undef DD_RTT
