@@ -26,10 +26,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # service code it drives is the same the HTTP tests run.  The site build is
 # left out too: mkdocs runs in the source tree, whose rook_core has no
 # compiled modules in this environment (they are installed, not in place),
-# and it exercises no native code.
+# and it exercises no native code (its id is relative to the rootdir, which
+# pytest finds from the tests' pyproject.toml, not to this folder).
 root=$(pwd)
 cd "$(mktemp -d)"
 "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests" \
   --ignore "$root/tests/sim/test_simulate_dask.py" --ignore "$root/tests/test_service_browser.py" \
-  --deselect "$root/tests/test_docs_run.py::test_the_site_builds_strictly" "$@"
+  --deselect tests/test_docs_run.py::test_the_site_builds_strictly "$@"
 exec "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/sim/test_simulate_dask.py" "$@"
