@@ -126,8 +126,24 @@ static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint
             if (s->pts[rook_lsb(m)] == want)
                 pick = rook_lsb(m); /* the highest such card */
         dd_add_move(mv, pick, run);
-        mv->rel |= run;
-        if (s->trick_n + 1 < 4)
+        /* What the grouping rests on.  When the run's own card takes the
+         * trick, its rank against the later seats': the run.  Else the best
+         * card (it fixes the team, with the later seats' holdings above it;
+         * at the last seat the trick's own relevant card, search.c's
+         * trick_rel, keeps it when it shares the run's suit), and not the
+         * run: a position the node's result stands for either keeps the
+         * whole run (the kept line lies below it, or inside its span, where
+         * node.h's cover_classes keeps its lowest card) and the run argument
+         * holds, or holds its cards below the line, where no rank was
+         * compared: playing any of them there is playing `pick`'s card with
+         * the two cards' points swapped (a position `pick`'s result stands
+         * for), and the swap moves points only between this trick, whose
+         * team is fixed, and a later one, against the mover (pick has the
+         * most points for a trick of its team, the fewest for the other's;
+         * plain cards: a marked card's tag says more than points). */
+        if (((run >> best) & 1) || (run & s->marked))
+            mv->rel |= run;
+        else if (s->trick_n + 1 < 4)
             mv->rel |= 1ULL << best;
         return;
     }

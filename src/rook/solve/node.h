@@ -40,10 +40,14 @@ static inline __attribute__((always_inline)) int ab_step(int maximize, int v, in
  * joins move j's (see cover_classes).  When both are plain cards of other
  * points, the swap only moves points, so the values differ by at most the
  * difference d: when move j's bound, moved by d towards the window, still
- * misses it, move i is decided too; return 2 with that bound in *v. */
+ * misses it, move i is decided too; and when the team that takes the
+ * trick is fixed, the sign of the move says which way the points go, so
+ * move j's bound itself decides move i when move i gives the mover's team
+ * no more points than move j did; return 2 with that bound in *v, and add
+ * to *xrel what the sign rests on. */
 static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint64_t *cls, const uint64_t *rels,
                                  const uint8_t *searched, const int *vals, int i, int maximize, int alpha,
-                                 int beta, int *v)
+                                 int beta, int *v, uint64_t *xrel)
 {
     int c = mv->card[i];
     if (s->exact_only || ((s->anytime >> c) & 1))
@@ -64,12 +68,32 @@ static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint6
         if (((s->marked >> a) | (s->marked >> c)) & 1)
             continue;
         int d = s->pts[a] - s->pts[c];
-        d = d < 0 ? -d : d;
-        int w = maximize ? vals[j] + d : vals[j] - d;
+        int w = maximize ? vals[j] + (d < 0 ? -d : d) : vals[j] - (d < 0 ? -d : d);
         if (maximize ? w <= alpha : w >= beta) {
             cls[j] |= cls[i];
             cls[i] = 0;
             *v = w;
+            return 2;
+        }
+        /* The sign of the swap.  Playing c is playing a's card with the
+         * two cards' points swapped (a position move j's result stands
+         * for: both lie below its kept line, in one hand and suit), and
+         * the swap moves points only between this trick and the later one
+         * that takes the card kept.  When the team that takes this trick
+         * is fixed once c is played, whatever the later seats play, that
+         * can only go against the mover when c has fewer points than a (its
+         * team takes the trick) or more (the other team does): move j's
+         * bound holds for move i as it is.  It rests on what fixes the
+         * team: the trick's best card (with the later seats' holdings above
+         * it; c itself when it is the best; at the last seat another best
+         * card sharing c's suit beat a too, so move j's result keeps it). */
+        int ours, best;
+        if (dd_trick_fixed(s, (s->leader + s->trick_n) & 3, c, &ours, &best) && (ours ? d > 0 : d < 0)) {
+            cls[j] |= cls[i];
+            cls[i] = 0;
+            *v = vals[j];
+            if (s->trick_n + 1 < 4 || best == c)
+                *xrel |= 1ULL << best;
             return 2;
         }
 #else
@@ -78,6 +102,7 @@ static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint6
         (void)alpha;
         (void)beta;
         (void)v;
+        (void)xrel;
 #endif
     }
     return 0;

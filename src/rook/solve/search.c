@@ -181,18 +181,24 @@ static inline int must_stop(rook_solver *s)
 
 /* What the search knows of a trick boundary before any move. */
 typedef struct boundary {
-    dd_key *key;    /* the boundary's key (NULL: none made) */
-    uint64_t qlock; /* its quasi-symmetry lock (0: not used) */
+    dd_key *key;       /* the boundary's key (NULL: none made) */
+    uint64_t qlock;    /* its quasi-symmetry lock (0: not used) */
+    int narrowed;      /* the table narrowed the window: */
+    int alpha1, beta1; /* to (alpha1, beta1), */
+    uint64_t rlo, rhi; /* alpha1 resting on rlo, beta1 on rhi */
 } boundary;
 
 /* At a trick boundary of n_cards cards (more than 8): try the sure bounds,
  * the table and the quasi-symmetry table.  Return 1 with the answer in *v
- * and *rel when they settle the node; else narrow (*alpha, *beta), add what
- * the narrowing rests on to *R, and return 0 (b holds the key, live). */
-static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *alpha, int *beta, uint64_t *R,
-                                  boundary *b, int *v, uint64_t *rel)
+ * and *rel when they settle the node; else narrow (*alpha, *beta), note in
+ * b what the raised alpha and the lowered beta rest on, and return 0 (b
+ * holds the key, live).  A bound that settles the node rests on
+ * the entry that gave it alone (table.h's dd_tt_probe), not on an entry
+ * that only gave the other side. */
+static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *alpha, int *beta, boundary *b,
+                                  int *v, uint64_t *rel)
 {
-    int sure[2];
+    int sure[2], alpha0 = *alpha, beta0 = *beta;
     uint64_t run = dd_sure_points(s, sure);
     if (sure[0] >= *beta || total - sure[1] <= *alpha) {
         *rel = run;
@@ -217,28 +223,40 @@ static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *a
     }
 #endif
     int lo = 0, hi = total;
-    uint64_t erel = 0;
-    if (dd_tt_probe(s, key, &lo, &hi, &erel)) {
+    uint64_t rlo = 0, rhi = 0;
+    if (dd_tt_probe(s, key, &lo, &hi, &rlo, &rhi)) {
         s->tt_hits++;
         if (lo >= *beta || hi <= *alpha || lo == hi) {
-            *rel = erel;
+            *rel = lo >= *beta ? rlo : hi <= *alpha ? rhi : rlo | rhi;
             *v = lo >= *beta ? lo : hi <= *alpha ? hi : lo;
             return 1;
         }
-        if (lo > *alpha)
-            *alpha = lo;
-        if (hi < *beta)
-            *beta = hi;
-        *R = erel;
+        b->alpha1 = *alpha;
+        b->beta1 = *beta;
+        if (lo > *alpha) {
+            *alpha = b->alpha1 = lo;
+            b->rlo = rlo;
+            b->narrowed = 1;
+        }
+        if (hi < *beta) {
+            *beta = b->beta1 = hi;
+            b->rhi = rhi;
+            b->narrowed = 1;
+        }
     }
 #if DD_QS_SHARE
     if (b->qlock) {
         /* a point variant of this position, widened (table.h) */
         int qlo = lo, qhi = hi;
-        uint64_t qrel = 0;
-        if (dd_qs_probe(s, key, b->qlock, &qlo, &qhi, &qrel) && (qlo >= *beta || qhi <= *alpha || qlo == qhi)) {
+        uint64_t qrlo = rlo, qrhi = rhi;
+        if (dd_qs_probe(s, key, b->qlock, &qlo, &qhi, &qrlo, &qrhi)
+            && (qlo >= *beta || qhi <= *alpha || qlo == qhi)) {
             s->tt_hits++;
-            *rel = qrel | *R;
+            /* past a side the table narrowed but inside the window asked
+             * for, the answer is exact with that side's bound too */
+            *rel = qlo >= *beta ? qrlo | (qlo < beta0 ? rhi : 0)
+                : qhi <= *alpha ? qrhi | (qhi > alpha0 ? rlo : 0)
+                                : qrlo | qrhi;
             *v = qlo >= *beta ? qlo : qhi <= *alpha ? qhi : qlo;
             return 1;
         }
@@ -374,9 +392,20 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     if (beta <= 0)
         return 0;
     int alpha0 = alpha, beta0 = beta;
-    uint64_t R = 0, Rtt = 0;
-#define DD_RTT(best) ((best) > alpha0 && (best) < beta0 ? Rtt : 0)
-    boundary b = {NULL, 0};
+    uint64_t R = 0;
+    /* What the table's bounds that narrowed the window to (alpha1, beta1)
+     * rest on (b.rlo, b.rhi): a result inside the narrowed window is exact
+     * by the moves alone (fail-soft: the best move's result lies inside the
+     * window it was searched with, every other move's is at most / at least
+     * it); one at or below the raised alpha but above alpha0 is exact only
+     * with the raised lower bound (value >= alpha1 >= best >= value), and
+     * likewise at or above the lowered beta; a result outside the original
+     * window is a bound resting on the moves alone. */
+#define DD_RTT(best)                                                                                           \
+    (__builtin_expect(b.narrowed, 0) ? ((best) <= b.alpha1 && (best) > alpha0 ? b.rlo : 0)                     \
+             | ((best) >= b.beta1 && (best) < beta0 ? b.rhi : 0)                                               \
+                                     : 0)
+    boundary b = {NULL, 0, 0, 0, 0, 0, 0};
     if (s->trick_n == 0) {
         if (n_cards == 8) {
             return dd_last_two(s, alpha, beta, rel);
@@ -393,13 +422,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
                         : total - (s->won[0] + 1 > s->won[1] ? 0 : s->most_bonus);
         }
         int v;
-        if (boundary_bounds(s, n_cards, total, &alpha, &beta, &R, &b, &v, rel))
+        if (boundary_bounds(s, n_cards, total, &alpha, &beta, &b, &v, rel))
             return v;
-        /* what the table's bounds that narrowed the window rest on: needed
-         * only by a result inside the original window (a bound outside it
-         * rests on the moves alone) */
-        Rtt = R;
-        R = 0;
         if (n_cards == 12) {
             uint64_t crel;
             int best = dd_last_three(s, alpha, beta, &crel);
@@ -412,8 +436,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     int seat = (s->leader + s->trick_n) & 3;
     dd_moves mv;
     dd_gen_moves(s, seat, 0, &mv);
-    uint64_t R0 = R; /* what a cut rests on besides its move */
-    R |= mv.rel;
+    R = mv.rel;
     helper_order(s, &mv, n_cards);
     int maximize = !(seat & 1);
     int best = maximize ? -1 : total + 1;
@@ -426,7 +449,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     for (int i = 0; i < n; i++) {
         done = i + 1;
         int v;
-        int sc = sibling_covers(s, &mv, cls, rels, searched, vals, i, maximize, alpha, beta, &v);
+        int sc = sibling_covers(s, &mv, cls, rels, searched, vals, i, maximize, alpha, beta, &v, &R);
         if (sc == 2)
             ab_step(maximize, v, &best, &alpha, &beta);
         if (sc)
@@ -469,7 +492,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
              * it, which only raised the window, nor on the grouping of the
              * others (moves.h's rel) */
             dd_stats_end(&st, s->nodes, s->trick_n, n_cards);
-            R = dd_cover_classes(&cls[i], 1, R0 | crel | DD_RTT(best));
+            R = dd_cover_classes(&cls[i], 1, crel | DD_RTT(best));
             if (b.key)
                 boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
             *rel = R;

@@ -82,7 +82,7 @@ static void work(rook_solver *s, dd_split *sp)
             close_split(t, sp);
         int v,
             sc = sibling_covers(s, &sp->mv, sp->cls, sp->rels, sp->searched, sp->vals, i, sp->maximize,
-                                sp->alpha, sp->beta, &v);
+                                sp->alpha, sp->beta, &v, &sp->R);
         if (sc) {
             if (sc == 2 && ab_step(sp->maximize, v, &sp->best, &sp->alpha, &sp->beta)) {
                 __atomic_store_n(&sp->cut, 1, __ATOMIC_RELAXED);

@@ -291,9 +291,11 @@ static inline uint64_t dd_rel_of(const rook_solver *s, const dd_key *k, uint32_t
 }
 
 /* Narrow [*lo, *hi] with every entry that stands for the key's position;
- * return whether one did, and add the relevant cards of the entries used
- * to *rel. */
-static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi, uint64_t *rel)
+ * return whether one did.  *rlo and *rhi get the relevant cards of the
+ * entry that gave the final lower and upper bound (each bound rests on its
+ * own entry alone: an entry that was bettered on one side, or that only
+ * gave the other side, is not needed for it). */
+static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi, uint64_t *rlo, uint64_t *rhi)
 {
     dd_entry *b = dd_bucket(s, k->coarse);
     int used = 0;
@@ -310,11 +312,15 @@ static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi,
         int elo = DD_E_LO(d) + (dend < 0 ? dend : 0);
         int ehi = DD_E_HI(d) + (dend > 0 ? dend : 0);
         if (elo > *lo || ehi < *hi) {
-            if (elo > *lo)
+            uint64_t erel = dd_rel_of(s, k, keep, km);
+            if (elo > *lo) {
                 *lo = elo;
-            if (ehi < *hi)
+                *rlo = erel;
+            }
+            if (ehi < *hi) {
                 *hi = ehi;
-            *rel |= dd_rel_of(s, k, keep, km);
+                *rhi = erel;
+            }
             used = 1;
         }
     }
@@ -413,6 +419,15 @@ static inline uint64_t dd_qs_lock(const rook_solver *s, const dd_key *k)
     return dd_mix64(h) & ~0xFFULL;
 }
 
+/* Whether kept counts `in` keep no more cards of any lane than `keep`. */
+static inline int dd_keep_within(uint32_t in, uint32_t keep)
+{
+    for (int l = 0; l < 4; l++)
+        if (((in >> (DD_KEEP_BITS * l)) & 31) > ((keep >> (DD_KEEP_BITS * l)) & 31))
+            return 0;
+    return 1;
+}
+
 /* The words of a quasi-symmetry entry after its lock: data, and the tags. */
 static inline uint64_t dd_q_check(uint64_t data, uint64_t tags01, uint64_t tags2)
 {
@@ -424,8 +439,10 @@ static inline dd_qentry *dd_qbucket(const rook_solver *s, uint64_t lock)
     return &s->qt[DD_QBUCKET * (((lock >> 32) * s->n_qbuckets) >> 32)];
 }
 
-/* Narrow [*lo, *hi] with a quasi-symmetric entry; return whether one did. */
-static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, int *lo, int *hi, uint64_t *rel)
+/* Narrow [*lo, *hi] with a quasi-symmetric entry; return whether one did
+ * (*rlo, *rhi: as dd_tt_probe). */
+static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, int *lo, int *hi, uint64_t *rlo,
+                              uint64_t *rhi)
 {
     dd_qentry *b = dd_qbucket(s, lock);
     int used = 0;
@@ -451,11 +468,15 @@ static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, in
         int elo = DD_E_LO(d) + neg + (dend < 0 ? dend : 0);
         int ehi = DD_E_HI(d) + pos + (dend > 0 ? dend : 0);
         if (elo > *lo || ehi < *hi) {
-            if (elo > *lo)
+            uint64_t erel = dd_rel_of(s, k, DD_E_KEEP(d), dd_keep_mask(k, DD_E_KEEP(d)));
+            if (elo > *lo) {
                 *lo = elo;
-            if (ehi < *hi)
+                *rlo = erel;
+            }
+            if (ehi < *hi) {
                 *hi = ehi;
-            *rel |= dd_rel_of(s, k, DD_E_KEEP(d), dd_keep_mask(k, DD_E_KEEP(d)));
+                *rhi = erel;
+            }
             used = 1;
         }
     }
@@ -466,6 +487,7 @@ static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, u
                                int cards)
 {
     lock |= s->gen;
+    uint32_t keep = dd_keep_of(s, k, rel);
     dd_qentry *b = dd_qbucket(s, lock);
     uint64_t t01 = (uint32_t)k->plane[2] | (uint64_t)(uint32_t)k->plane[3] << 32;
     uint64_t t2w = (uint32_t)k->plane[4];
@@ -474,15 +496,18 @@ static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, u
         uint64_t d = dd_ld(&b[i].data), e01 = dd_ld(&b[i].tags01), e2 = dd_ld(&b[i].tags2);
         uint64_t lk = dd_ld(&b[i].lock) ^ dd_q_check(d, e01, e2);
         int live = (uint8_t)lk == s->gen;
-        if (live && lk == lock) {
-            if (e01 == t01 && e2 == t2w)
+        if (live && lk == lock && e01 == t01 && e2 == t2w) {
+            /* the same position: its bounds hold for the new entry's
+             * positions only if they rest on no more cards (the lock,
+             * unlike the first table's, leaves the kept counts out) */
+            if (dd_keep_within(DD_E_KEEP(d), keep))
                 dd_e_tighten(s, d, &lo, &hi);
             victim = i;
             break;
         }
         dd_e_victim(i, live, d, &victim, &victim_live, &victim_cards);
     }
-    uint64_t d = dd_e_pack(dd_keep_of(s, k, rel), cards, s->end_points, lo, hi);
+    uint64_t d = dd_e_pack(keep, cards, s->end_points, lo, hi);
     dd_st(&b[victim].data, d);
     dd_st(&b[victim].tags01, t01);
     dd_st(&b[victim].tags2, t2w);
