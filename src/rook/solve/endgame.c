@@ -383,19 +383,7 @@ static inline __attribute__((always_inline)) int three_moves(const three_tricks 
             int ruff = lane != s->trump
                 && ((!(opp1 & DD_LANE(lane)) && (opp1 & s->tlane))
                     || (!(opp3 & DD_LANE(lane)) && (opp3 & s->tlane)));
-            if (!higher && !ruff)
-                score = (lane == s->trump ? DD_W(LEAD_SURE_TRUMP) : DD_W(LEAD_SURE)) - st;
-            else if (higher && !ruff && ((partner >> rook_msb(higher)) & 1))
-                score = DD_W(LEAD_UNDER_PARTNER) + DD_W(LEAD_UNDER_PARTNER_PTS) * p - st;
-            else if (lane != s->trump && dd_partner_ruffs(s, partner, opp3, lane))
-                score = DD_W(LEAD_PARTNER_RUFFS) + DD_W(LEAD_PARTNER_RUFFS_PTS) * p - st;
-            else
-                score = DD_W(LEAD_CHEAP) - DD_W(LEAD_CHEAP_PTS) * p - st
-                    + (lane != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, lane)
-                           ? DD_W(LEAD_LAST_OF_SUIT)
-                           : 0);
-            if (lane == s->trump && !((opp1 | opp3) & s->tlane))
-                score -= DD_W(LEAD_NO_DRAW);
+            score = dd_lead_score(s, hand, partner, opp3, opp1 | opp3, c, higher, ruff);
         } else {
             int key = wk[c];
             if (pwin && key <= bk)

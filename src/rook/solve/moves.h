@@ -222,6 +222,33 @@ static inline __attribute__((always_inline)) int dd_last_of_lane(uint64_t hand, 
     return m && !(m & (m - 1));
 }
 
+/* The lead order's score of card c (the weights above), for the general
+ * search and the endgame alike: higher, the cards out above c in other
+ * hands; ruff, whether an opponent can trump the lead; after, the hand that
+ * plays after the partner; opps, both opponents' hands. */
+static inline __attribute__((always_inline)) int dd_lead_score(const rook_solver *s, uint64_t hand,
+                                                               uint64_t partner, uint64_t after, uint64_t opps,
+                                                               int c, uint64_t higher, int ruff)
+{
+    int l = c >> 4, pts = s->pts[c], st = c & 15, sc;
+    if (!higher && !ruff)
+#ifndef DD_NO_R3
+        sc = (l == s->trump ? DD_W(LEAD_SURE_TRUMP) : DD_W(LEAD_SURE)) - st;
+#else
+        sc = DD_W(LEAD_SURE) - st;
+#endif
+    else if (higher && !ruff && ((partner >> rook_msb(higher)) & 1))
+        sc = DD_W(LEAD_UNDER_PARTNER) + DD_W(LEAD_UNDER_PARTNER_PTS) * pts - st;
+    else if (l != s->trump && dd_partner_ruffs(s, partner, after, l))
+        sc = DD_W(LEAD_PARTNER_RUFFS) + DD_W(LEAD_PARTNER_RUFFS_PTS) * pts - st;
+    else
+        sc = DD_W(LEAD_CHEAP) - DD_W(LEAD_CHEAP_PTS) * pts - st
+            + (l != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, l) ? DD_W(LEAD_LAST_OF_SUIT) : 0);
+    if (l == s->trump && !(opps & s->tlane))
+        sc -= DD_W(LEAD_NO_DRAW);
+    return sc;
+}
+
 /* Fill mv with the classes of the legal cards of `seat`, best first. */
 static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_moves *mv)
 {
@@ -273,7 +300,6 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
         for (int i = 0; i < n; i++) {
             int c = mv->card[i];
             int l = c >> 4;
-            int pts = s->pts[c], st = c & 15;
             uint64_t higher = others & dd_above(c);
             int ruff = 0;
             if (l != s->trump)
@@ -282,23 +308,7 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
                     if (!(h & DD_LANE(l)) && (h & s->tlane))
                         ruff = 1;
                 }
-            int sc;
-            if (!higher && !ruff)
-#ifndef DD_NO_R3
-                sc = (l == s->trump ? DD_W(LEAD_SURE_TRUMP) : DD_W(LEAD_SURE)) - st;
-#else
-                sc = DD_W(LEAD_SURE) - st;
-#endif
-            else if (higher && !ruff && ((partner >> rook_msb(higher)) & 1))
-                sc = DD_W(LEAD_UNDER_PARTNER) + DD_W(LEAD_UNDER_PARTNER_PTS) * pts - st;
-            else if (l != s->trump && dd_partner_ruffs(s, partner, after, l))
-                sc = DD_W(LEAD_PARTNER_RUFFS) + DD_W(LEAD_PARTNER_RUFFS_PTS) * pts - st;
-            else
-                sc = DD_W(LEAD_CHEAP) - DD_W(LEAD_CHEAP_PTS) * pts - st
-                    + (l != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, l) ? DD_W(LEAD_LAST_OF_SUIT)
-                                                                                      : 0);
-            if (l == s->trump && !(opp_hands & s->tlane))
-                sc -= DD_W(LEAD_NO_DRAW);
+            int sc = dd_lead_score(s, hand, partner, after, opp_hands, c, higher, ruff);
 #ifndef DD_NO_KILLERS
             if (mv->cls[i] & k0)
                 sc += DD_W(LEAD_KILLER_1);
