@@ -9,12 +9,15 @@
  * the stronger of the two, is not searched when it carries the same tag
  * (the same bound: swapping the two changes nothing the search compared),
  * nor when its points differ and the searched bound moved by the
- * difference still misses the window (the swap only moves points).
- * Every result carries the cards whose rank it relied on, so that a table
- * entry stands for all the positions that agree on them (table.h): a cut
- * relies on the move that cut alone, a node where no move cut on every
- * move and on the grouping of the moves, and the table's bounds that
- * narrowed the window only count for a result inside the window.  With a
+ * difference still misses the window (the swap only moves points), nor
+ * when the team that takes the trick is fixed and the swap can only move
+ * points away from the mover's team (node.h).  Every result carries the
+ * cards whose rank it relied on, so that a table entry stands for all the
+ * positions that agree on them (table.h): a bound from the table on the
+ * entry that gave it alone, a cut on the move that cut alone, a node where
+ * no move cut on every move and on the grouping of the moves, and a table
+ * bound that narrowed the window only for a result it made exact (at or
+ * past it, inside the window first asked).  With a
  * window wider than one point, the moves after the first are searched as a
  * principal variation search does (pv_child).
  */
