@@ -247,7 +247,7 @@ async function refresh() {
 }
 
 async function send(action) {
-  if (sending) return;
+  if (sending || !game || !token) return;   // a new game is being set up: its buttons come with its view
   sending = true;
   try {
     view = await call("POST", `/games/${game}/actions`, {action, move: view.move});
@@ -267,6 +267,7 @@ $("new-game").addEventListener("submit", async (ev) => {
   const mine = ++epoch;
   game = token = null;
   shown = null;
+  $("legal").replaceChildren();   // the last game's actions are not this one's
   $("error").textContent = "";
   reviewed = 0;
   $("review").hidden = true;
