@@ -262,8 +262,7 @@ typedef struct three_tricks {
     uint64_t all; /* the twelve cards */
     int pts12;    /* their points */
     int L;        /* the first trick's leader */
-    int ll;       /* its led lane */
-    uint8_t t[4]; /* its cards */
+    int ll;       /* its led lane (its cards: s->trick) */
 } three_tricks;
 
 /* A completed first trick (m, won by its card bi, of pts points): the last
@@ -288,7 +287,7 @@ static inline __attribute__((always_inline)) int three_leaf(three_tricks *x, con
         if (alpha - gain >= hi || beta - gain <= lo) {
             s->leader = L;
             s->won[(P + bi) & 1]--;
-            *rel = won_by_rank(m, x->t[bi]);
+            *rel = won_by_rank(m, s->trick[bi]);
             return gain + (beta - gain <= lo ? lo : hi);
         }
     }
@@ -296,7 +295,7 @@ static inline __attribute__((always_inline)) int three_leaf(three_tricks *x, con
     int v = gain + dd_last_two(s, alpha - gain, beta - gain, &crel);
     s->leader = L;
     s->won[(P + bi) & 1]--;
-    *rel = crel | won_by_rank(m, x->t[bi]);
+    *rel = crel | won_by_rank(m, s->trick[bi]);
     return v;
 }
 
@@ -319,7 +318,7 @@ static inline __attribute__((always_inline)) int three_child(three_tricks *x, co
 {
     rook_solver *s = x->s;
     int seat = (x->L + k) & 3;
-    x->t[k] = (uint8_t)c;
+    s->trick[k] = (uint8_t)c;
     if (!k)
         x->ll = c >> 4;
     int key = s->wkey[x->ll][c];
@@ -351,7 +350,7 @@ static inline __attribute__((always_inline)) int three_moves(const three_tricks 
      * last can top everything), and the best key a later opponent holds */
     int later = -1, pwin = 0, psafe = 0;
     if (k) {
-        int led = x->t[0];
+        int led = s->trick[0];
         if (k < 3)
             later = dd_best_key(s, opp1, led);
         pwin = !((bi ^ k) & 1);
@@ -438,37 +437,17 @@ static inline __attribute__((always_inline)) int three_seat(three_tricks *x, con
     int done = 0;
     uint64_t R = 0, rels[4];
     int vals[4];
+    uint8_t searched[4] = {0};
     for (int i = 0; i < n; i++) {
-        int c = card[i];
         done = i + 1;
-        int skip = 0;
-        for (int j = 0; j < i && !skip; j++) {
-            int a = card[j];
-            if ((a >> 4) != (c >> 4) || !cls[j])
-                continue;
-            int hi = a > c ? a : c;
-            if (rels[j] & (dd_below(hi) | (1ULL << hi)))
-                continue;
-            if (s->tag[a] == s->tag[c]) {
-                cls[j] |= cls[i];
-                cls[i] = 0;
-                skip = 1;
-            } else if (!(((s->marked >> a) | (s->marked >> c)) & 1)) {
-                int d = s->pts[a] - s->pts[c];
-                d = d < 0 ? -d : d;
-                int w = maximize ? vals[j] + d : vals[j] - d;
-                if (maximize ? w <= alpha : w >= beta) {
-                    cls[j] |= cls[i];
-                    cls[i] = 0;
-                    ab_step(maximize, w, &best, &alpha, &beta);
-                    skip = 1;
-                }
-            }
-        }
-        if (skip)
+        int v;
+        int sc = sibling_covers(s, card, cls, rels, searched, vals, i, maximize, alpha, beta, &v, &R, 0);
+        if (sc == 2)
+            ab_step(maximize, v, &best, &alpha, &beta);
+        if (sc)
             continue;
         uint64_t crel;
-        int v = three_child(x, k, P, c, m, bk, bi, pts, alpha, beta, &crel);
+        v = three_child(x, k, P, card[i], m, bk, bi, pts, alpha, beta, &crel);
         if (!(legal & (legal - 1))) {
             *rel = crel;
             return v;
@@ -476,6 +455,7 @@ static inline __attribute__((always_inline)) int three_seat(three_tricks *x, con
         R |= crel;
         rels[i] = crel;
         vals[i] = v;
+        searched[i] = 1;
         if (ab_step(maximize, v, &best, &alpha, &beta)) {
             /* a cut: the bound rests on this move alone */
             *rel = dd_cover_classes(&cls[i], 1, crel);

@@ -44,16 +44,21 @@ static inline __attribute__((always_inline)) int ab_step(int maximize, int v, in
  * trick is fixed, the sign of the move says which way the points go, so
  * move j's bound itself decides move i when move i gives the mover's team
  * no more points than move j did; return 2 with that bound in *v, and add
- * to *xrel what the sign rests on. */
-static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint64_t *cls, const uint64_t *rels,
-                                 const uint8_t *searched, const int *vals, int i, int maximize, int alpha,
-                                 int beta, int *v, uint64_t *xrel)
+ * to *xrel what the sign rests on (only with `sign`: it reads the trick so
+ * far from s->trick and s->trick_n, which the endgame does not keep; there
+ * it also cost more than it saved).  card[i] is the card searched for the
+ * class cls[i]. */
+static inline __attribute__((always_inline)) int sibling_covers(const rook_solver *s, const uint8_t *card,
+                                                                uint64_t *cls, const uint64_t *rels,
+                                                                const uint8_t *searched, const int *vals, int i,
+                                                                int maximize, int alpha, int beta, int *v,
+                                                                uint64_t *xrel, const int sign)
 {
-    int c = mv->card[i];
+    int c = card[i];
     if (s->exact_only || ((s->anytime >> c) & 1))
         return 0;
     for (int j = 0; j < i; j++) {
-        int a = mv->card[j];
+        int a = card[j];
         if (!searched[j] || (a >> 4) != (c >> 4))
             continue;
         int hi = a > c ? a : c;
@@ -88,7 +93,8 @@ static inline int sibling_covers(const rook_solver *s, const dd_moves *mv, uint6
          * it; c itself when it is the best; at the last seat another best
          * card sharing c's suit beat a too, so move j's result keeps it). */
         int ours, best;
-        if (dd_trick_fixed(s, (s->leader + s->trick_n) & 3, c, &ours, &best) && (ours ? d > 0 : d < 0)) {
+        if (sign && dd_trick_fixed(s, (s->leader + s->trick_n) & 3, c, &ours, &best)
+            && (ours ? d > 0 : d < 0)) {
             cls[j] |= cls[i];
             cls[i] = 0;
             *v = vals[j];

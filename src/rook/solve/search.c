@@ -191,6 +191,21 @@ typedef struct boundary {
     uint64_t rlo, rhi; /* alpha1 resting on rlo, beta1 on rhi */
 } boundary;
 
+/* What a node's result `best`, searched in the window the table narrowed
+ * from (alpha0, beta0), rests on of the table's bounds.  A result inside
+ * the narrowed window is exact by the moves alone (fail-soft: the best
+ * move's result lies inside the window it was searched with, every other
+ * move's is at most / at least it); one at or below the raised alpha but
+ * above alpha0 is exact only with the raised lower bound (value >= alpha1
+ * >= best >= value): b->rlo; likewise at or above the lowered beta: b->rhi;
+ * a result outside (alpha0, beta0) is a bound resting on the moves alone. */
+static inline uint64_t narrowing_rel(const boundary *b, int best, int alpha0, int beta0)
+{
+    if (__builtin_expect(!b->narrowed, 1))
+        return 0;
+    return (best <= b->alpha1 && best > alpha0 ? b->rlo : 0) | (best >= b->beta1 && best < beta0 ? b->rhi : 0);
+}
+
 /* At a trick boundary of n_cards cards (more than 8): try the sure bounds,
  * the table and the quasi-symmetry table.  Return 1 with the answer in *v
  * and *rel when they settle the node; else narrow (*alpha, *beta), note in
@@ -396,19 +411,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         return 0;
     int alpha0 = alpha, beta0 = beta;
     uint64_t R = 0;
-    /* What the table's bounds that narrowed the window to (alpha1, beta1)
-     * rest on (b.rlo, b.rhi): a result inside the narrowed window is exact
-     * by the moves alone (fail-soft: the best move's result lies inside the
-     * window it was searched with, every other move's is at most / at least
-     * it); one at or below the raised alpha but above alpha0 is exact only
-     * with the raised lower bound (value >= alpha1 >= best >= value), and
-     * likewise at or above the lowered beta; a result outside the original
-     * window is a bound resting on the moves alone. */
-#define DD_RTT(best)                                                                                           \
-    (__builtin_expect(b.narrowed, 0) ? ((best) <= b.alpha1 && (best) > alpha0 ? b.rlo : 0)                     \
-             | ((best) >= b.beta1 && (best) < beta0 ? b.rhi : 0)                                               \
-                                     : 0)
-    boundary b = {NULL, 0, 0, 0, 0, 0, 0};
+    boundary b = {0};
     if (s->trick_n == 0) {
         if (n_cards == 8) {
             return dd_last_two(s, alpha, beta, rel);
@@ -430,7 +433,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         if (n_cards == 12) {
             uint64_t crel;
             int best = dd_last_three(s, alpha, beta, &crel);
-            R |= crel | DD_RTT(best);
+            R |= crel | narrowing_rel(&b, best, alpha0, beta0);
             boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
             *rel = R;
             return best;
@@ -452,7 +455,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     for (int i = 0; i < n; i++) {
         done = i + 1;
         int v;
-        int sc = sibling_covers(s, &mv, cls, rels, searched, vals, i, maximize, alpha, beta, &v, &R);
+        int sc = sibling_covers(s, mv.card, cls, rels, searched, vals, i, maximize, alpha, beta, &v, &R, 1);
         if (sc == 2)
             ab_step(maximize, v, &best, &alpha, &beta);
         if (sc)
@@ -495,7 +498,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
              * it, which only raised the window, nor on the grouping of the
              * others (moves.h's rel) */
             dd_stats_end(&st, s->nodes, s->trick_n, n_cards);
-            R = dd_cover_classes(&cls[i], 1, crel | DD_RTT(best));
+            R = dd_cover_classes(&cls[i], 1, crel | narrowing_rel(&b, best, alpha0, beta0));
             if (b.key)
                 boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
             *rel = R;
@@ -503,10 +506,9 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         }
     }
     dd_stats_end(&st, s->nodes, s->trick_n, n_cards);
-    R = dd_cover_classes(cls, done, R | DD_RTT(best));
+    R = dd_cover_classes(cls, done, R | narrowing_rel(&b, best, alpha0, beta0));
     if (b.key)
         boundary_store(s, &b, n_cards, total, alpha0, beta0, best, R);
     *rel = R;
     return best;
 }
-#undef DD_RTT

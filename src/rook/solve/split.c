@@ -81,8 +81,8 @@ static void work(rook_solver *s, dd_split *sp)
         if (sp->next >= sp->mv.n)
             close_split(t, sp);
         int v,
-            sc = sibling_covers(s, &sp->mv, sp->cls, sp->rels, sp->searched, sp->vals, i, sp->maximize,
-                                sp->alpha, sp->beta, &v, &sp->R);
+            sc = sibling_covers(s, sp->mv.card, sp->cls, sp->rels, sp->searched, sp->vals, i, sp->maximize,
+                                sp->alpha, sp->beta, &v, &sp->R, 1);
         if (sc) {
             if (sc == 2 && ab_step(sp->maximize, v, &sp->best, &sp->alpha, &sp->beta)) {
                 __atomic_store_n(&sp->cut, 1, __ATOMIC_RELAXED);

@@ -216,6 +216,12 @@ static inline void dd_key_from(const rook_solver *s, const dd_key *up, dd_key *k
     dd_key_exact(s, k);
 }
 
+/* The kept count of lane l in kept counts `keep`. */
+static inline int dd_kept(uint32_t keep, int l)
+{
+    return (int)((keep >> (DD_KEEP_BITS * l)) & ((1u << DD_KEEP_BITS) - 1));
+}
+
 /* The packed key bits of the kept cards: in lane s, the top keep[s] of the
  * lane's cards in hands. */
 static inline uint64_t dd_keep_mask(const dd_key *k, uint32_t keep)
@@ -224,7 +230,7 @@ static inline uint64_t dd_keep_mask(const dd_key *k, uint32_t keep)
     int start = 0;
     for (int l = 0; l < 4; l++) {
         int end = k->lane_end[l];
-        int kept = (int)((keep >> (DD_KEEP_BITS * l)) & 31);
+        int kept = dd_kept(keep, l);
         if (kept > end - start)
             kept = end - start; /* another position's counts: the lock tells them apart */
         if (kept)
@@ -233,7 +239,6 @@ static inline uint64_t dd_keep_mask(const dd_key *k, uint32_t keep)
     }
     return m;
 }
-
 
 /* The kept counts for a set of relevant cards (solver bits): in each lane,
  * the cards in hands at or above the lowest relevant one. */
@@ -258,7 +263,7 @@ static inline uint64_t dd_rel_of_keep(const dd_key *k, uint32_t keep)
     uint64_t rel = 0;
     for (int l = 0; l < 4; l++) {
         uint64_t lane = k->out & DD_LANE(l);
-        int kept = (int)((keep >> (DD_KEEP_BITS * l)) & 31);
+        int kept = dd_kept(keep, l);
         for (int n = rook_popcount(lane); n > kept; n--)
             lane &= lane - 1; /* drop the lowest cards until `kept` are left */
         if (kept)
@@ -423,7 +428,7 @@ static inline uint64_t dd_qs_lock(const rook_solver *s, const dd_key *k)
 static inline int dd_keep_within(uint32_t in, uint32_t keep)
 {
     for (int l = 0; l < 4; l++)
-        if (((in >> (DD_KEEP_BITS * l)) & 31) > ((keep >> (DD_KEEP_BITS * l)) & 31))
+        if (dd_kept(in, l) > dd_kept(keep, l))
             return 0;
     return 1;
 }
