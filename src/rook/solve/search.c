@@ -221,6 +221,7 @@ static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *a
     if (sure[0] >= *beta || total - sure[1] <= *alpha) {
         *rel = run;
         *v = sure[0] >= *beta ? sure[0] : total - sure[1];
+        dd_stats_boundary(n_cards, DD_BOUNDARY_SURE);
         return 1;
     }
     int m = n_cards >> 2;
@@ -247,6 +248,7 @@ static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *a
         if (lo >= *beta || hi <= *alpha || lo == hi) {
             *rel = lo >= *beta ? rlo : hi <= *alpha ? rhi : rlo | rhi;
             *v = lo >= *beta ? lo : hi <= *alpha ? hi : lo;
+            dd_stats_boundary(n_cards, DD_BOUNDARY_TABLE);
             return 1;
         }
         b->alpha1 = *alpha;
@@ -276,11 +278,13 @@ static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *a
                 : qhi <= *alpha ? qrhi | (qhi > alpha0 ? rlo : 0)
                                 : qrlo | qrhi;
             *v = qlo >= *beta ? qlo : qhi <= *alpha ? qhi : qlo;
+            dd_stats_boundary(n_cards, DD_BOUNDARY_QUASI);
             return 1;
         }
     }
 #endif
     key->live = 1;
+    dd_stats_boundary(n_cards, DD_BOUNDARY_SEARCHED);
     return 0;
 }
 

@@ -5,7 +5,9 @@
  * number of cards in hands: how often its first move cut, a later move cut,
  * or no move did; the nodes searched under it; and the nodes spent on the
  * moves tried before a later move cut (what a perfect first move would have
- * saved at that node).  The tallies are process-wide, not per solver, and
+ * saved at that node); and every trick boundary of more than eight cards
+ * by what settled it: the sure bounds, the table, the quasi-symmetry table,
+ * or nothing (its moves were searched).  The tallies are process-wide, not per solver, and
  * printed to stderr when the process ends.  Without DD_STATS every call
  * here is empty and the search is unchanged.
  */
@@ -20,11 +22,15 @@ typedef struct dd_stat_node {
     int cut;         /* the index of the move that cut (-1: none) */
 } dd_stat_node;
 
+/* What settled a trick boundary (dd_stats_boundary). */
+enum { DD_BOUNDARY_SURE, DD_BOUNDARY_TABLE, DD_BOUNDARY_QUASI, DD_BOUNDARY_SEARCHED, DD_BOUNDARY_KINDS };
+
 #ifdef DD_STATS
 #include <stdio.h>
 
 enum { DD_STAT_N, DD_STAT_CUT1, DD_STAT_CUT_LATER, DD_STAT_ALL, DD_STAT_UNDER, DD_STAT_WASTE, DD_STAT_KINDS };
 static uint64_t dd_stat[4][17][DD_STAT_KINDS];
+static uint64_t dd_stat_bound[17][DD_BOUNDARY_KINDS];
 
 __attribute__((destructor)) static void dd_stats_print(void)
 {
@@ -35,10 +41,24 @@ __attribute__((destructor)) static void dd_stats_print(void)
                 fprintf(stderr,
                         "dd-stats place %d cards %2d: nodes %llu cut-first %llu cut-later %llu no-cut %llu "
                         "under %llu waste %llu\n",
-                        k, 4 * m + k, (unsigned long long)t[DD_STAT_N], (unsigned long long)t[DD_STAT_CUT1],
-                        (unsigned long long)t[DD_STAT_CUT_LATER], (unsigned long long)t[DD_STAT_ALL],
-                        (unsigned long long)t[DD_STAT_UNDER], (unsigned long long)t[DD_STAT_WASTE]);
+                        k, k ? 4 * m + 4 - k : 4 * m, (unsigned long long)t[DD_STAT_N],
+                        (unsigned long long)t[DD_STAT_CUT1], (unsigned long long)t[DD_STAT_CUT_LATER],
+                        (unsigned long long)t[DD_STAT_ALL], (unsigned long long)t[DD_STAT_UNDER],
+                        (unsigned long long)t[DD_STAT_WASTE]);
         }
+    for (int m = 16; m > 2; m--) {
+        const uint64_t *t = dd_stat_bound[m];
+        if (t[DD_BOUNDARY_SURE] | t[DD_BOUNDARY_TABLE] | t[DD_BOUNDARY_QUASI] | t[DD_BOUNDARY_SEARCHED])
+            fprintf(stderr, "dd-stats boundary cards %2d: sure %llu table %llu quasi %llu searched %llu\n",
+                    4 * m, (unsigned long long)t[DD_BOUNDARY_SURE], (unsigned long long)t[DD_BOUNDARY_TABLE],
+                    (unsigned long long)t[DD_BOUNDARY_QUASI], (unsigned long long)t[DD_BOUNDARY_SEARCHED]);
+    }
+}
+
+/* A trick boundary of n_cards cards was settled by `kind` (or searched). */
+static inline void dd_stats_boundary(int n_cards, int kind)
+{
+    dd_stat_bound[n_cards >> 2][kind]++;
 }
 
 static inline void dd_stats_begin(dd_stat_node *n, uint64_t nodes)
@@ -71,6 +91,11 @@ static inline void dd_stats_end(const dd_stat_node *n, uint64_t nodes, int place
         t[DD_STAT_ALL]++;
 }
 #else
+static inline void dd_stats_boundary(int n_cards, int kind)
+{
+    (void)n_cards;
+    (void)kind;
+}
 static inline void dd_stats_begin(dd_stat_node *n, uint64_t nodes)
 {
     (void)n;
