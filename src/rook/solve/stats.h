@@ -6,10 +6,11 @@
  * or no move did; the nodes searched under it; and the nodes spent on the
  * moves tried before a later move cut (what a perfect first move would have
  * saved at that node); and every trick boundary of more than eight cards
- * by what settled it: the sure bounds, the table, the quasi-symmetry table,
- * or nothing (its moves were searched).  The tallies are process-wide, not per solver, and
- * printed to stderr when the process ends.  Without DD_STATS every call
- * here is empty and the search is unchanged.
+ * by what settled it: the sure bounds, the table, the quasi-symmetry
+ * table, or nothing (its moves were searched).  The tallies are
+ * process-wide, not per solver, and printed to stderr when the process
+ * ends.  Without DD_STATS every call here is empty and the search is
+ * unchanged.
  */
 #ifndef ROOK_SOLVE_STATS_H
 #define ROOK_SOLVE_STATS_H
