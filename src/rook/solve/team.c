@@ -281,12 +281,16 @@ static int run_team(member *ms, int n, void *(*fn)(void *))
     return r;
 }
 
+/* Cards in hands from which every card's value takes a team: its members
+ * share the root's classes, split points or not. */
+#define DD_CLASSES_TEAM_MIN 16
+
 /* The threads worth starting for the set-up position s: none beside the
- * caller when no node of it can be shared (fewer than DD_SPLIT_MIN cards
- * below its first move). */
-static int team_size(const rook_solver *s, int n)
+ * caller when it has no more than `from` cards in hands (DD_SPLIT_MIN for
+ * one value: below it no node is shared). */
+static int team_size(const rook_solver *s, int n, int from)
 {
-    if (rook_popcount(dd_in_hands(s)) <= DD_SPLIT_MIN)
+    if (rook_popcount(dd_in_hands(s)) <= from)
         return 1;
     return n < 1 ? 1 : n > ROOK_DD_TEAM_MAX ? ROOK_DD_TEAM_MAX : n;
 }
@@ -296,7 +300,7 @@ int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const roo
 {
     if (rook_dd_prepare(ss[0], r, p) < 0)
         return -2;
-    n = team_size(ss[0], n);
+    n = team_size(ss[0], n, DD_SPLIT_MIN);
     rook_dd_team team;
     rook_dd_team_init(&team, dd_total(ss[0]), wlo, whi);
     team.active = n;
@@ -317,7 +321,7 @@ int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const
 {
     if (rook_dd_prepare(ss[0], r, p) < 0)
         return -2;
-    n = team_size(ss[0], n);
+    n = team_size(ss[0], n, DD_CLASSES_TEAM_MIN);
     rook_dd_team team;
     rook_dd_team_init(&team, dd_total(ss[0]), 0, dd_total(ss[0]));
     team.active = n;
