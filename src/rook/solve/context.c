@@ -296,6 +296,7 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
         s->grain = gcd(s->grain, s->grp_val[g]);
     if (s->grain == 0)
         s->grain = 1;
+    s->root_cards = rook_popcount(dd_in_hands(s));
     s->pts_out = dd_points(s, dd_in_hands(s));
     for (int i = 0; i < s->trick_n; i++)
         s->pts_out += s->pts[s->trick[i]];

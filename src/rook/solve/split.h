@@ -2,9 +2,10 @@
  *
  * Contract.  In a search with a split team (s->split_team, set by
  * rook_dd_value_split in split.c), a node of at least DD_SPLIT_MIN cards
- * whose first move is searched, that has moves left and sees a team mate
- * waiting for work, opens a split point: its position, its moves and what
- * is known of them, its window.  dd_split_rest() then searches the moves
+ * in hands, DD_SPLIT_DEPTH cards or more below the root, whose first move
+ * is searched, that has moves left and sees a team mate waiting for work,
+ * opens a split point: its position, its moves and what is known of them,
+ * its window.  dd_split_rest() then searches the moves
  * left together with whoever joins: each thread takes the next move, tests
  * it against the window as it stands then, and records the result; a cut
  * stops every search under the split point.  It returns when every thread
@@ -21,14 +22,26 @@
 #include "rook/solve/core.h"
 #include "rook/solve/moves.h"
 
-/* Cards in hands from which a node may be shared.  24 rather than 16: a
- * shared node costs the same whatever lies under it, and below 24 cards
- * the subtrees are small (one value on two threads, 60 tournament deals
- * timed in turns, seven runs: 1.02x to 1.11x faster by the per-deal median
- * than with 16, the search's own node overhead the same; every card's
- * value the same). */
+/* Where a node may be shared: with DD_SPLIT_MIN cards in hands or more
+ * (below that the subtrees are small, and a split point costs the same
+ * whatever lies under it), and DD_SPLIT_DEPTH cards or more below the
+ * root: none of the root's first four plies (a full deal's first trick).
+ * Shared there, the threads go down different top moves at once, and the
+ * positions those subtrees have in common (the same tricks in another
+ * order) are searched by both, where one thread would have found the
+ * first one's entries in the table; sharing only below them keeps both
+ * threads under the same top move.  Against 16 cards at any depth: two
+ * threads searched 1.30x the nodes of one, now 1.17x (60 tournament
+ * deals); one value on two threads went from 1.37x to 1.46x one thread
+ * by the per-deal median (house-180: 1.36x to 1.51x; partnership-57 from
+ * ten tricks: 1.41x to 1.48x by the total), every card's value from 1.72x
+ * to 1.90x (each deal's best of three runs, the settings in turns in one
+ * process). */
 #ifndef DD_SPLIT_MIN
-#define DD_SPLIT_MIN 24
+#define DD_SPLIT_MIN 20
+#endif
+#ifndef DD_SPLIT_DEPTH
+#define DD_SPLIT_DEPTH 4
 #endif
 
 /* The fields of a solver that say where the search is. */

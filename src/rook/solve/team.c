@@ -286,8 +286,8 @@ static int run_team(member *ms, int n, void *(*fn)(void *))
 #define DD_CLASSES_TEAM_MIN 16
 
 /* The threads worth starting for the set-up position s: none beside the
- * caller when it has no more than `from` cards in hands (DD_SPLIT_MIN for
- * one value: below it no node is shared). */
+ * caller when it has no more than `from` cards in hands (for one value,
+ * the most with which no node is shared: split.h). */
 static int team_size(const rook_solver *s, int n, int from)
 {
     if (rook_popcount(dd_in_hands(s)) <= from)
@@ -300,7 +300,7 @@ int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const roo
 {
     if (rook_dd_prepare(ss[0], r, p) < 0)
         return -2;
-    n = team_size(ss[0], n, DD_SPLIT_MIN);
+    n = team_size(ss[0], n, DD_SPLIT_MIN + DD_SPLIT_DEPTH - 1);
     rook_dd_team team;
     rook_dd_team_init(&team, dd_total(ss[0]), wlo, whi);
     team.active = n;
