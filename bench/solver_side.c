@@ -29,6 +29,13 @@ int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, 
 int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, uint64_t *best,
                        int *lo, int *hi);
 #pragma weak rook_dd_best_cards
+/* Newer builds put several threads on one search, sharing one table. */
+int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
+                         int guess, int *lo, int *hi);
+#pragma weak rook_dd_value_shared
+int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int root,
+                             int32_t values[64], int *lo, int *hi);
+#pragma weak rook_dd_move_values_team
 
 #define SIDE_API __attribute__((visibility("default")))
 
@@ -235,4 +242,77 @@ SIDE_API int side_best_cards(void *s, const side_spec *spec, const side_pos *pos
     if (!r)
         return -2;
     return rook_dd_best_cards(s, r, &p, guess, best, NULL, NULL);
+}
+
+/* Threads on one search: s and up to 7 helpers sharing its table (made on
+ * first use), and the nodes of the last such call, summed over them. */
+#define SIDE_TEAM_MAX 8
+static rook_solver *helpers[SIDE_TEAM_MAX - 1];
+static int n_helpers;
+static uint64_t team_nodes;
+
+static int team_of(void *s, int threads, rook_solver **ss)
+{
+    if (threads < 1 || threads > SIDE_TEAM_MAX)
+        return -1;
+    ss[0] = s;
+    for (int i = 1; i < threads; i++) {
+        if (i > n_helpers) {
+            helpers[i - 1] = rook_solver_new(1024);
+            if (!helpers[i - 1])
+                return -1;
+            n_helpers = i;
+        }
+        rook_solver_share(helpers[i - 1], s);
+        ss[i] = helpers[i - 1];
+    }
+    return 0;
+}
+
+static void count_team(rook_solver **ss, int threads)
+{
+    team_nodes = 0;
+    for (int i = 0; i < threads; i++)
+        team_nodes += rook_solver_nodes(ss[i]);
+}
+
+/* Return the value of the position on `threads` threads (-3: not built). */
+SIDE_API int side_value_threads(void *s, const side_spec *spec, const side_pos *pos, int threads)
+{
+    if (!rook_dd_value_shared)
+        return -3;
+    rook_dd_pos p;
+    const rook_rules *r = prepare(spec, pos, &p);
+    rook_solver *ss[SIDE_TEAM_MAX];
+    if (!r || team_of(s, threads, ss) < 0)
+        return -2;
+    int lo, hi;
+    int v = rook_dd_value_shared(ss, threads, r, &p, 0, 1 << 20, -1, &lo, &hi);
+    count_team(ss, threads);
+    return v;
+}
+
+/* Return the value and each legal card's value on `threads` threads (-3: not built). */
+SIDE_API int side_move_values_threads(void *s, const side_spec *spec, const side_pos *pos, int threads,
+                                      int32_t *values)
+{
+    if (!rook_dd_move_values_team)
+        return -3;
+    rook_dd_pos p;
+    const rook_rules *r = prepare(spec, pos, &p);
+    rook_solver *ss[SIDE_TEAM_MAX];
+    if (!r || team_of(s, threads, ss) < 0)
+        return -2;
+    for (int i = 0; i < 64; i++)
+        values[i] = -1;
+    int lo, hi;
+    int v = rook_dd_move_values_team(ss, threads, r, &p, -1, values, &lo, &hi);
+    count_team(ss, threads);
+    return v;
+}
+
+/* Return the nodes of the last call on threads, summed over the threads. */
+SIDE_API uint64_t side_team_nodes(void)
+{
+    return team_nodes;
 }

@@ -31,6 +31,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -61,8 +62,11 @@ class Tally:
 
 
 def compare(new: Side, base: Side | None, deals: list[HandState], what: str,
-            targets: list[int] | None = None, quiet: bool = False) -> dict[str, Tally]:
-    """Run both sides on every deal (alternating which goes first); return their tallies.
+            targets: list[int] | None = None, quiet: bool = False, threads: int = 1,
+            runs: int = 1) -> dict[str, Tally]:
+    """Run both sides on every deal (alternating which goes first); return
+    their tallies: each deal's best time of ``runs`` runs per side (the sides
+    in turns) and the nodes of its first run, on ``threads`` threads.
 
     :raises SystemExit: when the two sides disagree on a deal.
     """
@@ -70,15 +74,20 @@ def compare(new: Side, base: Side | None, deals: list[HandState], what: str,
     for i, h in enumerate(deals):
         spec, pos = spec_of(h.variant), pos_of(h)
         target = targets[i] if targets else 0
-        order = [("new", new), ("base", base)] if i % 2 == 0 else [("base", base), ("new", new)]
-        answers = {}
-        for key, side in order:
-            if side is None:
-                continue
-            out, dt, nodes = side.run(what, spec, pos, target)
+        answers: dict[str, Any] = {}
+        best: dict[str, tuple[float, int]] = {}
+        for r in range(runs):
+            order = [("new", new), ("base", base)] if (i + r) % 2 == 0 else [("base", base), ("new", new)]
+            for key, side in order:
+                if side is None:
+                    continue
+                out, dt, nodes = side.run(what, spec, pos, target, threads)
+                best[key] = (min(dt, best[key][0]), best[key][1]) if key in best else (dt, nodes)
+                if answers.setdefault(key, out) != out:
+                    raise SystemExit(f"deal {i}: {what} differs between runs of {key}")
+        for key, (dt, nodes) in best.items():
             tallies[key].times.append(dt)
             tallies[key].nodes.append(nodes)
-            answers[key] = out
         if base is not None and answers["new"] != answers["base"]:
             raise SystemExit(f"deal {i}: {what} differs: new {answers['new']} base {answers['base']}")
         if not quiet and (i + 1) % 25 == 0:
@@ -121,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base-tt-mib", type=int, default=None,
                     help="the base side's table (default: --tt-mib)")
     ap.add_argument("--budget", type=int, default=0, help="node budget per call (0: none)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads on one search, both sides (value and cards; node counts then vary)")
+    ap.add_argument("--runs", type=int, default=1, help="each deal's best time of this many runs per side")
     ap.add_argument("-D", dest="defines", action="append", default=[],
                     help="-D definition for the new side's build (experiments)")
     ap.add_argument("--cflag", dest="cflags", action="append", default=[],
@@ -140,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     deals = [play_until(a.preset, a.seed + i, a.cards_left) for i in range(a.deals)]
     print(f"{a.preset}, {a.deals} deals from seed {a.seed}, {a.cards_left} cards in hands; "
           f"new = {a.new}, base = {a.base}; {a.tt_mib} MiB tables"
-          + (f" (base {a.base_tt_mib} MiB)" if a.base_tt_mib is not None else ""))
+          + (f" (base {a.base_tt_mib} MiB)" if a.base_tt_mib is not None else "")
+          + (f"; {a.threads} threads" if a.threads > 1 else "") + (f"; best of {a.runs} runs" if a.runs > 1 else ""))
     for what in a.what.split(","):
         targets = None
         run_what = what
@@ -149,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             ref = base or new
             targets = [ref.run("value", spec_of(h.variant), pos_of(h))[0] for h in deals]
             run_what = "at_least"
-        tallies = compare(new, base, deals, run_what, targets)
+        tallies = compare(new, base, deals, run_what, targets, threads=a.threads, runs=a.runs)
         print("\n".join(report(what, tallies, a.new, a.base)))
         sys.stdout.flush()
     return 0

@@ -207,6 +207,10 @@ class Side:
                                       ctypes.POINTER(ctypes.c_uint64)]
         L.side_stat.restype = ctypes.c_uint64
         L.side_stat.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        L.side_value_threads.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos), ctypes.c_int]
+        L.side_move_values_threads.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos),
+                                               ctypes.c_int, ctypes.POINTER(ctypes.c_int32)]
+        L.side_team_nodes.restype = ctypes.c_uint64
         L.side_trace.argtypes = [ctypes.c_void_p]
         L.side_trace_step.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int),
                                       ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_uint64)]
@@ -235,12 +239,27 @@ class Side:
             out.append((lo.value, hi.value, nodes.value))
         return out
 
-    def run(self, what: str, spec: Spec, pos: Pos, target: Any = 0) -> tuple[Any, float, int]:
+    def run(self, what: str, spec: Spec, pos: Pos, target: Any = 0, threads: int = 1) -> tuple[Any, float, int]:
         """Return (answer, seconds, nodes) of one call from an empty table: ``what``
         is value, cards, at_least (target: the points), window (target: lo, hi,
-        guess, anytime) or best (target: the guess, -1 for none)."""
+        guess, anytime) or best (target: the guess, -1 for none).  With
+        ``threads`` > 1, value and cards run on that many threads sharing the
+        table (their nodes summed over the threads)."""
         L = self.lib
         L.side_clear(self.s)
+        if threads > 1:
+            if what not in ("value", "cards"):
+                raise ValueError(f"{what} runs on one thread only")
+            vals = (ctypes.c_int32 * 64)()
+            t = time.perf_counter()
+            if what == "value":
+                v = L.side_value_threads(self.s, ctypes.byref(spec), ctypes.byref(pos), threads)
+            else:
+                v = L.side_move_values_threads(self.s, ctypes.byref(spec), ctypes.byref(pos), threads, vals)
+            dt = time.perf_counter() - t
+            if v == -3:
+                raise RuntimeError(f"{self.name}: this build has no threads on one search")
+            return (v if what == "value" else (v, tuple(vals))), dt, L.side_team_nodes()
         if what == "value":
             t = time.perf_counter()
             v = L.side_value(self.s, ctypes.byref(spec), ctypes.byref(pos))

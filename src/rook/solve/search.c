@@ -22,7 +22,6 @@
  * principal variation search does (pv_child).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include <string.h>
 #include <time.h>
 #include "rook/solve/search.h"
 #include "rook/solve/table.h"
@@ -388,7 +387,6 @@ static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_move
     sp->abandoned = 0;
     sp->parent = s->split;
     sp->search_move = later_child;
-    memcpy(sp->killer, s->killer, sizeof sp->killer);
     dd_split_rest(s, sp);
     for (int k = 0; k < sp->done; k++)
         cls[k] = sp->cls[k];

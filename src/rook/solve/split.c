@@ -13,7 +13,6 @@
  * share one table, whose entries are written and read without locks; the
  * split points' own state is under the team's spin lock.
  */
-#include <string.h>
 #include "rook/solve/split.h"
 #include "rook/solve/node.h"
 
@@ -136,7 +135,6 @@ static void join(rook_solver *s, dd_split *sp)
     dd_position own;
     dd_position_save(s, &own);
     dd_position_load(s, &sp->at);
-    memcpy(s->killer, sp->killer, sizeof s->killer);
     work(s, sp);
     dd_position_load(s, &own);
     dd_team_lock(t);

@@ -30,13 +30,10 @@
  * positions those subtrees have in common (the same tricks in another
  * order) are searched by both, where one thread would have found the
  * first one's entries in the table; sharing only below them keeps both
- * threads under the same top move.  Against 16 cards at any depth: two
- * threads searched 1.30x the nodes of one, now 1.17x (60 tournament
- * deals); one value on two threads went from 1.37x to 1.46x one thread
- * by the per-deal median (house-180: 1.36x to 1.51x; partnership-57 from
- * ten tricks: 1.41x to 1.48x by the total), every card's value from 1.72x
- * to 1.90x (each deal's best of three runs, the settings in turns in one
- * process). */
+ * threads under the same top move.  Against 16 cards at any depth, on two
+ * threads (bench/solver_vs.py --threads 2 --runs 3, 60 tournament deals,
+ * two runs): 1.10x fewer nodes, one value 1.06x faster by the mean time
+ * and the same by the per-deal median; every card's value the same. */
 #ifndef DD_SPLIT_MIN
 #define DD_SPLIT_MIN 20
 #endif
@@ -104,9 +101,6 @@ struct dd_split {
     /* how to search one of its moves: the node's own later-move search
      * (search.c gives it, so that this file knows nothing of the search) */
     int (*search_move)(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel);
-    /* the owner's killer leads when it opened the split point: a thread
-     * that joins orders its leads by them, not by its own from elsewhere */
-    uint8_t killer[DD_MAX_TRICKS + 1][DD_KILLERS];
 };
 
 /* The team's spin lock (over the split points and the team's fields). */

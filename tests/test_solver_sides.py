@@ -1,0 +1,48 @@
+"""The side-by-side solver builds of ``tools/solver_sides.py`` (behind
+``bench/solver_vs.py``): the working tree's solver, built as a library of
+its own, answers as the package does, on one thread and on two."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
+from solver_vs import compare  # noqa: E402
+
+from rook_core.solver import Solver  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def side(tmp_path_factory: pytest.TempPathFactory) -> Side:
+    return Side("worktree", build("worktree", tmp_path_factory.mktemp("sides")))
+
+
+@pytest.mark.parametrize("preset,cards", [("tournament", 36), ("tournament", 29), ("crowsnest", 33)])
+def test_T14_a_side_answers_as_the_package_on_one_thread_and_two(side: Side, preset: str, cards: int) -> None:
+    for seed in range(2):
+        h = play_until(preset, 900 + seed, cards)
+        spec, pos = spec_of(h.variant), pos_of(h)
+        want = Solver().solve(h)
+        cards_want = {int(c): v for c, v in want.move_values.items()}
+        for threads in (1, 2):
+            v, _, nodes = side.run("value", spec, pos, threads=threads)
+            assert v == want.value and nodes > 0
+            (v, values), _, _ = side.run("cards", spec, pos, threads=threads)
+            assert v == want.value
+            assert {c: x for c, x in enumerate(values) if x >= 0} == cards_want
+
+
+def test_compare_keeps_each_deals_best_run_and_refuses_other_questions_on_threads(side: Side) -> None:
+    deals = [play_until("tournament", 950 + i, 24) for i in range(3)]
+    tallies = compare(side, None, deals, "value", quiet=True, threads=2, runs=2)
+    assert len(tallies["new"].times) == 3 and all(t > 0 for t in tallies["new"].times)
+    assert not tallies["base"].times
+    with pytest.raises(ValueError, match="one thread"):
+        side.run("at_least", spec_of(deals[0].variant), pos_of(deals[0]), 60, threads=2)
