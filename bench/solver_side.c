@@ -245,7 +245,8 @@ SIDE_API int side_best_cards(void *s, const side_spec *spec, const side_pos *pos
 }
 
 /* Threads on one search: s and up to 7 helpers sharing its table (made on
- * first use), and the nodes of the last such call, summed over them. */
+ * first use; a side has one solver), and the nodes of the last such call,
+ * summed over them. */
 #define SIDE_TEAM_MAX 8
 static rook_solver *helpers[SIDE_TEAM_MAX - 1];
 static int n_helpers;
@@ -261,53 +262,36 @@ static int team_of(void *s, int threads, rook_solver **ss)
             helpers[i - 1] = rook_solver_new(1024);
             if (!helpers[i - 1])
                 return -1;
+            rook_solver_share(helpers[i - 1], s);
             n_helpers = i;
         }
-        rook_solver_share(helpers[i - 1], s);
         ss[i] = helpers[i - 1];
     }
     return 0;
 }
 
-static void count_team(rook_solver **ss, int threads)
+/* Return the value of the position on `threads` threads, and with values
+ * not NULL each legal card's value in values[card] (-3: not built). */
+SIDE_API int side_threads(void *s, const side_spec *spec, const side_pos *pos, int threads, int32_t *values)
 {
+    if (values ? !rook_dd_move_values_team : !rook_dd_value_shared)
+        return -3;
+    rook_dd_pos p;
+    const rook_rules *r = prepare(spec, pos, &p);
+    rook_solver *ss[SIDE_TEAM_MAX];
+    if (!r || team_of(s, threads, ss) < 0)
+        return -2;
+    int lo, hi, v;
+    if (values) {
+        for (int i = 0; i < 64; i++)
+            values[i] = -1;
+        v = rook_dd_move_values_team(ss, threads, r, &p, -1, values, &lo, &hi);
+    } else {
+        v = rook_dd_value_shared(ss, threads, r, &p, 0, 1 << 20, -1, &lo, &hi);
+    }
     team_nodes = 0;
     for (int i = 0; i < threads; i++)
         team_nodes += rook_solver_nodes(ss[i]);
-}
-
-/* Return the value of the position on `threads` threads (-3: not built). */
-SIDE_API int side_value_threads(void *s, const side_spec *spec, const side_pos *pos, int threads)
-{
-    if (!rook_dd_value_shared)
-        return -3;
-    rook_dd_pos p;
-    const rook_rules *r = prepare(spec, pos, &p);
-    rook_solver *ss[SIDE_TEAM_MAX];
-    if (!r || team_of(s, threads, ss) < 0)
-        return -2;
-    int lo, hi;
-    int v = rook_dd_value_shared(ss, threads, r, &p, 0, 1 << 20, -1, &lo, &hi);
-    count_team(ss, threads);
-    return v;
-}
-
-/* Return the value and each legal card's value on `threads` threads (-3: not built). */
-SIDE_API int side_move_values_threads(void *s, const side_spec *spec, const side_pos *pos, int threads,
-                                      int32_t *values)
-{
-    if (!rook_dd_move_values_team)
-        return -3;
-    rook_dd_pos p;
-    const rook_rules *r = prepare(spec, pos, &p);
-    rook_solver *ss[SIDE_TEAM_MAX];
-    if (!r || team_of(s, threads, ss) < 0)
-        return -2;
-    for (int i = 0; i < 64; i++)
-        values[i] = -1;
-    int lo, hi;
-    int v = rook_dd_move_values_team(ss, threads, r, &p, -1, values, &lo, &hi);
-    count_team(ss, threads);
     return v;
 }
 

@@ -207,9 +207,8 @@ class Side:
                                       ctypes.POINTER(ctypes.c_uint64)]
         L.side_stat.restype = ctypes.c_uint64
         L.side_stat.argtypes = [ctypes.c_void_p, ctypes.c_int]
-        L.side_value_threads.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos), ctypes.c_int]
-        L.side_move_values_threads.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos),
-                                               ctypes.c_int, ctypes.POINTER(ctypes.c_int32)]
+        L.side_threads.argtypes = [ctypes.c_void_p, ctypes.POINTER(Spec), ctypes.POINTER(Pos), ctypes.c_int,
+                                   ctypes.POINTER(ctypes.c_int32)]
         L.side_team_nodes.restype = ctypes.c_uint64
         L.side_trace.argtypes = [ctypes.c_void_p]
         L.side_trace_step.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int),
@@ -252,10 +251,8 @@ class Side:
                 raise ValueError(f"{what} runs on one thread only")
             vals = (ctypes.c_int32 * 64)()
             t = time.perf_counter()
-            if what == "value":
-                v = L.side_value_threads(self.s, ctypes.byref(spec), ctypes.byref(pos), threads)
-            else:
-                v = L.side_move_values_threads(self.s, ctypes.byref(spec), ctypes.byref(pos), threads, vals)
+            v = L.side_threads(self.s, ctypes.byref(spec), ctypes.byref(pos), threads,
+                               vals if what == "cards" else None)
             dt = time.perf_counter() - t
             if v == -3:
                 raise RuntimeError(f"{self.name}: this build has no threads on one search")
