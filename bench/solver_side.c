@@ -29,7 +29,10 @@ int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, 
 int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, uint64_t *best,
                        int *lo, int *hi);
 #pragma weak rook_dd_best_cards
-/* Newer builds put several threads on one search, sharing one table. */
+/* Newer builds put several threads on one search, sharing one table (an
+ * older one leaves these unresolved: it must still load). */
+void rook_solver_share(rook_solver *s, rook_solver *owner);
+#pragma weak rook_solver_share
 int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int wlo, int whi,
                          int guess, int *lo, int *hi);
 #pragma weak rook_dd_value_shared
@@ -116,6 +119,14 @@ static const rook_rules *prepare(const side_spec *spec, const side_pos *pos, roo
     return rules_of(spec);
 }
 
+/* Threads on one search: s and up to 7 helpers sharing its table (made on
+ * first use; a side has one solver), and the nodes of the last such call,
+ * summed over them. */
+#define SIDE_TEAM_MAX 8
+static rook_solver *helpers[SIDE_TEAM_MAX - 1];
+static int n_helpers;
+static uint64_t team_nodes;
+
 /* Return a new solver with a table of tt_bytes, or NULL. */
 SIDE_API void *side_new(uint64_t tt_bytes)
 {
@@ -124,6 +135,8 @@ SIDE_API void *side_new(uint64_t tt_bytes)
 
 SIDE_API void side_free(void *s)
 {
+    for (; n_helpers > 0; n_helpers--)
+        rook_solver_free(helpers[n_helpers - 1]);
     rook_solver_free(s);
 }
 
@@ -244,14 +257,6 @@ SIDE_API int side_best_cards(void *s, const side_spec *spec, const side_pos *pos
     return rook_dd_best_cards(s, r, &p, guess, best, NULL, NULL);
 }
 
-/* Threads on one search: s and up to 7 helpers sharing its table (made on
- * first use; a side has one solver), and the nodes of the last such call,
- * summed over them. */
-#define SIDE_TEAM_MAX 8
-static rook_solver *helpers[SIDE_TEAM_MAX - 1];
-static int n_helpers;
-static uint64_t team_nodes;
-
 static int team_of(void *s, int threads, rook_solver **ss)
 {
     if (threads < 1 || threads > SIDE_TEAM_MAX)
@@ -274,7 +279,7 @@ static int team_of(void *s, int threads, rook_solver **ss)
  * not NULL each legal card's value in values[card] (-3: not built). */
 SIDE_API int side_threads(void *s, const side_spec *spec, const side_pos *pos, int threads, int32_t *values)
 {
-    if (values ? !rook_dd_move_values_team : !rook_dd_value_shared)
+    if (!rook_solver_share || (values ? !rook_dd_move_values_team : !rook_dd_value_shared))
         return -3;
     rook_dd_pos p;
     const rook_rules *r = prepare(spec, pos, &p);

@@ -46,3 +46,15 @@ def test_compare_keeps_each_deals_best_run_and_refuses_other_questions_on_thread
     assert not tallies["base"].times
     with pytest.raises(ValueError, match="one thread"):
         side.run("at_least", spec_of(deals[0].variant), pos_of(deals[0]), 60, threads=2)
+
+
+def test_a_side_of_an_older_commit_loads_and_says_it_has_no_threads(tmp_path: Path) -> None:
+    """The interface file serves every commit: one from before threads on
+    one search (the bench's base, 649b7bd) still loads and answers on one
+    thread, and refuses two by name instead of failing to load."""
+    old = Side("649b7bd", build("649b7bd", tmp_path))
+    h = play_until("tournament", 960, 24)
+    spec, pos = spec_of(h.variant), pos_of(h)
+    assert old.run("value", spec, pos)[0] == Solver().value(h)
+    with pytest.raises(RuntimeError, match="no threads"):
+        old.run("value", spec, pos, threads=2)
