@@ -480,8 +480,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         dd_stats_move(&st, s->nodes, i, cut);
         if (root)
             s->root_best = best;
-        if (!cut && s->split_team && n_cards >= DD_SPLIT_MIN && s->root_cards - n_cards >= DD_SPLIT_DEPTH
-            && i + 1 < n && dd_split_wanted(s)) {
+        if (!cut && s->split_team && i + 1 < n && dd_split_wanted(s, n_cards)) {
             /* a team mate waits: share the moves left */
             shared sh =
                 share_rest(s, &mv, cls, rels, vals, searched, i + 1, maximize, best, alpha, beta, R, n_cards);

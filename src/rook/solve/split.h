@@ -40,6 +40,9 @@
 #ifndef DD_SPLIT_DEPTH
 #define DD_SPLIT_DEPTH 4
 #endif
+/* The fewest cards in hands at the root for which some node may be shared
+ * (team.c starts no helper for a value below it). */
+#define DD_SPLIT_ROOT_MIN (DD_SPLIT_MIN + DD_SPLIT_DEPTH)
 
 /* The fields of a solver that say where the search is. */
 typedef struct dd_position {
@@ -116,10 +119,12 @@ static inline void dd_team_unlock(rook_dd_team *t)
     __atomic_store_n(&t->lock, 0, __ATOMIC_RELEASE);
 }
 
-/* Whether a team mate waits for work. */
-static inline int dd_split_wanted(const rook_solver *s)
+/* Whether a node of n_cards cards in hands may be shared (see
+ * DD_SPLIT_MIN and DD_SPLIT_DEPTH) and a team mate waits for work. */
+static inline int dd_split_wanted(const rook_solver *s, int n_cards)
 {
-    return __atomic_load_n(&s->split_team->idle, __ATOMIC_RELAXED) > 0;
+    return n_cards >= DD_SPLIT_MIN && s->root_cards - n_cards >= DD_SPLIT_DEPTH
+        && __atomic_load_n(&s->split_team->idle, __ATOMIC_RELAXED) > 0;
 }
 
 /* Whether the team failed, or a split point the search runs under was cut:

@@ -300,7 +300,7 @@ int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const roo
 {
     if (rook_dd_prepare(ss[0], r, p) < 0)
         return -2;
-    n = team_size(ss[0], n, DD_SPLIT_MIN + DD_SPLIT_DEPTH - 1);
+    n = team_size(ss[0], n, DD_SPLIT_ROOT_MIN - 1);
     rook_dd_team team;
     rook_dd_team_init(&team, dd_total(ss[0]), wlo, whi);
     team.active = n;
