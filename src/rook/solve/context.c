@@ -323,7 +323,7 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     if (s->two_tgen != s->gen || s->two_r != r || s->two_trump != p->trump) {
         /* a cleared table, or another layout: forget the cached endings too
          * (an answer then never depends on what was solved before) */
-        if (++s->two_gen == 0) {
+        if (++s->two_gen == DD_TWO_GENS) {
             memset(s->two, 0, DD_TWO_ENTRIES * sizeof *s->two);
             s->two_gen = 1;
         }

@@ -167,18 +167,26 @@ static __attribute__((target("bmi2"))) uint64_t two_pext(uint64_t x, uint64_t al
 {
     return _pext_u64(x, all);
 }
-#else
-static inline uint64_t two_pdep(uint64_t x, uint64_t all)
-{
-    (void)all;
-    return x;
-}
-static inline uint64_t two_pext(uint64_t x, uint64_t all)
-{
-    (void)all;
-    return x;
-}
 #endif
+
+/* The cards of x among the eight of `all`, as bit i for the i-th of them
+ * (two_place), and back (two_card), on a CPU without fast bit extraction. */
+static inline uint64_t two_place(uint64_t x, uint64_t all)
+{
+    uint64_t r = 0;
+    for (int i = 0; all; all &= all - 1, i++)
+        if (x & all & -all)
+            r |= 1ULL << i;
+    return r;
+}
+static inline uint64_t two_card(uint64_t x, uint64_t all)
+{
+    uint64_t r = 0;
+    for (; all; all &= all - 1, x >>= 1)
+        if (x & 1)
+            r |= all & -all;
+    return r;
+}
 
 /* last_two_search through the cache of results (DD_TWO_ENTRIES): a stored
  * bound that decides the window answers, with the cards that bound rests
@@ -205,24 +213,41 @@ static inline __attribute__((always_inline)) int last_two(const rook_solver *s, 
     else
         for (int i = 0; i < 4; i++)
             key |= (uint64_t)(rook_lsb(s->hands[i]) | rook_msb(s->hands[i]) << 6) << (12 * i);
+    if (s->end_points > 1023)
+        return last_two_search(s, alpha, beta, rel);
+#ifdef DD_HAVE_PEXT
+    const int fast = s->pext;
+#else
+    const int fast = 0;
+#endif
+    uint16_t tag = (uint16_t)(s->end_points | s->two_gen << 10);
     dd_two_entry *e = &s->two[dd_mix64(key) >> (64 - DD_TWO_BITS)];
-    int same = e->key == key && e->gen == s->two_gen && e->end == s->end_points;
+    int same = e->key == key && e->tag == tag;
     if (same && (e->hi <= alpha || e->lo == e->hi || e->lo >= beta)) {
         /* the bound that answers, and the cards it rests on */
         int up = e->hi <= alpha || e->lo == e->hi;
         uint64_t r = e->lo == e->hi ? e->rlo | e->rhi : up ? e->rhi : e->rlo;
-        if (norm)
+#ifdef DD_HAVE_PEXT
+        if (fast)
             r = two_pdep(r, all);
+        else
+#endif
+            r = two_card(r, all);
         *rel = r;
         DD_CNT(dd_l2_repeat);
         return up ? e->hi : e->lo;
     }
     int v = last_two_search(s, alpha, beta, rel);
-    uint64_t r = norm ? two_pext(*rel, all) : *rel;
+    uint8_t r;
+#ifdef DD_HAVE_PEXT
+    if (fast)
+        r = (uint8_t)two_pext(*rel, all);
+    else
+#endif
+        r = (uint8_t)two_place(*rel, all);
     if (!same) {
         e->key = key;
-        e->gen = s->two_gen;
-        e->end = (int16_t)s->end_points;
+        e->tag = tag;
         e->lo = -1;
         e->hi = 30000;
     }
