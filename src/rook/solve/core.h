@@ -130,6 +130,9 @@ struct rook_solver {
     dd_key keys[DD_MAX_TRICKS + 1];                /* by tricks left: the boundary keys on the current path */
     uint8_t killer[DD_MAX_TRICKS + 1][DD_KILLERS]; /* leads that cut, by tricks left */
     int root_cards;                                /* cards in hands at the root */
+#ifdef DD_ORACLE
+    int oracle; /* searching for the move-ordering oracle (search.c) */
+#endif
 };
 
 /* The lane (suit) of solver bit b. */

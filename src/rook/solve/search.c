@@ -304,11 +304,16 @@ static inline void boundary_store(rook_solver *s, const boundary *b, int n_cards
         lo = 0;
     if (hi > total)
         hi = total;
-    dd_tt_store(s, b->key, R, lo, hi, n_cards);
-#if DD_QS_SHARE
-    if (b->qlock)
-        dd_qs_store(s, b->key, b->qlock, R, lo, hi, n_cards);
+#ifdef DD_ORACLE
+    if (!s->oracle)
 #endif
+    {
+        dd_tt_store(s, b->key, R, lo, hi, n_cards);
+#if DD_QS_SHARE
+        if (b->qlock)
+            dd_qs_store(s, b->key, b->qlock, R, lo, hi, n_cards);
+#endif
+    }
     b->key->live = 0;
 }
 
@@ -335,6 +340,10 @@ static inline void helper_order(const rook_solver *s, dd_moves *mv, int n_cards)
 static inline void remember_cut(rook_solver *s, int n_cards, int card)
 {
 #ifndef DD_NO_KILLERS
+#ifdef DD_ORACLE
+    if (s->oracle)
+        return;
+#endif
     if (s->trick_n == 0) {
         int m = n_cards >> 2;
         if (s->killer[m][0] != card) {
@@ -396,6 +405,38 @@ static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_move
     return out;
 }
 
+#ifdef DD_ORACLE
+/* A diagnostic build's move-ordering oracle (-D DD_ORACLE=N, and
+ * -D DD_ORACLE_SEATS=mask of places in the trick, 15 unless given; one
+ * thread only): at a node of at least N cards in hands, find the first move
+ * that cuts by searching the moves in order, uncounted (the node count is
+ * put back) and storing nothing in the tables or the killers, and move it to
+ * the front.  The nodes the search then needs are those of perfect ordering
+ * at such nodes: what better ordering there could still save. */
+#ifndef DD_ORACLE_SEATS
+#define DD_ORACLE_SEATS 15
+#endif
+static void oracle_order(rook_solver *s, dd_moves *mv, int n_cards, int maximize, int alpha, int beta)
+{
+    if (s->oracle || n_cards < DD_ORACLE || !((DD_ORACLE_SEATS >> s->trick_n) & 1) || mv->n < 2)
+        return;
+    uint64_t nodes = s->nodes, rel;
+    int pick = -1;
+    s->oracle = 1;
+    for (int i = 0; i < mv->n && pick < 0 && !s->aborted; i++) {
+        int v = dd_child(s, mv->card[i], alpha, beta, &rel);
+        if (maximize ? v >= beta : v <= alpha)
+            pick = i;
+    }
+    s->oracle = 0;
+    s->nodes = nodes;
+    for (int i = pick; i > 0; i--)
+        swap_moves(mv, i, i - 1);
+}
+#else
+#define oracle_order(s, mv, n_cards, maximize, alpha, beta) ((void)0)
+#endif
+
 int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
 {
     *rel = 0;
@@ -449,6 +490,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     R = mv.rel;
     helper_order(s, &mv, n_cards);
     int maximize = !(seat & 1);
+    oracle_order(s, &mv, n_cards, maximize, alpha, beta);
     int best = maximize ? -1 : total + 1;
     int n = mv.n, done = 0;
     uint64_t *cls = mv.cls, rels[DD_MAX_MOVES];
