@@ -169,18 +169,29 @@ static __attribute__((target("bmi2"))) uint64_t two_pext(uint64_t x, uint64_t al
 }
 #endif
 
-/* The cards of x among the eight of `all`, as bit i for the i-th of them
- * (two_place), and back (two_card), on a CPU without fast bit extraction. */
-static inline uint64_t two_place(uint64_t x, uint64_t all)
+/* The cards of x among the eight of `all` as places, bit i for the i-th of
+ * them (two_places), and back (two_cards): by bit extraction where it is
+ * fast, else one card at a time. */
+static inline uint8_t two_places(const rook_solver *s, uint64_t x, uint64_t all)
 {
-    uint64_t r = 0;
+#ifdef DD_HAVE_PEXT
+    if (s->pext)
+        return (uint8_t)two_pext(x, all);
+#endif
+    (void)s;
+    uint8_t r = 0;
     for (int i = 0; all; all &= all - 1, i++)
         if (x & all & -all)
-            r |= 1ULL << i;
+            r |= (uint8_t)(1u << i);
     return r;
 }
-static inline uint64_t two_card(uint64_t x, uint64_t all)
+static inline uint64_t two_cards(const rook_solver *s, uint64_t x, uint64_t all)
 {
+#ifdef DD_HAVE_PEXT
+    if (s->pext)
+        return two_pdep(x, all);
+#endif
+    (void)s;
     uint64_t r = 0;
     for (; all; all &= all - 1, x >>= 1)
         if (x & 1)
@@ -194,13 +205,16 @@ static inline uint64_t two_card(uint64_t x, uint64_t all)
  * or both, each with its cards, and the other bound of the same position
  * kept.  The key: the leader, team 0's tricks and, with bit extraction, the
  * eight cards in rank order within their lanes (the value and its line of
- * play only depend on that order, the holders and the tags; the relevant
- * cards are stored as places in that order), else each seat's two cards. */
+ * play only depend on that order, the holders and the tags), else each
+ * seat's two cards; the relevant cards are stored as places among the
+ * eight.  End points past what a tag holds bypass the cache. */
 static inline __attribute__((always_inline)) int last_two(const rook_solver *s, int alpha, int beta,
                                                           uint64_t *rel)
 {
     DD_CNT(dd_l2_calls);
 #ifndef DD_NO_TWO_CACHE
+    if (s->end_points > DD_TWO_END_MAX)
+        return last_two_search(s, alpha, beta, rel);
     uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
     uint64_t key = (uint64_t)s->leader << 48 | (uint64_t)(s->won[0] & 63) << 50;
 #ifdef DD_HAVE_PEXT
@@ -213,38 +227,18 @@ static inline __attribute__((always_inline)) int last_two(const rook_solver *s, 
     else
         for (int i = 0; i < 4; i++)
             key |= (uint64_t)(rook_lsb(s->hands[i]) | rook_msb(s->hands[i]) << 6) << (12 * i);
-    if (s->end_points > 1023)
-        return last_two_search(s, alpha, beta, rel);
-#ifdef DD_HAVE_PEXT
-    const int fast = s->pext;
-#else
-    const int fast = 0;
-#endif
     uint16_t tag = (uint16_t)(s->end_points | s->two_gen << 10);
     dd_two_entry *e = &s->two[dd_mix64(key) >> (64 - DD_TWO_BITS)];
     int same = e->key == key && e->tag == tag;
     if (same && (e->hi <= alpha || e->lo == e->hi || e->lo >= beta)) {
         /* the bound that answers, and the cards it rests on */
         int up = e->hi <= alpha || e->lo == e->hi;
-        uint64_t r = e->lo == e->hi ? e->rlo | e->rhi : up ? e->rhi : e->rlo;
-#ifdef DD_HAVE_PEXT
-        if (fast)
-            r = two_pdep(r, all);
-        else
-#endif
-            r = two_card(r, all);
-        *rel = r;
+        *rel = two_cards(s, e->lo == e->hi ? e->rlo | e->rhi : up ? e->rhi : e->rlo, all);
         DD_CNT(dd_l2_repeat);
         return up ? e->hi : e->lo;
     }
     int v = last_two_search(s, alpha, beta, rel);
-    uint8_t r;
-#ifdef DD_HAVE_PEXT
-    if (fast)
-        r = (uint8_t)two_pext(*rel, all);
-    else
-#endif
-        r = (uint8_t)two_place(*rel, all);
+    uint8_t r = two_places(s, *rel, all);
     if (!same) {
         e->key = key;
         e->tag = tag;

@@ -27,7 +27,8 @@
 #define DD_TWO_BITS 12
 #endif
 #define DD_TWO_ENTRIES (1 << DD_TWO_BITS)
-#define DD_TWO_GENS    64 /* generations in an entry's tag, 0 meaning empty */
+#define DD_TWO_GENS    64   /* generations in an entry's tag, 0 meaning empty */
+#define DD_TWO_END_MAX 1023 /* end points an entry's tag holds */
 struct dd_two_entry {
     uint64_t key;     /* the eight cards, the leader, team 0's tricks */
     int16_t lo, hi;   /* the bounds */
