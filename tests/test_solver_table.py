@@ -15,6 +15,14 @@ then random cards down to 5-9 tricks left (``dixie``: its ``tricks`` come
 with the state), at a trick boundary or inside a trick.  Both solvers get
 a small table (256 KiB) on half the positions, so that entries of different
 generality replace each other.
+
+Deals of more than 36 cards keep quasi-symmetry entries with 64-bit tag
+planes (``table.h``), which answer positions of more than 32 cards too: on
+endings of 9-10 tricks of those presets, the solver must agree with the
+exact-key search, and a solver that has just solved an ending must answer a
+point variant of it (one card swapped for one of other points, answered
+through its twin's entries widened by the points that moved) as a fresh
+solver does.
 """
 
 from __future__ import annotations
@@ -29,7 +37,9 @@ import zlib
 import pytest
 
 from rook_core import HandState
+from rook_core._reference.tricks import card_points, deck_cards
 from rook_core.actions import Phase
+from rook_core.cards import Card
 from rook_core.solver import BudgetExceeded, Solver
 from rook_core.variant import PRESETS
 
@@ -37,14 +47,15 @@ PER_PRESET = 16
 BUDGET = 3_000_000  # nodes: a position past it is replaced by another
 
 
-def _ending(name: str, rng: random.Random) -> HandState:
+def _ending(name: str, rng: random.Random, tricks: int | None = None) -> HandState:
     while True:
         hand = HandState.deal(name, rng.randrange(1 << 31))
         while hand.phase not in (Phase.PLAY, Phase.THROWN_IN, Phase.DONE):
             hand.apply(rng.choice(hand.legal_actions()))
         if hand.phase == Phase.PLAY:
             break
-    tricks = rng.randint(5, min(9, PRESETS[name].hand_size))
+    if tricks is None:
+        tricks = rng.randint(5, min(9, PRESETS[name].hand_size))
     cards_left = 4 * tricks - rng.choice((0, 1, 2, 3))
     while sum(hand.hand_mask(s).bit_count() for s in range(4)) > cards_left:
         hand.apply(rng.choice(hand.legal_actions()))
@@ -94,6 +105,92 @@ def test_T13_table_shared_between_nest_points_equals_fresh(name: str) -> None:
             if (got.value, got.move_values) != (want.value, want.move_values):
                 bad.append(f"nest {nest_points}: {got.value} != {want.value}: {p}")
     assert not bad, "\n".join(bad[:3])
+
+
+WIDE = [n for n, v in PRESETS.items() if 4 * v.hand_size > 36]
+
+
+@pytest.mark.parametrize("name", WIDE)
+def test_T8_T14_wide_quasi_symmetry_entries_equal_exact_keys(name: str) -> None:
+    """A deal of more than 36 cards (``table.h``: ``DD_QS_NARROW_DEAL``; the
+    cards dealt are counted from the position: in hands, in the trick, in
+    the tricks taken) keeps its quasi-symmetry entries with 64-bit tag
+    planes, so that positions of more than 32 cards in hands have them too.
+    On endings of 9-10 tricks (33-40 cards in hands), the solver with them
+    gives the value and every card's value of the exact-key search (no
+    generalised or quasi-symmetric entries)."""
+    rng = random.Random(zlib.crc32(f"solver-table-wide/{name}".encode()))
+    bad = []
+    checked = 0
+    while checked < 4:
+        hand = _ending(name, rng, tricks=rng.randint(9, 10))
+        size = 256 << 10 if checked % 2 else 32 << 20
+        try:
+            got = Solver(size, BUDGET).solve(hand)
+            want = Solver(size, 4 * BUDGET, generalize=False).solve(hand)
+        except BudgetExceeded:  # too long for a unit test: take another
+            continue
+        checked += 1
+        if (got.value, got.move_values) != (want.value, want.move_values):
+            bad.append(f"{got.value} {dict(got.move_values)} != {want.value} "
+                       f"{dict(want.move_values)}: {hand.to_json()}")
+    assert not bad, f"{name}: {len(bad)} differ:\n" + "\n".join(bad[:3])
+
+
+def _point_variant(hand: HandState, rng: random.Random) -> dict | None:
+    """The position of ``hand`` (FORMATS.md) with one card in a hand replaced
+    by a card out of play of the same colour and the nearest rank but other
+    points: a position of the same shape that differs in points, as the
+    quasi-symmetry table pairs them; None when no card has such a partner."""
+    variant = hand.variant
+    in_play = set(hand.trick) | {c for s in range(4) for c in hand.hand(s)}
+    out = [c for c in deck_cards(variant) if c not in in_play and not Card(c).is_bird]
+    hands = [[int(c) for c in hand.hand(s)] for s in range(4)]
+    swaps = []
+    for seat in range(4):
+        for c in hands[seat]:
+            if Card(c).is_bird:
+                continue
+            partners = [o for o in out if Card(o).color == Card(c).color
+                        and card_points(variant, [o]) != card_points(variant, [c])]
+            if partners:
+                o = min(partners, key=lambda o: abs(Card(o).rank - Card(c).rank))
+                swaps.append((seat, c, o))
+    if not swaps:
+        return None
+    seat, c, o = rng.choice(swaps)
+    hands[seat] = [o if x == c else x for x in hands[seat]]
+    return {"preset": variant.name, "trump": "BGRY"[hand.trump], "leader": hand.leader,
+            "trick": [str(x) for x in hand.trick], "hands": [[str(Card(x)) for x in h] for h in hands],
+            "tricks": list(hand.tricks_won), "nest_points": hand.nest_points}
+
+
+@pytest.mark.parametrize("name", WIDE)
+def test_T8_T14_point_variant_after_its_twin_equals_fresh(name: str) -> None:
+    """One solver takes an ending of 9-10 tricks (more than 32 cards in
+    hands: wide quasi-symmetry entries), then the same ending with one card
+    swapped for a card of other points (``_point_variant``), whose positions
+    its table answers through quasi-symmetric entries widened by the points
+    that moved.  Its answer for the variant must be a fresh solver's."""
+    rng = random.Random(zlib.crc32(f"solver-table-twin/{name}".encode()))
+    bad = []
+    checked = 0
+    while checked < 6:
+        hand = _ending(name, rng, tricks=rng.randint(9, 10))
+        twin = _point_variant(hand, rng)
+        if twin is None:
+            continue
+        shared = Solver(32 << 20, BUDGET)
+        try:
+            shared.solve(hand)
+            got = shared.solve(twin)
+            want = Solver(32 << 20, BUDGET).solve(twin)
+        except BudgetExceeded:  # too long for a unit test: take another
+            continue
+        checked += 1
+        if (got.value, got.move_values) != (want.value, want.move_values):
+            bad.append(f"{got.value} {dict(got.move_values)} != {want.value} {dict(want.move_values)}: {twin}")
+    assert not bad, f"{name}: {len(bad)} differ:\n" + "\n".join(bad[:3])
 
 
 def test_keys_by_bit_extraction_equal_the_portable_keys() -> None:

@@ -309,16 +309,23 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     /* Entries stay valid while the rules and the trump are the same; the
      * end points are stored with each entry (table.h). */
     dd_table *t = s->t;
-    if (t->gen == 0 || t->ctx_r != r || t->ctx_trump != p->trump || t->ctx_exact != s->exact_only) {
+    /* the cards dealt (in hands, in the trick, in the tricks taken) choose
+     * the size of the quasi-symmetry entries (table.h) */
+    int dealt = s->root_cards + s->trick_n + 4 * (s->won[0] + s->won[1]);
+    int qwide = dealt > DD_QS_NARROW_DEAL;
+    if (t->gen == 0 || t->ctx_r != r || t->ctx_trump != p->trump || t->ctx_exact != s->exact_only
+        || t->ctx_qwide != qwide) {
         table_clear(t);
         t->ctx_r = r;
         t->ctx_trump = p->trump;
         t->ctx_exact = s->exact_only;
+        t->ctx_qwide = qwide;
     }
     s->tt = t->tt;
     s->n_buckets = t->n_buckets;
     s->qt = t->qt;
-    s->n_qbuckets = t->n_qbuckets;
+    s->qwide = qwide;
+    s->n_qbuckets = t->n_qbuckets >> qwide;
     s->gen = t->gen;
     if (s->two_tgen != s->gen || s->two_r != r || s->two_trump != p->trump) {
         /* a cleared table, or another layout: forget the cached endings too

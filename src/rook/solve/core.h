@@ -56,7 +56,7 @@ typedef struct dd_table {
     uint8_t gen;             /* entries of another generation are empty */
     int refs;                /* solvers using it */
     const rook_rules *ctx_r; /* the context the entries belong to */
-    int ctx_trump, ctx_exact;
+    int ctx_trump, ctx_exact, ctx_qwide;
 } dd_table;
 
 struct rook_solver {
@@ -65,7 +65,8 @@ struct rook_solver {
     dd_entry *tt;
     uint64_t n_buckets;
     dd_qentry *qt;
-    uint64_t n_qbuckets;
+    uint64_t n_qbuckets; /* of the entries' size */
+    int qwide;           /* quasi-symmetry entries of two slots (table.h) */
     uint8_t gen;
     /* budgets and statistics */
     uint64_t nodes, budget;
