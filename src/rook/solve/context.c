@@ -8,10 +8,8 @@
  * were made (the end points, which differ between nests, are kept with
  * each entry instead: table.h).
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "rook/solve/context.h"
 #include "rook/solve/search.h"
 #include "rook/solve/table.h"
@@ -152,12 +150,6 @@ uint64_t rook_solver_stat(const rook_solver *s, int which)
     return which == 64 ? s->tt_hits : 0;
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 static int gcd(int a, int b)
 {
@@ -275,7 +267,7 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     memset(s->nodes_by_cards, 0, sizeof s->nodes_by_cards);
     s->aborted = 0;
     s->stop = ROOK_STOP_NONE;
-    s->deadline_ns = s->time_budget_ns ? now_ns() + s->time_budget_ns : 0;
+    s->deadline_ns = s->time_budget_ns ? dd_now_ns() + s->time_budget_ns : 0;
     if (p->trump > 3 || layout(s, r, p->trump) < 0)
         return -2;
     for (int i = 0; i < 4; i++)

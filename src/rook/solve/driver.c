@@ -18,6 +18,9 @@
 #include "rook/solve/search.h"
 #include "rook/solve/moves.h"
 
+/* The shortest time budget of which a value keeps a tenth for bounds. */
+#define DD_BOUNDS_RESERVE_FROM_NS 1000000000ULL
+
 static void report(rook_solver *s, int lo, int hi)
 {
     if (s->progress)
@@ -168,7 +171,21 @@ static int root_value(rook_solver *s, int guess, int anytime, int wlo, int whi, 
         guess = middle(s, total);
     int r;
     if (wide_ok(s, anytime)) {
+        /* with a time budget of a second or more, the wide search stops at
+         * nine tenths of it and the rest narrows the bounds from the ends
+         * (a wide search proves nothing until the root's first move is
+         * done: a 14-trick deal could end a minute with [0, total]) */
+        uint64_t deadline = s->deadline_ns, now = deadline ? dd_now_ns() : 0;
+        if (deadline >= now + DD_BOUNDS_RESERVE_FROM_NS)
+            s->deadline_ns = now + (deadline - now) / 10 * 9;
         wide_value(s, step ? guess : -1, wlo, whi, &lo, &hi);
+        if (s->aborted && s->stop == ROOK_STOP_TIME && deadline > dd_now_ns()) {
+            s->deadline_ns = deadline;
+            s->aborted = 0;
+            s->stop = ROOK_STOP_NONE;
+            dd_narrow(s, DD_NONE, -1, 0, PICK_EDGES, wlo, whi, &lo, &hi);
+        }
+        s->deadline_ns = deadline;
         r = s->aborted ? -1 : 0;
     } else {
         r = dd_narrow(s, DD_NONE, guess, step, anytime ? PICK_EDGES : PICK_HALVE, wlo, whi, &lo, &hi);

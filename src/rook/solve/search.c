@@ -42,7 +42,7 @@ __attribute__((visibility("default")))
 const char *const dd_order_names[DD_ORDER_N] = {DD_ORDER_WEIGHTS(DD_W_NAME)};
 #endif
 
-static uint64_t now_ns(void)
+uint64_t dd_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -163,7 +163,7 @@ static inline int must_stop(rook_solver *s)
         s->stop = ROOK_STOP_NODES;
         return 1;
     }
-    if (s->deadline_ns && !(s->nodes & 1023) && now_ns() >= s->deadline_ns) {
+    if (s->deadline_ns && !(s->nodes & 1023) && dd_now_ns() >= s->deadline_ns) {
         s->aborted = 1;
         s->stop = ROOK_STOP_TIME;
         return 1;

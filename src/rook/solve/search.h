@@ -23,4 +23,7 @@ int dd_child(rook_solver *s, int card, int alpha, int beta, uint64_t *rel);
 /* Forget the search's own memory (killer moves, keys on the path). */
 void dd_search_reset(rook_solver *s);
 
+/* The monotonic clock in nanoseconds (the time budgets' clock). */
+uint64_t dd_now_ns(void);
+
 #endif
