@@ -62,13 +62,15 @@ def _ending(name: str, rng: random.Random, tricks: int | None = None) -> HandSta
     return hand
 
 
-@pytest.mark.parametrize("name", list(PRESETS))
-def test_T8_T14_generalised_table_equals_exact_keys(name: str) -> None:
-    rng = random.Random(zlib.crc32(f"solver-table/{name}".encode()))
+def _differences_from_exact_keys(name: str, rng: random.Random, count: int,
+                                 tricks: tuple[int, int] | None = None) -> list[str]:
+    """Solve ``count`` endings of ``name`` (``tricks``: the range of tricks
+    left, else 5-9) with the generalised table and with exact keys (a small
+    table on every other one); return a line for each that differs."""
     bad = []
     checked = 0
-    while checked < PER_PRESET:
-        hand = _ending(name, rng)
+    while checked < count:
+        hand = _ending(name, rng, tricks=rng.randint(*tricks) if tricks else None)
         size = 256 << 10 if checked % 2 else 32 << 20
         fast, exact = Solver(size, BUDGET), Solver(size, 4 * BUDGET, generalize=False)
         try:
@@ -80,6 +82,13 @@ def test_T8_T14_generalised_table_equals_exact_keys(name: str) -> None:
         if (got.value, got.move_values) != (want.value, want.move_values):
             bad.append(f"{got.value} {dict(got.move_values)} != {want.value} "
                        f"{dict(want.move_values)}: {hand.to_json()}")
+    return bad
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_T8_T14_generalised_table_equals_exact_keys(name: str) -> None:
+    rng = random.Random(zlib.crc32(f"solver-table/{name}".encode()))
+    bad = _differences_from_exact_keys(name, rng, PER_PRESET)
     assert not bad, f"{name}: {len(bad)} of {PER_PRESET} differ:\n" + "\n".join(bad[:3])
 
 
@@ -120,20 +129,7 @@ def test_T8_T14_wide_quasi_symmetry_entries_equal_exact_keys(name: str) -> None:
     gives the value and every card's value of the exact-key search (no
     generalised or quasi-symmetric entries)."""
     rng = random.Random(zlib.crc32(f"solver-table-wide/{name}".encode()))
-    bad = []
-    checked = 0
-    while checked < 4:
-        hand = _ending(name, rng, tricks=rng.randint(9, 10))
-        size = 256 << 10 if checked % 2 else 32 << 20
-        try:
-            got = Solver(size, BUDGET).solve(hand)
-            want = Solver(size, 4 * BUDGET, generalize=False).solve(hand)
-        except BudgetExceeded:  # too long for a unit test: take another
-            continue
-        checked += 1
-        if (got.value, got.move_values) != (want.value, want.move_values):
-            bad.append(f"{got.value} {dict(got.move_values)} != {want.value} "
-                       f"{dict(want.move_values)}: {hand.to_json()}")
+    bad = _differences_from_exact_keys(name, rng, 4, tricks=(9, 10))
     assert not bad, f"{name}: {len(bad)} differ:\n" + "\n".join(bad[:3])
 
 
