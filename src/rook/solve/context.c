@@ -5,7 +5,8 @@
  * each suit's cards, the trump lane with the bird and permanent trumps in
  * it, in rank order; the points, tags and hash terms of every card; and
  * empties the table when the rules or the trump changed since its entries
- * were made (the end points, which differ between nests, are kept with
+ * were made, or the size of the quasi-symmetry entries, which the cards
+ * dealt choose (the end points, which differ between nests, are kept with
  * each entry instead: table.h).
  */
 #include <stdlib.h>
@@ -149,7 +150,6 @@ uint64_t rook_solver_stat(const rook_solver *s, int which)
         return s->nodes_by_cards[which];
     return which == 64 ? s->tt_hits : 0;
 }
-
 
 static int gcd(int a, int b)
 {
