@@ -3,6 +3,8 @@
     python bench/solver_vs.py                          # worktree vs 649b7bd, 60 tournament deals
     python bench/solver_vs.py --base 649b7bd --deals 300 --what value,cards
     python bench/solver_vs.py --preset crowsnest --cards-left 36 --what value
+    python bench/solver_vs.py --base HEAD --preset partnership-57 --cards-left 56 --deals 8 \
+        --seed 4000 --tt-mib 512 --what anytime --budget 40000000
 
 Each side is a shared library built by ``tools/solver_sides.py`` from
 one commit (or the working tree); both load into this process.  For each
@@ -16,6 +18,11 @@ and the nodes per second; then the ratio base/new of the medians, of the
 total time, and the median of the per-deal ratios; and a node signature of
 the new side (the sum and a CRC of its node counts) that changes whenever
 the search does.
+
+``anytime`` asks each side for the value with probes from the ends (the
+bounds narrow from the start) and reads the bounds when ``--budget`` nodes
+are spent: a node budget, not a time, so the widths are the same on every
+run and two probe schedules compare exactly.  The sides may differ here.
 
 Deals: ``_play_until`` of ``bench/test_solver.py``'s kind: a seeded
 ``HandState`` played at random (bids, nest, trump) until ``--cards-left``
@@ -95,6 +102,27 @@ def compare(new: Side, base: Side | None, deals: list[HandState], what: str,
     return tallies
 
 
+def anytime_bounds(side: Side, deals: list[HandState]) -> list[tuple[int, int, int]]:
+    """Return the bounds (lo, hi) and the nodes of each deal's anytime value
+    search (probes from the ends) when the side's node budget ends it: the
+    same on every run, so two builds' schedules compare without noise."""
+    out = []
+    for h in deals:
+        spec, pos = spec_of(h.variant), pos_of(h)
+        side.trace()
+        value, _, nodes = side.run("window", spec, pos, (0, h.variant.total_points * 4, -1, 1))
+        steps = side.steps()
+        lo, hi = (value, value) if value >= 0 else (steps[-1][:2] if steps else (0, h.variant.total_points))
+        out.append((lo, hi, nodes))
+    return out
+
+
+def anytime_report(name: str, bounds: list[tuple[int, int, int]]) -> str:
+    widths = [hi - lo for lo, hi, _ in bounds]
+    return (f"{name:>10}: exact {widths.count(0)}/{len(widths)}, widths {widths} (sum {sum(widths)}, "
+            f"max {max(widths)}); {signature([n for _, _, n in bounds])}")
+
+
 def signature(nodes: list[int]) -> str:
     """Return a short deterministic summary of node counts."""
     return f"{sum(nodes)} nodes, crc {zlib.crc32(','.join(map(str, nodes)).encode()):08x}"
@@ -125,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=60)
     ap.add_argument("--seed", type=int, default=2000, help="seed of the first deal")
     ap.add_argument("--cards-left", type=int, default=36)
-    ap.add_argument("--what", default="value", help="comma list of value, cards, at_value")
+    ap.add_argument("--what", default="value",
+                    help="comma list of value, cards, at_value, anytime (bounds when --budget ends the search)")
     ap.add_argument("--tt-mib", type=int, default=24)
     ap.add_argument("--base-tt-mib", type=int, default=None,
                     help="the base side's table (default: --tt-mib)")
@@ -155,6 +184,15 @@ def main(argv: list[str] | None = None) -> int:
           + (f" (base {a.base_tt_mib} MiB)" if a.base_tt_mib is not None else "")
           + (f"; {a.threads} threads" if a.threads > 1 else "") + (f"; best of {a.runs} runs" if a.runs > 1 else ""))
     for what in a.what.split(","):
+        if what == "anytime":
+            if not a.budget:
+                raise SystemExit("solver_vs: --what anytime needs --budget (the nodes after which to read the bounds)")
+            print(f"== anytime bounds after {a.budget:,} nodes")
+            for name, side in ((a.new, new), (a.base, base)):
+                if side is not None:
+                    print(anytime_report(name, anytime_bounds(side, deals)))
+            sys.stdout.flush()
+            continue
         targets = None
         run_what = what
         if what == "at_value":

@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
-from solver_vs import compare  # noqa: E402
+from solver_vs import anytime_bounds, compare  # noqa: E402
 
 from rook_core.solver import Solver  # noqa: E402
 
@@ -46,6 +46,24 @@ def test_compare_keeps_each_deals_best_run_and_refuses_other_questions_on_thread
     assert not tallies["base"].times
     with pytest.raises(ValueError, match="one thread"):
         side.run("at_least", spec_of(deals[0].variant), pos_of(deals[0]), 60, threads=2)
+
+
+def test_T14_anytime_bounds_at_a_node_budget_hold_the_value_and_repeat_exactly(side: Side) -> None:
+    """``solver_vs.py --what anytime``: the bounds read when a node budget
+    ends an anytime search contain the exact value, and a second run gives
+    the same bounds and nodes (what lets two probe schedules compare
+    without the noise of a clock); without a budget they close on it."""
+    deals = [play_until("tournament", 970 + i, 36) for i in range(4)]
+    values = [Solver().value(h) for h in deals]
+    try:
+        side.set_budget(20_000)
+        first = anytime_bounds(side, deals)
+        assert anytime_bounds(side, deals) == first
+        assert all(lo <= v <= hi for (lo, hi, _), v in zip(first, values))
+        assert any(lo < hi for lo, hi, _ in first)   # the budget cut some search short
+    finally:
+        side.set_budget(0)
+    assert [(lo, hi) for lo, hi, _ in anytime_bounds(side, deals)] == [(v, v) for v in values]
 
 
 def test_a_side_of_an_older_commit_loads_and_says_it_has_no_threads(tmp_path: Path) -> None:
