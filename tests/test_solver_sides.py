@@ -4,6 +4,8 @@ its own, answers as the package does, on one thread and on two."""
 
 from __future__ import annotations
 
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -76,3 +78,26 @@ def test_a_side_of_an_older_commit_loads_and_says_it_has_no_threads(tmp_path: Pa
     assert old.run("value", spec, pos)[0] == Solver().value(h)
     with pytest.raises(RuntimeError, match="no threads"):
         old.run("value", spec, pos, threads=2)
+
+
+def test_T14_the_stats_build_searches_the_same_tree_and_tallies_later_discards(
+        side: Side, tmp_path: Path) -> None:
+    """``-D DD_STATS`` (``src/rook/solve/stats.h``) only counts: it searches
+    the nodes the default build does, and prints its tally of the nodes
+    under the second and later discards of a seat void in the led suit,
+    some but not all of them."""
+    lib = build("worktree", tmp_path, extra=["-DDD_STATS"])
+    code = (f"import sys; sys.path.insert(0, {str(ROOT / 'tools')!r}); import solver_sides as ss\n"
+            f"s = ss.Side('stats', {str(lib)!r})\n"
+            "for i in range(6):\n"
+            "    h = ss.play_until('tournament', 980 + i, 36)\n"
+            "    print(s.run('value', ss.spec_of(h.variant), ss.pos_of(h))[2])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
+    nodes = [int(x) for x in out.stdout.split()]
+    want = [side.run("value", spec_of(h.variant), pos_of(h))[2]
+            for h in (play_until("tournament", 980 + i, 36) for i in range(6))]
+    assert nodes == want
+    m = re.search(r"later discards: (\d+) nodes where no move cut, (\d+) where one did", out.stderr)
+    assert m, out.stderr[-500:]
+    assert 0 < int(m[1]) + int(m[2]) < sum(nodes)
+

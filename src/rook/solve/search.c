@@ -497,7 +497,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     int vals[DD_MAX_MOVES];
     uint8_t searched[DD_MAX_MOVES] = {0};
     dd_stat_node st;
-    dd_stats_begin(&st, s->nodes);
+    dd_stats_begin(&st, s->nodes, s->trick_n && !(s->hands[seat] & DD_LANE(s->trick[0] >> 4)));
     for (int i = 0; i < n; i++) {
         done = i + 1;
         int v;
@@ -507,6 +507,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         if (sc)
             continue;
         uint64_t crel;
+        dd_stats_child(&st, s->nodes, (mv.card[i] >> 4) != s->trump);
         v = i && beta - alpha > 1 ? pv_child(s, mv.card[i], maximize, alpha, beta, &crel)
                                   : child(s, mv.card[i], alpha, beta, &crel);
         if (s->aborted) {
