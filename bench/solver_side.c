@@ -220,6 +220,14 @@ SIDE_API void side_trace(void *s)
         rook_solver_set_progress(s, on_step, NULL);
 }
 
+/* Stop recording: a value search without a progress function to tell is
+ * the wide-window search, with one it narrows by probes (other nodes). */
+SIDE_API void side_untrace(void *s)
+{
+    if (rook_solver_set_progress)
+        rook_solver_set_progress(s, NULL, NULL);
+}
+
 /* Return the number of steps recorded, and step i's lo, hi and nodes. */
 SIDE_API int side_trace_step(int i, int *lo, int *hi, uint64_t *nodes)
 {

@@ -107,13 +107,16 @@ def anytime_bounds(side: Side, deals: list[HandState]) -> list[tuple[int, int, i
     search (probes from the ends) when the side's node budget ends it: the
     same on every run, so two builds' schedules compare without noise."""
     out = []
-    for h in deals:
-        spec, pos = spec_of(h.variant), pos_of(h)
-        side.trace()
-        value, _, nodes = side.run("window", spec, pos, (0, h.variant.total_points * 4, -1, 1))
-        steps = side.steps()
-        lo, hi = (value, value) if value >= 0 else (steps[-1][:2] if steps else (0, h.variant.total_points))
-        out.append((lo, hi, nodes))
+    try:
+        for h in deals:
+            spec, pos = spec_of(h.variant), pos_of(h)
+            side.trace()
+            value, _, nodes = side.run("window", spec, pos, (0, h.variant.total_points * 4, -1, 1))
+            steps = side.steps()
+            lo, hi = (value, value) if value >= 0 else (steps[-1][:2] if steps else (0, h.variant.total_points))
+            out.append((lo, hi, nodes))
+    finally:
+        side.untrace()
     return out
 
 

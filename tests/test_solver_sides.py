@@ -57,6 +57,8 @@ def test_T14_anytime_bounds_at_a_node_budget_hold_the_value_and_repeat_exactly(s
     without the noise of a clock); without a budget they close on it."""
     deals = [play_until("tournament", 970 + i, 36) for i in range(4)]
     values = [Solver().value(h) for h in deals]
+    spec, pos = spec_of(deals[0].variant), pos_of(deals[0])
+    plain = side.run("value", spec, pos)
     try:
         side.set_budget(20_000)
         first = anytime_bounds(side, deals)
@@ -66,6 +68,8 @@ def test_T14_anytime_bounds_at_a_node_budget_hold_the_value_and_repeat_exactly(s
     finally:
         side.set_budget(0)
     assert [(lo, hi) for lo, hi, _ in anytime_bounds(side, deals)] == [(v, v) for v in values]
+    # and the side is left as it was: a plain value searches the same nodes
+    assert side.run("value", spec, pos)[::2] == plain[::2]
 
 
 def test_a_side_of_an_older_commit_loads_and_says_it_has_no_threads(tmp_path: Path) -> None:

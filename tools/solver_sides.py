@@ -211,6 +211,7 @@ class Side:
                                    ctypes.POINTER(ctypes.c_int32)]
         L.side_team_nodes.restype = ctypes.c_uint64
         L.side_trace.argtypes = [ctypes.c_void_p]
+        L.side_untrace.argtypes = [ctypes.c_void_p]
         L.side_trace_step.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_int),
                                       ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_uint64)]
         self.s = L.side_new(tt_bytes)
@@ -225,8 +226,14 @@ class Side:
         return int(self.lib.side_stat(self.s, which))
 
     def trace(self) -> None:
-        """Record the steps of the value searches from now on (see :meth:`steps`)."""
+        """Record the steps of the value searches from now on (see :meth:`steps`).
+        A value search that reports its steps narrows by probes, not by one
+        wide search: other node counts, until :meth:`untrace`."""
         self.lib.side_trace(self.s)
+
+    def untrace(self) -> None:
+        """Stop recording the steps (the value searches are the plain ones again)."""
+        self.lib.side_untrace(self.s)
 
     def steps(self) -> list[tuple[int, int, int]]:
         """Return (lo, hi, nodes so far) after each step of the last value search."""

@@ -23,13 +23,13 @@
 #include <stdint.h>
 
 typedef struct dd_stat_node {
-    uint64_t start;  /* nodes when its moves began */
-    uint64_t before; /* nodes spent on the moves before the latest one */
-    int cut;         /* the index of the move that cut (-1: none) */
-    int discarding;  /* the seat to move holds none of the led suit */
-    int discards;    /* its discards searched so far */
-    int later;       /* the move being searched is a second or later discard */
-    uint64_t last;   /* nodes when the move being searched began */
+    uint64_t start;       /* nodes when its moves began */
+    uint64_t before;      /* nodes spent on the moves before the latest one */
+    int cut;              /* the index of the move that cut (-1: none) */
+    int discarding;       /* the seat to move holds none of the led suit */
+    int discards;         /* its discards searched so far */
+    int later;            /* the move being searched is a second or later discard */
+    uint64_t last;        /* nodes when the move being searched began */
     uint64_t later_nodes; /* the nodes under its later discards */
 } dd_stat_node;
 
