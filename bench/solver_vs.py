@@ -102,16 +102,23 @@ def compare(new: Side, base: Side | None, deals: list[HandState], what: str,
     return tallies
 
 
+# The window of an unclipped value: the solver's largest bound (table.h's
+# DD_BOUND_MAX), above any deal's points.
+WHOLE_RANGE = (0, 16383)
+
+
 def anytime_bounds(side: Side, deals: list[HandState]) -> list[tuple[int, int, int]]:
     """Return the bounds (lo, hi) and the nodes of each deal's anytime value
     search (probes from the ends) when the side's node budget ends it: the
-    same on every run, so two builds' schedules compare without noise."""
+    same on every run, so two builds' schedules compare without noise.  A
+    budget that ends before the first probe does gives (0, the variant's
+    card points): nothing proven."""
     out = []
     try:
         for h in deals:
             spec, pos = spec_of(h.variant), pos_of(h)
             side.trace()
-            value, _, nodes = side.run("window", spec, pos, (0, h.variant.total_points * 4, -1, 1))
+            value, _, nodes = side.run("window", spec, pos, (*WHOLE_RANGE, -1, 1))
             steps = side.steps()
             lo, hi = (value, value) if value >= 0 else (steps[-1][:2] if steps else (0, h.variant.total_points))
             out.append((lo, hi, nodes))
