@@ -48,7 +48,8 @@ typedef struct dd_qentry dd_qentry;
  * must then search positions of one context (rules and trump) at a time;
  * entries are written and read without locks (table.h). */
 typedef struct dd_table {
-    void *raw; /* the allocation */
+    void *raw;        /* the allocation */
+    size_t raw_bytes; /* its size when mapped (0: from calloc) */
     dd_entry *tt;
     uint64_t n_buckets;
     dd_qentry *qt; /* the quasi-symmetry table */
