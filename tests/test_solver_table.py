@@ -225,3 +225,48 @@ def test_keys_by_bit_extraction_equal_the_portable_keys() -> None:
         runs.append(json.loads(done.stdout))
     assert runs[0] == runs[1]
     assert sum(isinstance(r, list) for r in runs[0]) >= 2 * len(PRESETS)
+
+
+def _huge_pages_mode() -> str:
+    """The system's transparent huge pages mode (always, madvise, never), '' when unknown."""
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    return text.split("[", 1)[1].split("]", 1)[0] if "[" in text else ""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or _huge_pages_mode() not in ("always", "madvise"),
+                    reason="2 MiB pages are asked for on Linux with transparent huge pages on")
+def test_a_big_table_lives_on_huge_pages_and_a_small_one_does_not() -> None:
+    """On Linux a table of 4 MiB or more is mapped on its own and asks for
+    2 MiB pages (``context.c``'s table_memory); a smaller one comes from
+    calloc.  In a fresh process: a 64 MiB solver's full deal adds 2 MiB pages
+    to the process, a 1 MiB solver's adds none (where the system gives them
+    only to memory that asks, ``madvise`` mode), and both give the same
+    value and move values."""
+    script = (
+        "import json\n"
+        "from rook_core import HandState\n"
+        "from rook_core.solver import Solver\n"
+        "def huge():\n"
+        "    with open('/proc/self/smaps_rollup') as f:\n"
+        "        return next(int(l.split()[1]) for l in f if l.startswith('AnonHugePages:'))\n"
+        "h = HandState.deal('tournament', seed=11)\n"
+        "while h.phase.label != 'play':\n"
+        "    h.apply(h.legal_actions()[-1])\n"
+        "out = {}\n"
+        "for mib in (1, 64):\n"
+        "    before = huge()\n"
+        "    s = Solver(mib << 20)\n"
+        "    r = s.solve(h)\n"
+        "    out[mib] = [huge() - before, r.value, sorted((str(c), v) for c, v in r.move_values.items())]\n"
+        "    del s\n"
+        "print(json.dumps(out))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout)
+    if _huge_pages_mode() == "madvise":
+        assert out["1"][0] == 0, out
+    assert out["64"][0] >= 2048, out   # kB: at least one 2 MiB page
+    assert out["1"][1:] == out["64"][1:]
