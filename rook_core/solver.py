@@ -104,7 +104,8 @@ class Solver(SolverCore):
         more asks for 2 MiB pages (where the system allows them): a long
         search then runs 3-9% faster, while a short one on a fresh table
         pays for zeroing whole 2 MiB pages (a 20-card ending on a fresh
-        512 MiB table: about 12 ms instead of 0.7 ms).
+        512 MiB table: about 12 ms instead of 0.7 ms);
+        ``ROOK_NO_HUGE_PAGES=1`` in the environment keeps 4 KiB pages.
     :param node_budget: stop a search after this many nodes (0: no limit);
         the call then raises :class:`BudgetExceeded` with proven bounds (a
         budget does not change the search, so a call that ends within it

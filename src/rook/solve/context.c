@@ -32,7 +32,9 @@ static void *table_memory(size_t bytes, size_t *mapped)
 {
     *mapped = 0;
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(DD_NO_HUGE)
-    if (bytes >= 2 * HUGE_PAGE) {
+    /* ROOK_NO_HUGE_PAGES=1 in the environment: 4 KiB pages (calloc) */
+    const char *no_huge = getenv("ROOK_NO_HUGE_PAGES");
+    if (bytes >= 2 * HUGE_PAGE && !(no_huge && *no_huge && *no_huge != '0')) {
         size_t len = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + HUGE_PAGE;
         char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p != MAP_FAILED) {
