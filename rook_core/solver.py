@@ -102,7 +102,7 @@ class Solver(SolverCore):
         solver, and threads touching fresh pages at once slow each other
         down: reuse a solver, one per thread.  On Linux a table of 4 MiB or
         more asks for 2 MiB pages (where the system allows them): a long
-        search then runs 3-9% faster, while a short one on a fresh table
+        search then runs 2-9% faster, while a short one on a fresh table
         pays for zeroing whole 2 MiB pages (a 20-card ending on a fresh
         512 MiB table: about 12 ms instead of 0.7 ms);
         ``ROOK_NO_HUGE_PAGES=1`` in the environment keeps 4 KiB pages.

@@ -22,31 +22,43 @@
 
 #define MIN_BUCKETS 256
 
+/* Whether the environment variable `name` is set to something other than
+ * "" or "0" (ROOK_NO_PEXT, ROOK_NO_HUGE_PAGES). */
+static int env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && *v != '0';
+}
+
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+#define DD_HUGE_PAGES 1
+#define HUGE_PAGE     ((size_t)2 << 20)
+#else
+#define DD_HUGE_PAGES 0
+#endif
+
 /* Zeroed memory for a table of `bytes`.  On Linux a table of 4 MiB or more
- * is mapped on its own and asks for huge pages (2 MiB: one TLB entry where
- * 4 KiB pages need 512), since nearly every probe of a big table lands on a
- * page the last probes did not touch; *mapped gets the size to unmap.  Else
- * calloc (pages zeroed lazily). */
-#define HUGE_PAGE ((size_t)2 << 20)
+ * is mapped on its own, from a 2 MiB boundary, and asks for huge pages (one
+ * TLB entry where 4 KiB pages need 512), since nearly every probe of a big
+ * table lands on a page the last probes did not touch; *mapped gets the
+ * size to unmap.  ROOK_NO_HUGE_PAGES=1, a smaller table or another system:
+ * calloc (pages zeroed lazily), *mapped 0. */
 static void *table_memory(size_t bytes, size_t *mapped)
 {
     *mapped = 0;
-#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(DD_NO_HUGE)
-    /* ROOK_NO_HUGE_PAGES=1 in the environment: 4 KiB pages (calloc) */
-    const char *no_huge = getenv("ROOK_NO_HUGE_PAGES");
-    if (bytes >= 2 * HUGE_PAGE && !(no_huge && *no_huge && *no_huge != '0')) {
-        size_t len = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + HUGE_PAGE;
-        char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#if DD_HUGE_PAGES
+    if (bytes >= 2 * HUGE_PAGE && !env_flag("ROOK_NO_HUGE_PAGES")) {
+        size_t size = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        /* one huge page more, to cut the aligned part out of */
+        char *p = mmap(NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p != MAP_FAILED) {
-            /* the part from the first huge-page boundary */
             char *a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-            size_t head = (size_t)(a - p), tail = len - head - (len - HUGE_PAGE);
+            size_t head = (size_t)(a - p);
             if (head)
                 munmap(p, head);
-            if (tail)
-                munmap(a + len - HUGE_PAGE, tail);
-            madvise(a, len - HUGE_PAGE, MADV_HUGEPAGE); /* a hint: no huge pages is fine */
-            *mapped = len - HUGE_PAGE;
+            munmap(a + size, HUGE_PAGE - head); /* head < HUGE_PAGE */
+            madvise(a, size, MADV_HUGEPAGE);    /* a hint: no huge pages is fine */
+            *mapped = size;
             return a;
         }
     }
@@ -56,7 +68,7 @@ static void *table_memory(size_t bytes, size_t *mapped)
 
 static void table_memory_free(void *p, size_t mapped)
 {
-#if defined(__linux__) && defined(MADV_HUGEPAGE) && !defined(DD_NO_HUGE)
+#if DD_HUGE_PAGES
     if (mapped) {
         munmap(p, mapped);
         return;
@@ -118,8 +130,7 @@ rook_solver *rook_solver_new(size_t tt_bytes)
         return NULL;
     /* ROOK_NO_PEXT=1 in the environment: the portable keys (the tests
      * compare the two) */
-    const char *no_pext = getenv("ROOK_NO_PEXT");
-    s->pext = !(no_pext && *no_pext && *no_pext != '0') && dd_pext_is_fast();
+    s->pext = !env_flag("ROOK_NO_PEXT") && dd_pext_is_fast();
     s->t = table_new(tt_bytes);
     s->two = calloc(DD_TWO_ENTRIES, sizeof *s->two);
     if (!s->t || !s->two) {
