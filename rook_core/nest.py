@@ -52,7 +52,7 @@ from .solver import BudgetExceeded, Solver
 if TYPE_CHECKING:
     from .hand import HandState
 
-__all__ = ["NestDecision", "TrumpChoice", "nest_decision"]
+__all__ = ["NestDecision", "TrumpChoice", "best_looking_discards", "discard_order", "nest_decision", "play_after"]
 
 FIRST_LOOKS = 10   # discards tried first, cheapest-looking first (see _best_for_trump)
 FIRST_BANKS = 20   # and, in turns with them, the best-banking (_banked)
@@ -310,16 +310,16 @@ def _total(state: HandState) -> int:
     return total
 
 
-def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: Solver,
-                    tick: Callable[[], None]) -> TrumpChoice:
+def discard_order(hand: HandState, trump: int, k: int) -> list[tuple[int, ...]]:
+    """Return the distinct legal ways of burying ``k`` cards under ``trump``
+    (:func:`_options`), best-looking first: the ``FIRST_LOOKS``
+    cheapest-looking and the ``FIRST_BANKS`` best-banking discards in turns,
+    then the rest in the order :func:`_discards` makes them.
+
+    The order reads only the declarer's cards and which cards are elsewhere,
+    so in the nest phase (every other card in another hand) it is the same
+    in every deal that gives the declarer these cards."""
     options = _options(hand, trump, k)
-    if not options:
-        raise PositionError(f"the declarer cannot bury {k} cards")
-    # The FIRST_LOOKS cheapest-looking and the FIRST_BANKS best-banking
-    # discards first, in turns (a high bar early makes the others cheap to
-    # refute: with the best discard first, 2.8x fewer nodes on seed 6006),
-    # then the rest in the order _discards makes them: neighbours differ in
-    # few cards, so their searches meet the same positions in the table.
     keys = [_looks_cheap(hand, trump, o) for o in options]
     looks = sorted(range(len(options)), key=lambda i: keys[i])
     banks = sorted(range(len(options)), key=lambda i: _banked(keys[i]))
@@ -328,7 +328,40 @@ def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: 
         if i not in first:
             first.append(i)
     chosen = set(first)
-    options = [options[i] for i in first] + [o for i, o in enumerate(options) if i not in chosen]
+    return [options[i] for i in first] + [o for i, o in enumerate(options) if i not in chosen]
+
+
+def best_looking_discards(hand: HandState, count: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Return ``(trump, discard)`` for the first ``count`` discards of
+    :func:`discard_order` under each trump :func:`nest_decision` would try,
+    for a hand at the declarer's nest decision (as :func:`nest_decision`
+    takes it); :func:`play_after` gives the play that follows one.
+
+    :raises PositionError: as :func:`nest_decision`."""
+    _, k, starts = _check(hand)
+    return [(t, d) for t, state in starts for d in discard_order(state, t, k)[:count]]
+
+
+def play_after(hand: HandState, trump: int, discard: tuple[int, ...]) -> HandState:
+    """Return the play position after the declarer of ``hand`` (at its nest
+    decision, as :func:`nest_decision` takes it) names ``trump`` and buries
+    ``discard``, in the variant's order of the two steps (T-7, H-3)."""
+    if hand.phase == Phase.TRUMP and hand.trump is None:     # H-3: trump, then the discard
+        state = hand.clone()
+        state.apply(TRUMP + trump)
+        return _play_state(state, discard, trump)
+    return _play_state(hand, discard, trump)
+
+
+def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: Solver,
+                    tick: Callable[[], None]) -> TrumpChoice:
+    # The best-looking discards first (a high bar early makes the others
+    # cheap to refute: with the best discard first, 2.8x fewer nodes on seed
+    # 6006), then the rest in the order _discards makes them: neighbours
+    # differ in few cards, so their searches meet the same positions in the table.
+    options = discard_order(hand, trump, k)
+    if not options:
+        raise PositionError(f"the declarer cannot bury {k} cards")
     ceiling = hand.variant.total_points   # no discard gives the declarer's team more
     team = declarer % 2
     best: tuple[int, int, tuple[int, ...], bool] | None = None  # (points, value, discard, exact)

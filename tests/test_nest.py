@@ -30,7 +30,7 @@ import pytest
 from rook_core import HandState
 from rook_core.actions import TRUMP, Phase
 from rook_core.errors import PositionError
-from rook_core.nest import nest_decision
+from rook_core.nest import best_looking_discards, discard_order, nest_decision, play_after
 from rook_core.solver import Solver
 from rook_core.variant import Variant
 
@@ -145,6 +145,32 @@ def test_T20_nest_decision_under_a_budget_keeps_what_it_proved(budget: int) -> N
                 assert choice.points == want[choice.trump]
     if budget == 1:
         assert cut == DEALS   # one node proves nothing here: every decision says so
+
+
+@pytest.mark.parametrize("knob", list(VARIANTS))
+def test_T7_T20_best_looking_discards_are_legal_distinct_plays_and_one_of_them_is_best(knob: str) -> None:
+    """Every discard of ``discard_order`` is legal and distinct, and
+    ``play_after`` plays it into the play phase with that trump and nest;
+    all of them together hold a best discard of each trump (brute force),
+    and ``best_looking_discards(hand, n)`` is their first ``n`` per trump."""
+    variant = VARIANTS[knob]
+    solver = Solver(4 << 20)
+    for seed in range(DEALS):
+        hand = _at_nest(variant, seed)
+        want = _brute_force(hand)
+        every = best_looking_discards(hand, 10_000)
+        for trump in want:
+            mine = [d for t, d in every if t == trump]
+            assert mine == discard_order(hand, trump, hand.remaining)
+            assert len({frozenset(d) for d in mine}) == len(mine)
+            assert [d for t, d in best_looking_discards(hand, 3) if t == trump] == mine[:3]
+            points = []
+            for d in mine:
+                state = play_after(hand, trump, d)
+                assert state.phase == Phase.PLAY and state.trump == trump
+                assert state.nest_mask == sum(1 << c for c in d) | hand.nest_mask
+                points.append(_declarer_points(state, solver.value(state), hand.to_move))
+            assert max(points) == want[trump], (knob, seed, trump)
 
 
 def test_T20_equivalent_discards_are_merged() -> None:

@@ -7,10 +7,14 @@ seen (:func:`~rook_core.bots.worlds.sample_world`), and for each trump
 (T-7) buries what the heuristic would bury with that trump
 (:meth:`HeuristicAgent.discard_for
 <rook_core.bots.heuristic.HeuristicAgent.discard_for>`, within H-4 where it
-applies), solves the play of each world double dummy, and scores the hand
-with the real contract (T-30 .. T-32, H-1): the seat's team's score less the
-other team's.  The plan is the trump, with its discards, of the best mean
-over the worlds that were solved within the budget.
+applies) and, with ``discards`` > 0, also each of the first ``discards``
+discards the double-dummy nest decision tries first for that trump
+(:func:`~rook_core.nest.discard_order`: the cheapest-looking and the
+best-banking in turns).  It solves the play of each world double dummy
+after each of these, and scores the hand with the real contract (T-30 ..
+T-32, H-1): the seat's team's score less the other team's.  The plan is the
+trump and discard of the best mean over the worlds that were solved within
+the budget.
 
 Double dummy is what both sides would do seeing every card, so this is the
 same approximation as PIMC's in the play (:mod:`rook_core.bots.pimc`).
@@ -22,6 +26,7 @@ None and the caller keeps its own choice.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from .._layout import N_COLORS
 from ..actions import BID, PASS, Phase
 from ..cards import CardSet, parse_cards
+from ..nest import best_looking_discards, play_after
 from ..solver import solve_many
 from .knowledge import Knowledge
 from .worlds import sample_world
@@ -50,9 +56,10 @@ class NestPlan:
 
     trump: int
     discard: int                   # mask of the cards to bury (T-20)
-    means: tuple[float, ...]
-    solved: int                    # worlds whose every trump was solved
+    means: tuple[float, ...]       # each trump's, with its best discard
+    solved: int                    # worlds whose every trump and discard was solved
     worlds: int
+    options: int = 0               # (trump, discard) pairs judged in each world
 
 
 def plannable(v: Variant) -> bool:
@@ -72,23 +79,32 @@ def _world_hand(v: Variant, observation: Mapping[str, Any], world: Mapping[Any, 
     return h
 
 
-def _play_start(h: HandState, trump: int, agent: HeuristicAgent) -> HandState:
-    """The world's play position with ``trump``, the heuristic burying for it."""
+def _play_start(h: HandState, trump: int | None, agent: HeuristicAgent) -> HandState:
+    """The world's play position with ``trump``, the heuristic burying for it
+    (None: the heuristic's own trump and discard)."""
     from ..actions import TRUMP
     s = h.clone()
     while s.phase != Phase.PLAY:
         seat = s.seat_to_move()
-        s.apply(TRUMP + trump if s.phase == Phase.TRUMP else agent.discard_for(s.observe(seat), trump))
+        if trump is None:
+            s.apply(agent.act(s.observe(seat)))
+        else:
+            s.apply(TRUMP + trump if s.phase == Phase.TRUMP else agent.discard_for(s.observe(seat), trump))
     return s
 
 
 def plan_by_worlds(v: Variant, observation: Mapping[str, Any], agent: HeuristicAgent, *, worlds: int,
-                   rng: random.Random, trumps: Sequence[int] = tuple(range(N_COLORS)), workers: int | None = 1,
-                   tt_bytes: int = 8 << 20, node_budget: int = 0, time_budget: float = 0.0) -> NestPlan | None:
+                   rng: random.Random, trumps: Sequence[int] = tuple(range(N_COLORS)), discards: int = 0,
+                   margin: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
+                   node_budget: int = 0, time_budget: float = 0.0) -> NestPlan | None:
     """Return the declarer's plan (see the module docstring) for ``observation``,
     the declarer's view between taking the nest and burying its first card or
     naming trump; None where the variant is not served or nothing was solved.
-    ``agent`` is the heuristic that buries for each trump."""
+    ``agent`` is the heuristic that buries for each trump; ``discards`` the
+    nest decision's best-looking discards judged beside it for each trump.
+    With ``margin`` > 0 the plan keeps the heuristic's own trump and discard
+    unless the best pair beats it, world by world, by more than ``margin``
+    standard errors of the mean difference (few worlds make a noisy best)."""
     if not plannable(v) or observation.get("discarded"):
         return None
     seat, declarer = int(observation["seat"]), observation.get("declarer")
@@ -98,27 +114,59 @@ def plan_by_worlds(v: Variant, observation: Mapping[str, Any], agent: HeuristicA
     nest = parse_cards(list(observation.get("nest") or []), deck_mask=v.deck_mask, what="nest")
     dealt = k.hand & ~nest
     bid, team = int(observation["high_bid"]), seat % 2
+    options: list[tuple[int, tuple[int, ...] | None]] = []   # (trump, discard; None: the heuristic's)
     starts: list[HandState] = []
-    for _ in range(worlds):
+    for w in range(worlds):
         h = _world_hand(v, observation, sample_world(k, rng), seat, dealt, nest)
-        starts += [_play_start(h, t, agent) for t in trumps]
+        if w == 0:
+            heuristic = {t: _play_start(h, t, agent) for t in trumps}
+            own = _play_start(h, None, agent)
+            options = [(t, None) for t in trumps]
+            if discards:
+                options += [(t, d) for t, d in best_looking_discards(h, discards)
+                            if t in heuristic and _mask(d) != heuristic[t].nest_mask]
+        starts += [heuristic[t] if w == 0 and d is None else
+                   _play_start(h, t, agent) if d is None else play_after(h, t, d) for t, d in options]
     values = solve_many(starts, what="value", workers=workers, tt_bytes=tt_bytes, node_budget=node_budget,
                         time_budget=time_budget)
-    sums = [0.0] * len(trumps)
-    solved = 0
+    n = len(options)
+    rows: list[list[int]] = []             # each solved world's score difference for each option
     for w in range(worlds):
-        row = values[w * len(trumps):(w + 1) * len(trumps)]
+        row = values[w * n:(w + 1) * n]
         if not all(isinstance(x, int) for x in row):
-            continue                       # a world is judged on every trump or not at all
-        solved += 1
-        for i, (start, value) in enumerate(zip(starts[w * len(trumps):], row)):
+            continue                       # a world is judged on every option or not at all
+        scores = []
+        for start, value in zip(starts[w * n:], row):
             assert isinstance(value, int)
             held = start.nest_points if v.nest_to == "declarer" and team == 0 else 0
             p0 = value + held
             score = k.rules.hand_score(seat, bid, (p0, v.total_points - p0))
-            sums[i] += score[team] - score[1 - team]
-    if not solved:
+            scores.append(score[team] - score[1 - team])
+        rows.append(scores)
+    if not rows:
         return None
-    means = tuple(s / solved for s in sums)
-    best = max(range(len(trumps)), key=lambda i: (round(means[i], 9), -trumps[i]))
-    return NestPlan(trumps[best], starts[best].nest_mask, means, solved, worlds)
+    means = [sum(r[i] for r in rows) / len(rows) for i in range(n)]
+    best = max(range(n), key=lambda i: (round(means[i], 9), -options[i][0], -i))
+    mine = next((i for i in range(n) if options[i][0] == own.trump and starts[i].nest_mask == own.nest_mask), None)
+    if margin > 0 and mine is not None and best != mine and not _beats(rows, best, mine, margin):
+        best = mine
+    per_trump = tuple(max(means[i] for i in range(n) if options[i][0] == t) for t in trumps)
+    return NestPlan(options[best][0], starts[best].nest_mask, per_trump, len(rows), worlds, n)
+
+
+def _beats(rows: Sequence[Sequence[int]], a: int, b: int, margin: float) -> bool:
+    """Whether option ``a``'s mean over the worlds ``rows`` beats ``b``'s by
+    more than ``margin`` standard errors of their paired difference."""
+    d = [r[a] - r[b] for r in rows]
+    mean = sum(d) / len(d)
+    if len(d) < 2:
+        return mean > 0
+    var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
+    return mean > margin * math.sqrt(var / len(d))
+
+
+def _mask(cards: Sequence[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m

@@ -129,7 +129,14 @@ class PIMCAgent:
         trump as the heuristic does; ``"worlds"``: by simulation over
         ``worlds`` sampled deals, each trump with the heuristic's discards for
         it, scored with the real contract (:mod:`rook_core.bots.declaring`).
-    :param nest_budget: nodes per world and trump of that plan (0: none); a
+    :param nest_discards: with ``nest="worlds"``, how many of the nest
+        decision's best-looking discards the plan also judges for each trump,
+        beside the heuristic's (0, the default: the heuristic's alone).
+    :param nest_margin: with ``nest="worlds"``, keep the heuristic's own
+        trump and discard unless the plan's best beats it by more than this
+        many standard errors over the worlds (0, the default: the best mean).
+    :param nest_budget: nodes per solve of that plan (one world under one
+        trump and discard; 0: none); a
         world with a search cut short is left out, and with none solved the
         heuristic chooses (so in 13- and 14-card games, where a full deal
         takes seconds to solve, it mostly does).
@@ -147,11 +154,12 @@ class PIMCAgent:
                  time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
                  objective: str = "score", rollouts_above: int = 0, playout_fallback: bool = False,
                  nest: str = "heuristic", nest_budget: int = 2_000_000, decision_time: float = 0.0,
-                 bid_signal: float = 0.0) -> None:
+                 bid_signal: float = 0.0, nest_discards: int = 0, nest_margin: float = 0.0) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
         for name, x in (("node_budget", node_budget), ("time_budget", time_budget),
-                        ("decision_time", decision_time), ("bid_signal", bid_signal)):
+                        ("decision_time", decision_time), ("bid_signal", bid_signal),
+                        ("nest_margin", nest_margin)):
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e18:
                 raise RookError(f"{name} must be a number >= 0 (never negative), not {x!r}")
         if objective not in ("score", "points"):
@@ -160,11 +168,14 @@ class PIMCAgent:
             raise RookError(f"rollouts_above must be an int >= 0, not {rollouts_above!r}")
         if nest not in ("heuristic", "worlds"):
             raise RookError(f"nest must be 'heuristic' or 'worlds', not {nest!r}")
-        if isinstance(nest_budget, bool) or not isinstance(nest_budget, int) or nest_budget < 0:
-            raise RookError(f"nest_budget must be an int >= 0, not {nest_budget!r}")
+        for name, n in (("nest_budget", nest_budget), ("nest_discards", nest_discards)):
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise RookError(f"{name} must be an int >= 0, not {n!r}")
         self.nest = nest
         self.bid_signal = float(bid_signal)
         self.nest_budget = nest_budget
+        self.nest_discards = nest_discards
+        self.nest_margin = float(nest_margin)
         self._plan: tuple[tuple[Any, ...], NestPlan] | None = None   # (the hand it is for, the plan)
         self.rollouts_above = rollouts_above
         self.playout_fallback = bool(playout_fallback)
@@ -256,7 +267,9 @@ class PIMCAgent:
         key = (observation["seat"], hand, tuple(map(tuple, observation["bids"])))
         if self._plan is None or self._plan[0] != key:
             plan = plan_by_worlds(self.variant, observation, self.fallback, worlds=self.worlds, rng=self.rng,
-                                  workers=self.workers, tt_bytes=self.tt_bytes, node_budget=self.nest_budget)
+                                  discards=self.nest_discards, margin=self.nest_margin,
+                                  workers=self.workers, tt_bytes=self.tt_bytes,
+                                  node_budget=self.nest_budget)
             if plan is None:
                 return None
             self._plan = (key, plan)

@@ -18,6 +18,7 @@ from rook_core.bots.pimc import PIMCAgent
 from rook_core.bots.worlds import sample_world
 from rook_core.cards import CardSet, parse_cards
 from rook_core.errors import RookError
+from rook_core.nest import best_looking_discards, play_after
 from rook_core.odds import play_position
 from rook_core.solver import Solver
 from rook_core.variant import PRESETS, Variant
@@ -110,7 +111,8 @@ def test_T22_where_cards_are_passed_the_heuristic_keeps_the_nest() -> None:
 
 def test_the_nest_option_is_checked() -> None:
     v = PRESETS["tournament"]
-    for bad in ({"nest": "sim"}, {"nest_budget": -1}, {"nest_budget": True}):
+    for bad in ({"nest": "sim"}, {"nest_budget": -1}, {"nest_budget": True}, {"nest_discards": -2},
+                {"nest_discards": 1.5}):
         with pytest.raises(RookError, match="nest"):
             PIMCAgent(v, **bad)  # type: ignore[arg-type]
     bot = PIMCAgent(v, nest="worlds")
@@ -118,3 +120,77 @@ def test_the_nest_option_is_checked() -> None:
     seat = h.seat_to_move()
     bot.node_budget = bot.nest_budget = 1                 # nothing solves: the heuristic's step
     assert bot.act(h.observe(seat)) == HeuristicAgent(v, seat).act(h.observe(seat))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_T7_T20_with_discards_the_plan_is_the_best_mean_over_every_trump_and_discard_judged(name: str) -> None:
+    """``discards=2``: recomputed one world at a time, each trump with the
+    heuristic's discard and the nest decision's two best-looking ones
+    (``best_looking_discards``, played by ``play_after``); the plan is the
+    pair of the best mean, each trump's mean is its best discard's, and with
+    the heuristic's discards among those judged no mean is below the plan
+    without them on the same worlds."""
+    v = VARIANTS[name]
+    h = _at_the_declarers_step(v, 4)
+    seat = h.seat_to_move()
+    obs = h.observe(seat)
+    agent = HeuristicAgent(v, seat)
+    plan = plan_by_worlds(v, obs, agent, worlds=4, rng=random.Random(7), discards=2)
+    plain = plan_by_worlds(v, obs, agent, worlds=4, rng=random.Random(7))
+    assert plan is not None and plain is not None and plan.solved == 4
+    rng = random.Random(7)
+    k = Knowledge.from_observation(obs, v)
+    nest = parse_cards(list(obs["nest"]), deck_mask=v.deck_mask)
+    solver = Solver()
+    sums: dict[tuple[int, int], float] = {}
+    for _ in range(4):
+        world = sample_world(k, rng)
+        hands = [k.hand & ~nest if s == seat else world[s] for s in range(4)]
+        w = HandState.from_hands(v, [CardSet(m).names() for m in hands], CardSet(nest).names(), dealer=h.dealer)
+        for a in h.history:
+            if w.phase != Phase.BID:
+                break
+            w.apply(a)
+        starts = [play_position(w, t, [agent] * 4) for t in range(4)]
+        starts += [play_after(w, t, d) for t, d in best_looking_discards(w, 2)]
+        seen = set()
+        for start in starts:
+            if (start.trump, start.nest_mask) in seen:
+                continue
+            seen.add((start.trump, start.nest_mask))
+            p0 = solver.value(start) + (start.nest_points if v.nest_to == "declarer" and seat % 2 == 0 else 0)
+            score = hand_score(v, seat, h.high_bid, (p0, v.total_points - p0))
+            key = (start.trump, start.nest_mask)
+            sums[key] = sums.get(key, 0.0) + score[seat % 2] - score[1 - seat % 2]
+    assert plan.options == len(sums) > 4
+    best = max(x / 4 for x in sums.values())
+    assert sums[(plan.trump, plan.discard)] / 4 == pytest.approx(best, abs=1e-9)
+    for t in range(4):
+        assert plan.means[t] == pytest.approx(max(x / 4 for (u, _), x in sums.items() if u == t), abs=1e-9)
+        assert plan.means[t] >= plain.means[t] - 1e-9
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_T7_T20_a_margin_keeps_the_heuristics_own_plan_unless_the_best_beats_it_clearly(name: str) -> None:
+    """``margin``: an unreachable margin gives the heuristic's own trump and
+    discard (its play from the nest on); a margin of 0 the best mean; and a
+    margin the best clears (its paired gain over the heuristic's own plan,
+    in standard errors, recomputed from the per-world scores) keeps it."""
+    v = VARIANTS[name]
+    changed = 0
+    for seed in range(1, 5):
+        h = _at_the_declarers_step(v, seed)
+        seat = h.seat_to_move()
+        obs = h.observe(seat)
+        agent = HeuristicAgent(v, seat)
+        own = play_position(h, None, [agent] * 4)
+        kept = plan_by_worlds(v, obs, agent, worlds=4, rng=random.Random(seed), discards=1, margin=1e9)
+        best = plan_by_worlds(v, obs, agent, worlds=4, rng=random.Random(seed), discards=1)
+        loose = plan_by_worlds(v, obs, agent, worlds=4, rng=random.Random(seed), discards=1, margin=1e-9)
+        assert kept is not None and best is not None and loose is not None
+        assert (kept.trump, kept.discard) == (own.trump, own.nest_mask)
+        assert kept.means == best.means == loose.means
+        if best.means[best.trump] > kept.means[own.trump] + 1e-9:   # the best is strictly better on average
+            assert (loose.trump, loose.discard) == (best.trump, best.discard)
+            changed += 1
+    assert changed      # some hand's best is not the heuristic's own plan
