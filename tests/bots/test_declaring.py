@@ -194,3 +194,35 @@ def test_T7_T20_a_margin_keeps_the_heuristics_own_plan_unless_the_best_beats_it_
             assert (loose.trump, loose.discard) == (best.trump, best.discard)
             changed += 1
     assert changed      # some hand's best is not the heuristic's own plan
+
+
+def test_the_nest_cost_tool_is_deterministic_and_no_plan_beats_the_true_best() -> None:
+    """tools/nest_cost.py: a run gives the same figures again, every plan's
+    cost against the true deal's best plan (nest_decision) is >= 0, a plan's
+    worth is the declarer's team's score less the other's in the solved play
+    (the heuristic's recomputed here), and the table's gain is the paired
+    mean difference."""
+    import argparse
+
+    from _support import load_tool
+    tool = load_tool("nest_cost")
+    args = argparse.Namespace(preset="tournament", hands=3, seed=5, worlds=2, plans="heuristic,worlds1z1",
+                              best=False, workers=1, verbose=False)
+    got = tool.run(args)
+    again = tool.run(args)
+    for plan in got:
+        for what in ("worth", "points", "made"):
+            assert got[plan][what] == again[plan][what]
+    v = PRESETS["tournament"]
+    for i, h in enumerate(tool.declared_hands(v, 5, 3)):
+        seat = h.seat_to_move()
+        play = play_position(h, None, [HeuristicAgent(v, s) for s in range(4)])
+        p0 = Solver().value(play)
+        score = hand_score(v, seat, h.high_bid, (p0, v.total_points - p0))
+        assert got["heuristic"]["worth"][i] == score[seat % 2] - score[1 - seat % 2]
+    args.hands, args.best = 1, True
+    for plan in tool.run(args).values():
+        assert len(plan["cost"]) == 1 and plan["cost"][0] >= 0
+    rows = {"a": {"worth": [0, 10, 20], "points": [1, 1, 1], "made": [1, 1, 0], "cost": [], "seconds": [0, 0, 0]},
+            "b": {"worth": [10, 10, 30], "points": [1, 1, 1], "made": [1, 1, 1], "cost": [], "seconds": [0, 0, 0]}}
+    assert tool.table(rows)[3].startswith("| b | 3 | 16.67 | 1.00 | 1.000 | - | +6.67 [+0.13, +13.20] |")
