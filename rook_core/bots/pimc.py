@@ -129,6 +129,9 @@ class PIMCAgent:
         trump as the heuristic does; ``"worlds"``: by simulation over
         ``worlds`` sampled deals, each trump with the heuristic's discards for
         it, scored with the real contract (:mod:`rook_core.bots.declaring`).
+    :param nest_worlds: with ``nest="worlds"``, the deals that plan samples
+        (0, the default: ``worlds``); a plan is made once a hand, so it can
+        afford more worlds than a card.
     :param nest_discards: with ``nest="worlds"``, how many of the nest
         decision's best-looking discards the plan also judges for each trump,
         beside the heuristic's (0, the default: the heuristic's alone).
@@ -154,7 +157,8 @@ class PIMCAgent:
                  time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
                  objective: str = "score", rollouts_above: int = 0, playout_fallback: bool = False,
                  nest: str = "heuristic", nest_budget: int = 2_000_000, decision_time: float = 0.0,
-                 bid_signal: float = 0.0, nest_discards: int = 0, nest_margin: float = 0.0) -> None:
+                 bid_signal: float = 0.0, nest_worlds: int = 0, nest_discards: int = 0,
+                 nest_margin: float = 0.0) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
         for name, x in (("node_budget", node_budget), ("time_budget", time_budget),
@@ -168,13 +172,14 @@ class PIMCAgent:
             raise RookError(f"rollouts_above must be an int >= 0, not {rollouts_above!r}")
         if nest not in ("heuristic", "worlds"):
             raise RookError(f"nest must be 'heuristic' or 'worlds', not {nest!r}")
-        for name, n in (("nest_budget", nest_budget), ("nest_discards", nest_discards)):
+        for name, n in (("nest_budget", nest_budget), ("nest_worlds", nest_worlds), ("nest_discards", nest_discards)):
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise RookError(f"{name} must be an int >= 0, not {n!r}")
         self.nest = nest
         self.bid_signal = float(bid_signal)
         self.nest_budget = nest_budget
         self.nest_discards = nest_discards
+        self.nest_worlds = nest_worlds or worlds
         self.nest_margin = float(nest_margin)
         self._plan: tuple[tuple[Any, ...], NestPlan] | None = None   # (the hand it is for, the plan)
         self.rollouts_above = rollouts_above
@@ -266,7 +271,7 @@ class PIMCAgent:
         hand = frozenset(observation["hand"]) | frozenset(observation.get("discarded") or ())
         key = (observation["seat"], hand, tuple(map(tuple, observation["bids"])))
         if self._plan is None or self._plan[0] != key:
-            plan = plan_by_worlds(self.variant, observation, self.fallback, worlds=self.worlds, rng=self.rng,
+            plan = plan_by_worlds(self.variant, observation, self.fallback, worlds=self.nest_worlds, rng=self.rng,
                                   discards=self.nest_discards, margin=self.nest_margin,
                                   workers=self.workers, tt_bytes=self.tt_bytes,
                                   node_budget=self.nest_budget)

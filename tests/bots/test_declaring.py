@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -43,6 +45,27 @@ def _at_the_declarers_step(v: Variant, seed: int) -> HandState:
     raise AssertionError("no deal was declared")
 
 
+def _worlds_again(h: HandState, obs: Mapping[str, Any], count: int, seed: int) -> list[HandState]:
+    """The plan's worlds drawn again with ``random.Random(seed)``: each at the
+    declarer's first step after the nest, the real bidding replayed."""
+    v = h.variant
+    seat = h.seat_to_move()
+    rng = random.Random(seed)
+    k = Knowledge.from_observation(obs, v)
+    nest = parse_cards(list(obs["nest"]), deck_mask=v.deck_mask)
+    out = []
+    for _ in range(count):
+        world = sample_world(k, rng)
+        hands = [k.hand & ~nest if s == seat else world[s] for s in range(4)]
+        w = HandState.from_hands(v, [CardSet(m).names() for m in hands], CardSet(nest).names(), dealer=h.dealer)
+        for a in h.history:
+            if w.phase != Phase.BID:
+                break
+            w.apply(a)
+        out.append(w)
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 @pytest.mark.parametrize("seed", [1, 2])
 def test_T7_T20_T30_the_plan_is_the_trump_of_the_best_mean_score_over_the_worlds(name: str, seed: int) -> None:
@@ -56,20 +79,10 @@ def test_T7_T20_T30_the_plan_is_the_trump_of_the_best_mean_score_over_the_worlds
     agent = HeuristicAgent(v, seat)
     plan = plan_by_worlds(v, obs, agent, worlds=5, rng=random.Random(seed), node_budget=0)
     assert plan is not None and plan.solved == plan.worlds == 5
-    rng = random.Random(seed)
-    k = Knowledge.from_observation(obs, v)
-    nest = parse_cards(list(obs["nest"]), deck_mask=v.deck_mask)
     sums = [0.0] * 4
     solver = Solver()
     discards = set()
-    for _ in range(5):
-        world = sample_world(k, rng)
-        hands = [k.hand & ~nest if s == seat else world[s] for s in range(4)]
-        w = HandState.from_hands(v, [CardSet(m).names() for m in hands], CardSet(nest).names(), dealer=h.dealer)
-        for a in h.history:
-            if w.phase != Phase.BID:
-                break
-            w.apply(a)
+    for w in _worlds_again(h, obs, 5, seed):
         for t in range(4):
             start = play_position(w, t, [agent] * 4)
             discards.add((t, start.nest_mask))
@@ -112,7 +125,7 @@ def test_T22_where_cards_are_passed_the_heuristic_keeps_the_nest() -> None:
 def test_the_nest_option_is_checked() -> None:
     v = PRESETS["tournament"]
     for bad in ({"nest": "sim"}, {"nest_budget": -1}, {"nest_budget": True}, {"nest_discards": -2},
-                {"nest_discards": 1.5}):
+                {"nest_discards": 1.5}, {"nest_worlds": -1}, {"nest_margin": -0.5}):
         with pytest.raises(RookError, match="nest"):
             PIMCAgent(v, **bad)  # type: ignore[arg-type]
     bot = PIMCAgent(v, nest="worlds")
@@ -138,19 +151,9 @@ def test_T7_T20_with_discards_the_plan_is_the_best_mean_over_every_trump_and_dis
     plan = plan_by_worlds(v, obs, agent, worlds=4, rng=random.Random(7), discards=2)
     plain = plan_by_worlds(v, obs, agent, worlds=4, rng=random.Random(7))
     assert plan is not None and plain is not None and plan.solved == 4
-    rng = random.Random(7)
-    k = Knowledge.from_observation(obs, v)
-    nest = parse_cards(list(obs["nest"]), deck_mask=v.deck_mask)
     solver = Solver()
     sums: dict[tuple[int, int], float] = {}
-    for _ in range(4):
-        world = sample_world(k, rng)
-        hands = [k.hand & ~nest if s == seat else world[s] for s in range(4)]
-        w = HandState.from_hands(v, [CardSet(m).names() for m in hands], CardSet(nest).names(), dealer=h.dealer)
-        for a in h.history:
-            if w.phase != Phase.BID:
-                break
-            w.apply(a)
+    for w in _worlds_again(h, obs, 4, 7):
         starts = [play_position(w, t, [agent] * 4) for t in range(4)]
         starts += [play_after(w, t, d) for t, d in best_looking_discards(w, 2)]
         seen = set()
