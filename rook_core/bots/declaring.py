@@ -124,7 +124,7 @@ def plan_by_worlds(v: Variant, observation: Mapping[str, Any], agent: HeuristicA
             options = [(t, None) for t in trumps]
             if discards:
                 options += [(t, d) for t, d in best_looking_discards(h, discards)
-                            if t in heuristic and _mask(d) != heuristic[t].nest_mask]
+                            if t in heuristic and CardSet(d).mask != heuristic[t].nest_mask]
         starts += [heuristic[t] if w == 0 and d is None else
                    _play_start(h, t, agent) if d is None else play_after(h, t, d) for t, d in options]
     values = solve_many(starts, what="value", workers=workers, tt_bytes=tt_bytes, node_budget=node_budget,
@@ -163,10 +163,3 @@ def _beats(rows: Sequence[Sequence[int]], a: int, b: int, margin: float) -> bool
         return mean > 0
     var = sum((x - mean) ** 2 for x in d) / (len(d) - 1)
     return mean > margin * math.sqrt(var / len(d))
-
-
-def _mask(cards: Sequence[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
