@@ -46,7 +46,7 @@ if str(ROOT) not in sys.path:
 from rook_core import HandState  # noqa: E402
 from rook_core._native import rules_for  # noqa: E402
 from rook_core.actions import Phase  # noqa: E402
-from rook_core.bots.declaring import plan_by_worlds, plannable  # noqa: E402
+from rook_core.bots.declaring import plan_by_worlds, plannable, play_worth  # noqa: E402
 from rook_core.bots.heuristic import HeuristicAgent  # noqa: E402
 from rook_core.cards import CardSet  # noqa: E402
 from rook_core.nest import nest_decision, play_after  # noqa: E402
@@ -74,12 +74,7 @@ def declared_hands(v: Variant, seed: int, count: int) -> list[HandState]:
 def worth(v: Variant, h: HandState, play: HandState, value: int) -> tuple[int, int]:
     """(the declarer's team's score less the other's, its points) for a play
     position of ``h`` whose double-dummy value (team 0's points) is ``value``."""
-    seat = h.seat_to_move()
-    team = seat % 2
-    p0 = value + (play.nest_points if v.nest_to == "declarer" and team == 0 else 0)
-    p1 = v.total_points - p0
-    score = rules_for(v).hand_score(seat, int(h.high_bid), (p0, p1))
-    return score[team] - score[1 - team], (p0, p1)[team]
+    return play_worth(v, h.seat_to_move(), int(h.high_bid), play, value)
 
 
 def best_worth(v: Variant, h: HandState, workers: int) -> int:
@@ -96,12 +91,11 @@ def best_worth(v: Variant, h: HandState, workers: int) -> int:
 def plan_play(v: Variant, h: HandState, plan: str, worlds: int, seed: int, workers: int) -> HandState:
     """The true deal's play position after the configuration ``plan``'s choice."""
     seat = h.seat_to_move()
-    agent = HeuristicAgent(v, seat)
-    if plan == "heuristic":
-        return play_position(h, None, [HeuristicAgent(v, i) for i in range(4)])
-    extra, margin = _plan_name(plan)
-    chosen = plan_by_worlds(v, h.observe(seat), agent, worlds=worlds, rng=random.Random(seed),
-                            discards=extra, margin=margin, workers=workers)
+    chosen = None
+    if plan != "heuristic":
+        extra, margin = _plan_name(plan)
+        chosen = plan_by_worlds(v, h.observe(seat), HeuristicAgent(v, seat), worlds=worlds,
+                                rng=random.Random(seed), discards=extra, margin=margin, workers=workers)
     if chosen is None:
         return play_position(h, None, [HeuristicAgent(v, i) for i in range(4)])
     return play_after(h, chosen.trump, tuple(int(c) for c in CardSet(chosen.discard)))

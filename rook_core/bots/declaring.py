@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._layout import N_COLORS
+from .._native import rules_for
 from ..actions import BID, PASS, Phase
 from ..cards import CardSet, parse_cards
 from ..nest import best_looking_discards, play_after
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from ..variant import Variant
     from .heuristic import HeuristicAgent
 
-__all__ = ["NestPlan", "plan_by_worlds"]
+__all__ = ["NestPlan", "plan_by_worlds", "play_worth"]
 
 
 @dataclass(frozen=True)
@@ -113,20 +114,23 @@ def plan_by_worlds(v: Variant, observation: Mapping[str, Any], agent: HeuristicA
     k = Knowledge.from_observation(observation, v)
     nest = parse_cards(list(observation.get("nest") or []), deck_mask=v.deck_mask, what="nest")
     dealt = k.hand & ~nest
-    bid, team = int(observation["high_bid"]), seat % 2
+    bid = int(observation["high_bid"])
     options: list[tuple[int, tuple[int, ...] | None]] = []   # (trump, discard; None: the heuristic's)
     starts: list[HandState] = []
+    own = None                                                 # the heuristic's own plan, for a margin
     for w in range(worlds):
         h = _world_hand(v, observation, sample_world(k, rng), seat, dealt, nest)
+        heuristic = {t: _play_start(h, t, agent) for t in trumps}
         if w == 0:
-            heuristic = {t: _play_start(h, t, agent) for t in trumps}
-            own = _play_start(h, None, agent)
+            # The options are the same in every world: the order of the
+            # discards reads only the declarer's cards (nest.discard_order).
             options = [(t, None) for t in trumps]
             if discards:
                 options += [(t, d) for t, d in best_looking_discards(h, discards)
                             if t in heuristic and CardSet(d).mask != heuristic[t].nest_mask]
-        starts += [heuristic[t] if w == 0 and d is None else
-                   _play_start(h, t, agent) if d is None else play_after(h, t, d) for t, d in options]
+            if margin > 0:
+                own = _play_start(h, None, agent)
+        starts += [heuristic[t] if d is None else play_after(h, t, d) for t, d in options]
     values = solve_many(starts, what="value", workers=workers, tt_bytes=tt_bytes, node_budget=node_budget,
                         time_budget=time_budget)
     n = len(options)
@@ -135,23 +139,32 @@ def plan_by_worlds(v: Variant, observation: Mapping[str, Any], agent: HeuristicA
         row = values[w * n:(w + 1) * n]
         if not all(isinstance(x, int) for x in row):
             continue                       # a world is judged on every option or not at all
-        scores = []
-        for start, value in zip(starts[w * n:], row):
-            assert isinstance(value, int)
-            held = start.nest_points if v.nest_to == "declarer" and team == 0 else 0
-            p0 = value + held
-            score = k.rules.hand_score(seat, bid, (p0, v.total_points - p0))
-            scores.append(score[team] - score[1 - team])
-        rows.append(scores)
+        rows.append([play_worth(v, seat, bid, start, value)[0]
+                     for start, value in zip(starts[w * n:], row) if isinstance(value, int)])
     if not rows:
         return None
     means = [sum(r[i] for r in rows) / len(rows) for i in range(n)]
     best = max(range(n), key=lambda i: (round(means[i], 9), -options[i][0], -i))
-    mine = next((i for i in range(n) if options[i][0] == own.trump and starts[i].nest_mask == own.nest_mask), None)
-    if margin > 0 and mine is not None and best != mine and not _beats(rows, best, mine, margin):
-        best = mine
+    if own is not None:
+        mine = next((i for i in range(n) if (options[i][0], starts[i].nest_mask) == (own.trump, own.nest_mask)),
+                    None)
+        if mine is not None and best != mine and not _beats(rows, best, mine, margin):
+            best = mine
     per_trump = tuple(max(means[i] for i in range(n) if options[i][0] == t) for t in trumps)
     return NestPlan(options[best][0], starts[best].nest_mask, per_trump, len(rows), worlds, n)
+
+
+def play_worth(v: Variant, seat: int, bid: int, start: HandState, value: int) -> tuple[int, int]:
+    """Return (the hand score of ``seat``'s team less the other team's, the
+    points ``seat``'s team takes) when it declared at ``bid`` and the play
+    from ``start`` gives team 0 ``value`` points (a double-dummy value):
+    T-30 .. T-32, H-1, with a nest that goes to the declarer (section 4)
+    counted for its team."""
+    team = seat % 2
+    p0 = value + (start.nest_points if v.nest_to == "declarer" and team == 0 else 0)
+    points = (p0, v.total_points - p0)
+    score = rules_for(v).hand_score(seat, bid, points)
+    return score[team] - score[1 - team], points[team]
 
 
 def _beats(rows: Sequence[Sequence[int]], a: int, b: int, margin: float) -> bool:
