@@ -9,8 +9,8 @@ review-tournament.  The double-dummy review of ``N_TOURNAMENT`` whole
 
 review-p57.  The same for ``ROOK_BENCH_REVIEW_P57`` (2) ``partnership-57``
   hands (56 cards), one thread and two; target <= 10 s a hand.  Two hands
-  keep the run short; the hard hands are rarer than that (the sixth of the
-  first twelve takes minutes), so measure the point with 12 or more.
+  keep the run short but miss the hard ones (the sixth of the first twelve
+  takes minutes), so measure the target with 12 or more.
 """
 
 from __future__ import annotations
