@@ -241,15 +241,17 @@ def _check(hand: HandState) -> tuple[int, int, list[tuple[int, HandState]]]:
                             f"(T-22), so the hands the play starts from are not known yet")
     declarer = hand.seat_to_move()
     if hand.phase == Phase.TRUMP:      # H-3: each trump, then its discard
-        starts = []
-        for t in range(4):
-            state = hand.clone()
-            state.apply(TRUMP + t)
-            starts.append((t, state))
-        return declarer, v.nest_size, starts
+        return declarer, v.nest_size, [(t, _trump_named(hand, t)) for t in range(4)]
     if hand.trump is not None:
         return declarer, hand.remaining, [(hand.trump, hand)]
     return declarer, hand.remaining, [(t, hand) for t in range(4)]
+
+
+def _trump_named(hand: HandState, trump: int) -> HandState:
+    """A copy of ``hand`` (at trump, H-3) with ``trump`` named: the discard follows."""
+    state = hand.clone()
+    state.apply(TRUMP + trump)
+    return state
 
 
 def _options(hand: HandState, trump: int, k: int) -> list[tuple[int, ...]]:
@@ -346,10 +348,8 @@ def play_after(hand: HandState, trump: int, discard: tuple[int, ...]) -> HandSta
     """Return the play position after the declarer of ``hand`` (at its nest
     decision, as :func:`nest_decision` takes it) names ``trump`` and buries
     ``discard``, in the variant's order of the two steps (T-7, H-3)."""
-    if hand.phase == Phase.TRUMP and hand.trump is None:     # H-3: trump, then the discard
-        state = hand.clone()
-        state.apply(TRUMP + trump)
-        return _play_state(state, discard, trump)
+    if hand.phase == Phase.TRUMP:     # H-3: trump, then the discard
+        hand = _trump_named(hand, trump)
     return _play_state(hand, discard, trump)
 
 

@@ -44,9 +44,8 @@ if str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))
 
 from rook_core import HandState  # noqa: E402
-from rook_core._native import rules_for  # noqa: E402
 from rook_core.actions import Phase  # noqa: E402
-from rook_core.bots.declaring import plan_by_worlds, plannable, play_worth  # noqa: E402
+from rook_core.bots.declaring import plan_by_worlds, plannable, play_worth, points_worth  # noqa: E402
 from rook_core.bots.heuristic import HeuristicAgent  # noqa: E402
 from rook_core.cards import CardSet  # noqa: E402
 from rook_core.nest import nest_decision, play_after  # noqa: E402
@@ -81,11 +80,8 @@ def best_worth(v: Variant, h: HandState, workers: int) -> int:
     """The score difference of the true deal's best plan: most points is best
     score, as a hand's score grows with the declarer's team's points."""
     seat = h.seat_to_move()
-    team = seat % 2
     points = nest_decision(h, workers=workers).best.points
-    pair = (points, v.total_points - points) if team == 0 else (v.total_points - points, points)
-    score = rules_for(v).hand_score(seat, int(h.high_bid), pair)
-    return score[team] - score[1 - team]
+    return points_worth(v, seat, int(h.high_bid), points if seat % 2 == 0 else v.total_points - points)[0]
 
 
 def plan_play(v: Variant, h: HandState, plan: str, worlds: int, seed: int, workers: int) -> HandState:

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from ..variant import Variant
     from .heuristic import HeuristicAgent
 
-__all__ = ["NestPlan", "plan_by_worlds", "play_worth"]
+__all__ = ["NestPlan", "plan_by_worlds", "play_worth", "points_worth"]
 
 
 @dataclass(frozen=True)
@@ -160,9 +160,17 @@ def play_worth(v: Variant, seat: int, bid: int, start: HandState, value: int) ->
     from ``start`` gives team 0 ``value`` points (a double-dummy value):
     T-30 .. T-32, H-1, with a nest that goes to the declarer (section 4)
     counted for its team."""
+    held = start.nest_points if v.nest_to == "declarer" and seat % 2 == 0 else 0
+    return points_worth(v, seat, bid, value + held)
+
+
+def points_worth(v: Variant, seat: int, bid: int, team0: int) -> tuple[int, int]:
+    """Return (the hand score of ``seat``'s team less the other team's, the
+    points ``seat``'s team takes) when it declared at ``bid`` and team 0
+    ends the hand with ``team0`` points of ``v.total_points`` (T-30 ..
+    T-32, H-1)."""
     team = seat % 2
-    p0 = value + (start.nest_points if v.nest_to == "declarer" and team == 0 else 0)
-    points = (p0, v.total_points - p0)
+    points = (team0, v.total_points - team0)
     score = rules_for(v).hand_score(seat, bid, points)
     return score[team] - score[1 - team], points[team]
 
