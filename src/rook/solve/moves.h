@@ -21,7 +21,11 @@
  * Cards playable at any time (T-9) are never grouped: their hands differ.
  *
  * Order (a score per class, highest first; the weights below were fitted to
- * node counts on tournament deals and checked on others).  Leads: a killer
+ * node counts on tournament deals and checked on others).  Leads come
+ * first by the number of legal replies the two opponents have after them,
+ * fewest first (fastest cut first: every reply of an opponent is a subtree
+ * that the proof of the lead's bound must search, where the partner needs
+ * one), and among leads of about as many replies: a killer
  * lead (one of the last two that cut at this depth), then sure winners of a
  * side suit, leads under the partner's top card of the suit, sure trump
  * winners, leads the partner can ruff (counters first), the last card of a
@@ -170,25 +174,26 @@ static inline void dd_add_run(const rook_solver *s, dd_moves *mv, int seat, uint
  * variable of dd_order_w[] (for tools/fit_order.py, which tries weights
  * without a build each). */
 #define DD_ORDER_WEIGHTS(X)                                                                                    \
-    X(LEAD_SURE, 650)          /* no higher card out, no opponent can ruff */                                  \
-    X(LEAD_SURE_TRUMP, 420)    /* the same in trumps (R3) */                                                   \
-    X(LEAD_UNDER_PARTNER, 475) /* the partner holds the suit's top card */                                     \
-    X(LEAD_UNDER_PARTNER_PTS, 1)                                                                               \
+    X(LEAD_SURE, 812)          /* no higher card out, no opponent can ruff */                                  \
+    X(LEAD_SURE_TRUMP, 315)    /* the same in trumps (R3) */                                                   \
+    X(LEAD_UNDER_PARTNER, 357) /* the partner holds the suit's top card */                                     \
+    X(LEAD_UNDER_PARTNER_PTS, 2)                                                                               \
     X(LEAD_PARTNER_RUFFS, 200) /* the partner is void and trumps; no overruff after it (R6) */                 \
     X(LEAD_PARTNER_RUFFS_PTS, 6)                                                                               \
     X(LEAD_CHEAP, -50)                                                                                         \
     X(LEAD_CHEAP_PTS, 4)                                                                                       \
-    X(LEAD_LAST_OF_SUIT, 300)   /* added: a side suit's last card, trumps in hand (R7) */                      \
+    X(LEAD_LAST_OF_SUIT, 225)   /* added: a side suit's last card, trumps in hand (R7) */                      \
     X(LEAD_NO_DRAW, 350)        /* taken off: trumps when the other team has none */                           \
-    X(LEAD_KILLER_1, 2000)      /* added: the last lead that cut here (R1) */                                  \
+    X(LEAD_KILLER_1, 1000)      /* added: the last lead that cut here (R1) */                                  \
     X(LEAD_KILLER_2, 100)       /* added: the one before */                                                    \
+    X(LEAD_MOBILITY, 300)       /* taken off per legal reply of the opponents (fastest cut first) */           \
     X(FOLLOW_ONTO_PARTNER, 320) /* the partner wins the trick for sure */                                      \
     X(FOLLOW_ONTO_PARTNER_PTS, 2)                                                                              \
     X(FOLLOW_UNDER_PARTNER, 255)  /* the partner wins for now: cheap cards */                                  \
     X(FOLLOW_WIN, 300)            /* takes the trick for sure */                                               \
     X(FOLLOW_WIN_FOR_NOW, 200)    /* a later opponent can still beat it */                                     \
     X(FOLLOW_WIN_BOSS_TRUMP, 115) /* the top trump still out: it keeps (R2) */                                 \
-    X(FOLLOW_WIN_PTS, 3)                                                                                       \
+    X(FOLLOW_WIN_PTS, 4)                                                                                       \
     X(FOLLOW_LOSE, 100)                                                                                        \
     X(FOLLOW_LOSE_PTS, 4) /* non-counters first (R4) */
 
@@ -225,7 +230,8 @@ static inline __attribute__((always_inline)) int dd_last_of_lane(uint64_t hand, 
 /* The lead order's score of card c (the weights above), for the general
  * search and the endgame alike: higher, the cards out above c in other
  * hands; ruff, whether an opponent can trump the lead; after, the hand that
- * plays after the partner; opps, both opponents' hands. */
+ * plays after the partner; opps, both opponents' hands (so opps ^ after is
+ * the hand that plays second). */
 static inline __attribute__((always_inline)) int dd_lead_score(const rook_solver *s, uint64_t hand,
                                                                uint64_t partner, uint64_t after, uint64_t opps,
                                                                int c, uint64_t higher, int ruff)
@@ -246,6 +252,11 @@ static inline __attribute__((always_inline)) int dd_lead_score(const rook_solver
             + (l != s->trump && (hand & s->tlane) && dd_last_of_lane(hand, l) ? DD_W(LEAD_LAST_OF_SUIT) : 0);
     if (l == s->trump && !(opps & s->tlane))
         sc -= DD_W(LEAD_NO_DRAW);
+    /* fastest cut first: each legal reply of an opponent is a subtree that
+     * the proof of a lead's bound must search (the partner's replies need
+     * one), so the leads that leave the opponents the fewest come first */
+    sc -= DD_W(LEAD_MOBILITY)
+        * (rook_popcount(dd_legal(s, opps ^ after, c)) + rook_popcount(dd_legal(s, after, c)));
     return sc;
 }
 
