@@ -401,7 +401,8 @@ static inline __attribute__((always_inline)) int three_moves(const three_tricks 
             int ruff = lane != s->trump
                 && ((!(opp1 & DD_LANE(lane)) && (opp1 & s->tlane))
                     || (!(opp3 & DD_LANE(lane)) && (opp3 & s->tlane)));
-            score = dd_lead_score(s, hand, partner, opp3, opp1 | opp3, c, higher, ruff);
+            score = dd_lead_score(s, hand, partner, opp3, opp1 | opp3, c, higher, ruff,
+                                  dd_lead_replies(s, opp3, opp1 | opp3, c));
         } else {
             int key = wk[c];
             if (pwin && key <= bk)

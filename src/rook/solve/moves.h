@@ -227,14 +227,23 @@ static inline __attribute__((always_inline)) int dd_last_of_lane(uint64_t hand, 
     return m && !(m & (m - 1));
 }
 
+/* The legal replies the two opponents have to a lead of card c (they
+ * depend on its lane alone): after, the hand that plays after the partner;
+ * opps, both opponents' hands (so opps ^ after is the hand that plays
+ * second). */
+static inline __attribute__((always_inline)) int dd_lead_replies(const rook_solver *s, uint64_t after,
+                                                                 uint64_t opps, int c)
+{
+    return rook_popcount(dd_legal(s, opps ^ after, c)) + rook_popcount(dd_legal(s, after, c));
+}
+
 /* The lead order's score of card c (the weights above), for the general
  * search and the endgame alike: higher, the cards out above c in other
- * hands; ruff, whether an opponent can trump the lead; after, the hand that
- * plays after the partner; opps, both opponents' hands (so opps ^ after is
- * the hand that plays second). */
+ * hands; ruff, whether an opponent can trump the lead; after and opps as
+ * dd_lead_replies says; replies, what it gives for c. */
 static inline __attribute__((always_inline)) int dd_lead_score(const rook_solver *s, uint64_t hand,
                                                                uint64_t partner, uint64_t after, uint64_t opps,
-                                                               int c, uint64_t higher, int ruff)
+                                                               int c, uint64_t higher, int ruff, int replies)
 {
     int l = c >> 4, pts = s->pts[c], st = c & 15, sc;
     if (!higher && !ruff)
@@ -255,8 +264,7 @@ static inline __attribute__((always_inline)) int dd_lead_score(const rook_solver
     /* fastest cut first: each legal reply of an opponent is a subtree that
      * the proof of a lead's bound must search (the partner's replies need
      * one), so the leads that leave the opponents the fewest come first */
-    sc -= DD_W(LEAD_MOBILITY)
-        * (rook_popcount(dd_legal(s, opps ^ after, c)) + rook_popcount(dd_legal(s, after, c)));
+    sc -= DD_W(LEAD_MOBILITY) * replies;
     return sc;
 }
 
@@ -308,6 +316,7 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
         int tl = rook_popcount(in_hands) >> 2;
         uint64_t k0 = s->killer[tl][0] < 64 ? 1ULL << s->killer[tl][0] : 0;
         uint64_t k1 = s->killer[tl][1] < 64 ? 1ULL << s->killer[tl][1] : 0;
+        int replies[4] = {-1, -1, -1, -1}; /* by lane */
         for (int i = 0; i < n; i++) {
             int c = mv->card[i];
             int l = c >> 4;
@@ -319,7 +328,9 @@ static inline void dd_gen_moves(const rook_solver *s, int seat, int flags, dd_mo
                     if (!(h & DD_LANE(l)) && (h & s->tlane))
                         ruff = 1;
                 }
-            int sc = dd_lead_score(s, hand, partner, after, opp_hands, c, higher, ruff);
+            if (replies[l] < 0)
+                replies[l] = dd_lead_replies(s, after, opp_hands, c);
+            int sc = dd_lead_score(s, hand, partner, after, opp_hands, c, higher, ruff, replies[l]);
 #ifndef DD_NO_KILLERS
             if (mv->cls[i] & k0)
                 sc += DD_W(LEAD_KILLER_1);
