@@ -198,8 +198,8 @@ def review_hand(h: HandState, *, node_budget: int = 0, workers: int = 1, nest: b
     and 8.5 s against 107M and 13.8 s; 512 MiB was slower again);
     ``progress(done, total)`` is called after each card.  Most
     ``partnership-57`` hands take seconds on one core (twelve hands of
-    heuristic bots: median 2.5 s, p90 10 s), but the hardest take minutes:
-    one of those twelve took 280 s, most of it the first card's value and
+    heuristic bots: median 1.5 s, p90 5.3 s), but the hardest take minutes:
+    one of those twelve took 126 s, most of it the first card's value and
     its best cards.  ``node_budget`` bounds each search.
 
     :raises RookError: for a hand whose play has not begun (thrown in, or
