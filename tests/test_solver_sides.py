@@ -105,3 +105,23 @@ def test_T14_the_stats_build_searches_the_same_tree_and_tallies_later_discards(
     assert m, out.stderr[-500:]
     assert 0 < int(m[1]) + int(m[2]) < sum(nodes)
 
+
+
+def test_T14_the_root_order_tool_tries_a_best_card_first_and_leaves_the_rules_order_alone(
+        side: Side, tmp_path: Path) -> None:
+    """``tools/root_order.py`` (a ``-D DD_FORCE_ROOT`` build): with nothing
+    forced the build searches the nodes the default one does; forcing the
+    rules' own first card changes nothing; every value agrees with every
+    card's best (root_runs stops otherwise), and the report counts the deals
+    whose rules' first card is a best card."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from root_order import report, root_runs
+    forced = Side("forced", build("worktree", tmp_path, extra=["-DDD_FORCE_ROOT"]))
+    runs = root_runs(forced, "tournament", 2000, 8)
+    for r in runs:
+        h = play_until("tournament", r.seed, 36)
+        assert r.rules[1] == side.run("value", spec_of(h.variant), pos_of(h))[2]
+        if r.first_is_best:
+            assert r.best_first[1] == r.rules[1]
+    assert any(not r.first_is_best and r.best_first[1] != r.rules[1] for r in runs)
+    assert f"best card in {sum(r.first_is_best for r in runs)}" in report(runs)[0]

@@ -437,6 +437,14 @@ static void oracle_order(rook_solver *s, dd_moves *mv, int n_cards, int maximize
 #define oracle_order(s, mv, n_cards, maximize, alpha, beta) ((void)0)
 #endif
 
+#ifdef DD_FORCE_ROOT
+/* A diagnostic build's root order (tools/root_order.py): the card id that
+ * the root of a value's wide search tries first (-1: the rules' order),
+ * and the card it did try first in the last one. */
+__attribute__((visibility("default"))) int dd_force_root_card = -1;
+__attribute__((visibility("default"))) int dd_root_first_card = -1;
+#endif
+
 int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
 {
     *rel = 0;
@@ -489,6 +497,17 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     dd_gen_moves(s, seat, 0, &mv);
     R = mv.rel;
     helper_order(s, &mv, n_cards);
+#ifdef DD_FORCE_ROOT
+    if (root) {
+        for (int i = 1; dd_force_root_card >= 0 && i < mv.n; i++)
+            if ((mv.cls[i] >> s->sbit[dd_force_root_card]) & 1) {
+                for (int j = i; j > 0; j--)
+                    swap_moves(&mv, j, j - 1);
+                break;
+            }
+        dd_root_first_card = s->card[mv.card[0]];
+    }
+#endif
     int maximize = !(seat & 1);
     oracle_order(s, &mv, n_cards, maximize, alpha, beta);
     int best = maximize ? -1 : total + 1;

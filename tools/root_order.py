@@ -1,0 +1,105 @@
+"""How much the root's first move costs the value's wide search.
+
+    python tools/root_order.py                       # 300 tournament deals from seed 2000
+    python tools/root_order.py --deals 60 --seed 1000 --preset crowsnest
+
+The value of a position is found by one wide-window search (principal
+variation search, ``src/rook/solve/driver.c``).  Its root searches the first
+move with the whole window, so that move's exact value is proven; when it is
+not a best move, that proof is work the answer did not need (the other
+moves only need bounds).  This tool measures that cost on full deals: for
+each deal it finds every card's value, then times the value twice on an
+empty table, once in the order of the rules (``moves.h``) and once with a
+best card tried first at the root (the rules' first card when it is one of
+the best), on a build with ``-D DD_FORCE_ROOT`` (``search.c``).  It prints
+how often the rules' first card is a best card, the medians, p90 and total
+nodes of both, and the node signature of each (node counts do not depend
+on the machine).  A best card first is an upper bound on what any cheap
+predictor of the root's best move could save.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import statistics
+import sys
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
+
+
+@dataclass
+class RootRun:
+    """One deal: the rules' first card at the root, whether it is a best
+    card, and (seconds, nodes) of the value in the rules' order and with a
+    best card first."""
+
+    seed: int
+    value: int
+    first: int
+    first_is_best: bool
+    rules: tuple[float, int]
+    best_first: tuple[float, int]
+
+
+def root_runs(side: Side, preset: str, seed: int, deals: int, cards_left: int = 36) -> list[RootRun]:
+    """Run the two orders on ``deals`` deals (``side`` built with ``DD_FORCE_ROOT``)."""
+    force = ctypes.c_int.in_dll(side.lib, "dd_force_root_card")
+    first = ctypes.c_int.in_dll(side.lib, "dd_root_first_card")
+    out = []
+    for i in range(deals):
+        h = play_until(preset, seed + i, cards_left)
+        spec, pos = spec_of(h.variant), pos_of(h)
+        force.value = -1
+        (value, values), _, _ = side.run("cards", spec, pos)
+        best = [c for c in range(64) if values[c] == value]
+        v1, t1, n1 = side.run("value", spec, pos)
+        rules_first = first.value
+        force.value = rules_first if rules_first in best else best[0]
+        v2, t2, n2 = side.run("value", spec, pos)
+        force.value = -1
+        if not v1 == v2 == value:
+            raise SystemExit(f"root_order: deal {seed + i}: values {v1}, {v2}, every card's best {value}")
+        out.append(RootRun(seed + i, value, rules_first, rules_first in best, (t1, n1), (t2, n2)))
+    return out
+
+
+def _signature(nodes: list[int]) -> str:
+    return f"{sum(nodes):,} nodes, crc {zlib.crc32(','.join(map(str, nodes)).encode()):08x}"
+
+
+def report(runs: list[RootRun]) -> list[str]:
+    """The lines the tool prints for ``runs``."""
+    lines = [f"{len(runs)} deals: the rules' first root card is a best card in "
+             f"{sum(r.first_is_best for r in runs)}"]
+    for name, pick in (("rules' order", lambda r: r.rules), ("best card first", lambda r: r.best_first)):
+        ts = sorted(pick(r)[0] for r in runs)
+        lines.append(f"  {name:>16}: median {statistics.median(ts) * 1e3:7.2f} ms  "
+                     f"p90 {ts[int(0.9 * (len(ts) - 1))] * 1e3:7.2f}  "
+                     f"{_signature([pick(r)[1] for r in runs])}")
+    med = statistics.median(r.rules[0] for r in runs) / statistics.median(r.best_first[0] for r in runs)
+    nodes = sum(r.rules[1] for r in runs) / sum(r.best_first[1] for r in runs)
+    lines.append(f"  best card first: {med:.2f}x by the median time, {nodes:.2f}x fewer nodes in all")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--preset", default="tournament")
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=2000, help="seed of the first deal")
+    ap.add_argument("--cards-left", type=int, default=36)
+    a = ap.parse_args(argv)
+    side = Side("root", build("worktree", extra=["-DDD_FORCE_ROOT"]))
+    for line in report(root_runs(side, a.preset, a.seed, a.deals, a.cards_left)):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
