@@ -11,7 +11,8 @@ moves only need bounds).  This tool measures that cost on full deals: for
 each deal it finds every card's value, then times the value twice on an
 empty table, once in the order of the rules (``moves.h``) and once with a
 best card tried first at the root (the rules' first card when it is one of
-the best), on a build with ``-D DD_FORCE_ROOT`` (``search.c``).  It prints
+the best), on a build with ``-D DD_FORCE_ROOT`` (``search.c``); the two
+runs alternate which goes first from deal to deal.  It prints
 how often the rules' first card is a best card, the medians, p90 and total
 nodes of both, and the node signature of each (node counts do not depend
 on the machine).  A best card first is an upper bound on what any cheap
@@ -58,11 +59,17 @@ def root_runs(side: Side, preset: str, seed: int, deals: int, cards_left: int = 
         force.value = -1
         (value, values), _, _ = side.run("cards", spec, pos)
         best = [c for c in range(64) if values[c] == value]
-        v1, t1, n1 = side.run("value", spec, pos)
+        v1, _, _ = side.run("value", spec, pos)
         rules_first = first.value
-        force.value = rules_first if rules_first in best else best[0]
-        v2, t2, n2 = side.run("value", spec, pos)
+        pick = rules_first if rules_first in best else best[0]
+        # the two orders in turns (which goes first alternates from deal to
+        # deal: a run leaves the table's memory in the cache for the next)
+        runs: dict[int, tuple[int, float, int]] = {}
+        for order in ((-1, pick) if i % 2 else (pick, -1)):
+            force.value = order
+            runs[order] = side.run("value", spec, pos)
         force.value = -1
+        (v1, t1, n1), (v2, t2, n2) = runs[-1], runs[pick]
         if not v1 == v2 == value:
             raise SystemExit(f"root_order: deal {seed + i}: values {v1}, {v2}, every card's best {value}")
         out.append(RootRun(seed + i, value, rules_first, rules_first in best, (t1, n1), (t2, n2)))
