@@ -34,8 +34,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import zlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,15 +41,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
+from solver_sides import Side, build, play_until, pos_of, quantile, signature, spec_of  # noqa: E402
 
 from rook_core import HandState  # noqa: E402
-
-
-def quantile(values: Sequence[float], q: float) -> float:
-    """Return the q-quantile (nearest rank) of ``values``."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, -(-int(round(q * 100)) * len(ordered) // 100) - 1))]
 
 
 @dataclass
@@ -131,11 +123,6 @@ def anytime_report(name: str, bounds: list[tuple[int, int, int]]) -> str:
     widths = [hi - lo for lo, hi, _ in bounds]
     return (f"{name:>10}: exact {widths.count(0)}/{len(widths)}, widths {widths} (sum {sum(widths)}, "
             f"max {max(widths)}); {signature([n for _, _, n in bounds])}")
-
-
-def signature(nodes: list[int]) -> str:
-    """Return a short deterministic summary of node counts."""
-    return f"{sum(nodes)} nodes, crc {zlib.crc32(','.join(map(str, nodes)).encode()):08x}"
 
 
 def report(what: str, tallies: dict[str, Tally], new_name: str, base_name: str) -> list[str]:

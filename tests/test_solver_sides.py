@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from root_order import report, root_runs  # noqa: E402
 from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
 from solver_vs import anytime_bounds, compare  # noqa: E402
 
@@ -106,7 +107,6 @@ def test_T14_the_stats_build_searches_the_same_tree_and_tallies_later_discards(
     assert 0 < int(m[1]) + int(m[2]) < sum(nodes)
 
 
-
 def test_T14_the_root_order_tool_tries_a_best_card_first_and_leaves_the_rules_order_alone(
         side: Side, tmp_path: Path) -> None:
     """``tools/root_order.py`` (a ``-D DD_FORCE_ROOT`` build): with nothing
@@ -114,8 +114,6 @@ def test_T14_the_root_order_tool_tries_a_best_card_first_and_leaves_the_rules_or
     rules' own first card changes nothing; every value agrees with every
     card's best (root_runs stops otherwise), and the report counts the deals
     whose rules' first card is a best card."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    from root_order import report, root_runs
     forced = Side("forced", build("worktree", tmp_path, extra=["-DDD_FORCE_ROOT"]))
     runs = root_runs(forced, "tournament", 2000, 8)
     for r in runs:

@@ -25,13 +25,12 @@ import argparse
 import ctypes
 import statistics
 import sys
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
+from solver_sides import Side, build, play_until, pos_of, quantile, signature, spec_of  # noqa: E402
 
 
 @dataclass
@@ -59,7 +58,7 @@ def root_runs(side: Side, preset: str, seed: int, deals: int, cards_left: int = 
         force.value = -1
         (value, values), _, _ = side.run("cards", spec, pos)
         best = [c for c in range(64) if values[c] == value]
-        v1, _, _ = side.run("value", spec, pos)
+        side.run("value", spec, pos)  # untimed: the rules' first card, and warm caches
         rules_first = first.value
         pick = rules_first if rules_first in best else best[0]
         # the two orders in turns (which goes first alternates from deal to
@@ -76,19 +75,14 @@ def root_runs(side: Side, preset: str, seed: int, deals: int, cards_left: int = 
     return out
 
 
-def _signature(nodes: list[int]) -> str:
-    return f"{sum(nodes):,} nodes, crc {zlib.crc32(','.join(map(str, nodes)).encode()):08x}"
-
-
 def report(runs: list[RootRun]) -> list[str]:
     """The lines the tool prints for ``runs``."""
     lines = [f"{len(runs)} deals: the rules' first root card is a best card in "
              f"{sum(r.first_is_best for r in runs)}"]
     for name, pick in (("rules' order", lambda r: r.rules), ("best card first", lambda r: r.best_first)):
-        ts = sorted(pick(r)[0] for r in runs)
+        ts = [pick(r)[0] for r in runs]
         lines.append(f"  {name:>16}: median {statistics.median(ts) * 1e3:7.2f} ms  "
-                     f"p90 {ts[int(0.9 * (len(ts) - 1))] * 1e3:7.2f}  "
-                     f"{_signature([pick(r)[1] for r in runs])}")
+                     f"p90 {quantile(ts, 0.9) * 1e3:7.2f}  {signature([pick(r)[1] for r in runs])}")
     med = statistics.median(r.rules[0] for r in runs) / statistics.median(r.best_first[0] for r in runs)
     nodes = sum(r.rules[1] for r in runs) / sum(r.best_first[1] for r in runs)
     lines.append(f"  best card first: {med:.2f}x by the median time, {nodes:.2f}x fewer nodes in all")

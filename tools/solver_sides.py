@@ -32,6 +32,8 @@ import sys
 import tarfile
 import tempfile
 import time
+import zlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +117,17 @@ class Pos(ctypes.Structure):
                 ("trick_n", ctypes.c_uint8), ("leader", ctypes.c_uint8), ("trump", ctypes.c_uint8),
                 ("pad", ctypes.c_uint8), ("nest_points", ctypes.c_int32),
                 ("tricks", ctypes.c_uint8 * 2)]
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    """Return the q-quantile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, -(-int(round(q * 100)) * len(ordered) // 100) - 1))]
+
+
+def signature(nodes: list[int]) -> str:
+    """Return a short deterministic summary of node counts."""
+    return f"{sum(nodes)} nodes, crc {zlib.crc32(','.join(map(str, nodes)).encode()):08x}"
 
 
 def spec_of(v: Any) -> Spec:

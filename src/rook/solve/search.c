@@ -327,6 +327,13 @@ static inline void swap_moves(dd_moves *mv, int i, int j)
     mv->cls[j] = cl;
 }
 
+/* Move i to the front, the moves before it one place down. */
+static inline void move_to_front(dd_moves *mv, int i)
+{
+    for (; i > 0; i--)
+        swap_moves(mv, i, i - 1);
+}
+
 /* A team member helping with a mate's target (team.c) tries the first move
  * of big nodes last, so that the two searches part ways. */
 static inline void helper_order(const rook_solver *s, dd_moves *mv, int n_cards)
@@ -430,8 +437,8 @@ static void oracle_order(rook_solver *s, dd_moves *mv, int n_cards, int maximize
     }
     s->oracle = 0;
     s->nodes = nodes;
-    for (int i = pick; i > 0; i--)
-        swap_moves(mv, i, i - 1);
+    if (pick > 0)
+        move_to_front(mv, pick);
 }
 #else
 #define oracle_order(s, mv, n_cards, maximize, alpha, beta) ((void)0)
@@ -501,8 +508,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     if (root) {
         for (int i = 1; dd_force_root_card >= 0 && i < mv.n; i++)
             if ((mv.cls[i] >> s->sbit[dd_force_root_card]) & 1) {
-                for (int j = i; j > 0; j--)
-                    swap_moves(&mv, j, j - 1);
+                move_to_front(&mv, i);
                 break;
             }
         dd_root_first_card = s->card[mv.card[0]];
