@@ -88,6 +88,34 @@ def test_T14_best_cards_and_guessed_solve_agree_with_solve(record: dict[str, Any
     assert s.at_least(pos, full.value) and not s.at_least(pos, full.value + 1)
 
 
+@pytest.mark.parametrize("record", _cases(), ids=_ids(_cases()))
+def test_T14_the_cards_from_the_best_so_far_equal_the_cards_from_the_value(record: dict[str, Any]) -> None:
+    """``solve`` alone takes the root's classes one after another, each
+    narrowed from the best value so far; under a budget it does not reach,
+    or with ``anytime``, it finds the value first and narrows the cards from
+    it.  The two ways give the same answers, the file's own."""
+    pos = _position(record)
+    plain = Solver().solve(pos)
+    assert plain.value == record["value"]
+    assert {str(c): v for c, v in plain.move_values.items()} == record["move_values"]
+    for other in (Solver(node_budget=10**12).solve(pos), Solver().solve(pos, anytime=True)):
+        assert (other.value, other.move_values, other.best) == (plain.value, plain.move_values, plain.best)
+
+
+def test_T14_the_two_ways_to_every_cards_value_are_two_searches() -> None:
+    """The budgeted call above really takes the other way: on full deals its
+    node counts differ from the plain call's (else the test above compares a
+    path with itself)."""
+    differ = 0
+    for record in FULL_SAMPLE[:6]:
+        pos = _position(record)
+        plain, budgeted = Solver(), Solver(node_budget=10**12)
+        plain.solve(pos)
+        budgeted.solve(pos)
+        differ += plain.last_nodes != budgeted.last_nodes
+    assert differ > 0
+
+
 @pytest.mark.parametrize("record", FULL[:4], ids=_ids(FULL[:4]))
 def test_budget_stops_an_anytime_search_with_bounds_that_hold(record: dict[str, Any]) -> None:
     pos, v = _position(record), record["value"]

@@ -301,14 +301,16 @@ cdef class SolverCore:
 
     def solve(self, position, *, guess=None, anytime=False, progress=None, workers=1):
         """Return a :class:`SolveResult`: the value, the value after each
-        legal card of the seat to move, and the best cards.  The position's
-        value is found first; ``guess``, ``anytime`` and ``progress`` act on
-        that part as for :meth:`value`.  With ``workers`` > 1 threads on one
-        table take the cards one by one at once, each card's value narrowed
-        from the best one found so far (the best is the value), and one with
-        no card left shares the nodes of those still searching; with a
-        ``guess``, ``anytime`` or ``progress`` they find the value together
-        first, then take the cards.
+        legal card of the seat to move, and the best cards.  The cards'
+        values are found one class of equal cards after another, each
+        narrowed from the best found so far, which is the value in the end;
+        with ``workers`` > 1, threads on one table take the classes at once,
+        and one with no class left shares the nodes of those still
+        searching.  With a ``guess``, ``anytime`` or ``progress`` (or, on one
+        thread, a budget, so that a stop keeps the value) the position's
+        value is found first, those acting on that part as for
+        :meth:`value`, and the cards are narrowed from it (without a guess,
+        about 3% more nodes on full deals than the first way).
 
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out.

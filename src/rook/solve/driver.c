@@ -9,9 +9,12 @@
  * targets come from the middle of what is open, from a caller's guess
  * (then stepping from the bounds it proves), or from a quarter in from
  * each end under a growing node allowance (anytime: the bounds narrow from
- * the start).  A card's value after the position's is found by probes from
- * the position's value.  The table is shared between the steps, and
- * between the cards when every card's value is asked for.
+ * the start).  Every card's value: the root's classes one after another,
+ * the first by a wide search and each later one by probes from the best
+ * value so far (most classes fall short of it), which is the position's
+ * value in the end; or, when a guess, an anytime order, a progress function
+ * or a budget asks for the position's value first, by probes from it.  The
+ * table is shared between the steps, and between the cards.
  */
 #include "rook/solve/driver.h"
 #include "rook/solve/context.h"
@@ -261,6 +264,51 @@ int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
     return v;
 }
 
+/* The value of the root's class i when the position's value is not known:
+ * narrowed from the best value another class proved (*bound; a first
+ * guess: most classes fall short of it), or, while none has, by a wide
+ * search; then *bound moves to it when it is better.  Return -1 when a
+ * budget ran out. */
+static int open_class_value(rook_solver *s, int *bound, const dd_moves *mv, int i, int maximize, int total,
+                            int *v)
+{
+    int b = __atomic_load_n(bound, __ATOMIC_RELAXED);
+    if (maximize ? b <= 0 : b >= total) {
+        uint64_t rel;
+        *v = dd_child(s, mv->card[i], -1, total + 1, &rel);
+        if (s->aborted)
+            return -1;
+    } else {
+        int lo = 0, hi = total;
+        if (dd_narrow(s, mv->card[i], maximize ? b : b + s->grain, 1, PICK_HALVE, 0, total, &lo, &hi) < 0)
+            return -1;
+        *v = lo;
+    }
+    for (int cur = __atomic_load_n(bound, __ATOMIC_RELAXED); maximize ? *v > cur : *v < cur;)
+        if (__atomic_compare_exchange_n(bound, &cur, *v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            break;
+    return 0;
+}
+
+int dd_class_values(rook_solver *s, const dd_moves *mv, int maximize, int root, int *next, int *bound,
+                    int32_t values[64])
+{
+    int total = dd_total(s);
+    for (;;) {
+        int i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+        if (i >= mv->n)
+            return 0;
+        int clo = maximize ? 0 : root, chi = maximize ? root : total;
+        if (root < 0 ? open_class_value(s, bound, mv, i, maximize, total, &clo) < 0
+                     : dd_narrow(s, mv->card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total,
+                                 &clo, &chi)
+                    < 0)
+            return -1;
+        for (uint64_t m = mv->cls[i]; m; m &= m - 1)
+            values[s->card[rook_lsb(m)]] = clo;
+    }
+}
+
 int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, int anytime,
                               int32_t values[64], int *lo, int *hi)
 {
@@ -273,6 +321,22 @@ int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_
     if (dd_setup(s, r, p) < 0)
         return -2;
     int total = dd_total(s);
+    if (guess < 0 && !card_guess && wide_ok(s, anytime) && !s->budget && !s->deadline_ns) {
+        /* nothing to start from, nobody watching the value narrow and no
+         * budget (a stop keeps the value when it comes first): the cards
+         * one class after another, each narrowed from the best value so
+         * far (which is the value in the end), without the value's own
+         * search first (its root tests would be searched again) */
+        dd_moves mv;
+        int maximize = dd_root_moves(s, &mv);
+        int best = maximize ? 0 : total, next = 0;
+        int r = dd_class_values(s, &mv, maximize, -1, &next, &best, values);
+        if (lo)
+            *lo = r < 0 && !maximize ? 0 : best;
+        if (hi)
+            *hi = r < 0 && maximize ? total : best;
+        return r < 0 ? -1 : best;
+    }
     /* The position's value first: the best card's value equals it, and it is
      * the first guess for every card. */
     int root = root_value(s, guess, anytime, 0, total, lo, hi);

@@ -26,57 +26,18 @@ int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     return dd_setup(s, r, p) < 0 ? -2 : 0;
 }
 
-/* The value of the root's class i when the position's value is not known:
- * narrowed from the best value another class proved (team->lo for team 0
- * to move, team->hi for team 1; a first guess: most classes fall short of
- * it), or, while none has, by a wide search; then the proven bound moves
- * to it when it is better.  Return -1 when a budget ran out. */
-static int open_class_value(rook_solver *s, rook_dd_team *team, const dd_moves *mv, int i, int maximize,
-                            int total, int *v)
-{
-    int *bound = maximize ? &team->lo : &team->hi;
-    int b = __atomic_load_n(bound, __ATOMIC_RELAXED);
-    if (maximize ? b <= 0 : b >= total) {
-        uint64_t rel;
-        *v = dd_child(s, mv->card[i], -1, total + 1, &rel);
-        if (s->aborted)
-            return -1;
-    } else {
-        int lo = 0, hi = total;
-        if (dd_narrow(s, mv->card[i], maximize ? b : b + s->grain, 1, PICK_HALVE, 0, total, &lo, &hi) < 0)
-            return -1;
-        *v = lo;
-    }
-    for (int cur = __atomic_load_n(bound, __ATOMIC_RELAXED); maximize ? *v > cur : *v < cur;)
-        if (__atomic_compare_exchange_n(bound, &cur, *v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            break;
-    return 0;
-}
-
 int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root, int *next,
                                int32_t values[64], rook_dd_team *team)
 {
     if (dd_setup(s, r, p) < 0)
         return -2;
-    int total = dd_total(s), res = 0;
+    int total = dd_total(s), res;
     dd_moves mv;
     int maximize = dd_root_moves(s, &mv);
     s->split_team = team;
-    for (;;) {
-        int i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
-        if (i >= mv.n)
-            break;
-        int clo = maximize ? 0 : root, chi = maximize ? root : total;
-        if (root < 0 ? open_class_value(s, team, &mv, i, maximize, total, &clo) < 0
-                     : dd_narrow(s, mv.card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total,
-                                 &clo, &chi)
-                    < 0) {
-            res = -1;
-            break;
-        }
-        for (uint64_t m = mv.cls[i]; m; m &= m - 1)
-            values[s->card[rook_lsb(m)]] = clo;
-    }
+    int own = maximize ? 0 : total;
+    int *bound = !team ? &own : maximize ? &team->lo : &team->hi;
+    res = dd_class_values(s, &mv, maximize, root, next, bound, values);
     if (team) {
         /* no class left: help the members still searching theirs */
         if (res < 0)
