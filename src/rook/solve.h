@@ -189,6 +189,7 @@ typedef struct rook_dd_team {
     int idle;              /* members waiting for work */
     int quit;              /* the work is done: members return */
     int active;            /* members still searching work of their own (cards) */
+    int arrivals;          /* members that have started on the cards */
     int failed, fail_stop; /* a member stopped (budget, caller): why; all stop */
 } rook_dd_team;
 
@@ -215,18 +216,20 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
                         int guess, int *lo, int *hi);
 
 /* Every card's value from several threads: given `root`, the position's
- * value, take the next class of the legal cards from *next (atomically)
- * until none is left, writing values[card] for each card of the class.
- * Each thread calls it with its own solver, all sharing one table and one
- * *next (starting at 0).  With a team (rook_dd_team_init'ed, its `active`
- * set to the number of threads; NULL: none), a thread with no class left
+ * value, take a class of the legal cards not yet taken in the mask *taken
+ * (atomically) until none is left, writing values[card] for each card of
+ * the class.  Each thread calls it with its own solver, all sharing one
+ * table and one *taken (starting at 0); with a team, every second thread
+ * to start takes the classes from the back of the order.  With a team
+ * (rook_dd_team_init'ed, its `active` set to the number of threads; NULL:
+ * none), a thread with no class left
  * shares the nodes of those still searching theirs (as in
  * rook_dd_value_split) until all are done.  root < 0 (the team's bounds
  * start at [0, total]): the value is not known; each class is found on its
  * own, and the team's bound on the side of the seat to move (lo for team
  * 0, hi for team 1) follows the best class.  Return 0, or -1 when a budget
  * ran out (or the caller stopped the thread). */
-int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root, int *next,
+int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root, int *taken,
                                int32_t values[64], rook_dd_team *team);
 
 /* The same two with the threads started here: n solvers (up to

@@ -290,13 +290,27 @@ static int open_class_value(rook_solver *s, int *bound, const dd_moves *mv, int 
     return 0;
 }
 
-int dd_class_values(rook_solver *s, const dd_moves *mv, int maximize, int root, int *next, int *bound,
-                    int32_t values[64])
+/* Take the first class not yet taken in *taken (a mask), or with from_end
+ * the last; -1 when none is left. */
+static int take_class(int *taken, int n, int from_end)
+{
+    for (int cur = __atomic_load_n(taken, __ATOMIC_RELAXED);;) {
+        int free = ~cur & ((1 << n) - 1);
+        if (!free)
+            return -1;
+        int i = from_end ? 31 - __builtin_clz((unsigned)free) : __builtin_ctz((unsigned)free);
+        if (__atomic_compare_exchange_n(taken, &cur, cur | 1 << i, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return i;
+    }
+}
+
+int dd_class_values(rook_solver *s, const dd_moves *mv, int maximize, int root, int *taken, int *bound,
+                    int32_t values[64], int from_end)
 {
     int total = dd_total(s);
     for (;;) {
-        int i = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
-        if (i >= mv->n)
+        int i = take_class(taken, mv->n, from_end);
+        if (i < 0)
             return 0;
         int clo = maximize ? 0 : root, chi = maximize ? root : total;
         if (root < 0 ? open_class_value(s, bound, mv, i, maximize, total, &clo) < 0
@@ -329,8 +343,8 @@ int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_
          * search first (its root tests would be searched again) */
         dd_moves mv;
         int maximize = dd_root_moves(s, &mv);
-        int best = maximize ? 0 : total, next = 0;
-        int r = dd_class_values(s, &mv, maximize, -1, &next, &best, values);
+        int best = maximize ? 0 : total, taken = 0;
+        int r = dd_class_values(s, &mv, maximize, -1, &taken, &best, values, 0);
         if (lo)
             *lo = r < 0 && !maximize ? 0 : best;
         if (hi)

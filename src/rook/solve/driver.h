@@ -8,10 +8,11 @@
  * bounds then hold what was proven).  dd_root_moves() fills mv with the
  * classes of the root's legal cards, every class of equal points apart,
  * and returns whether team 0 moves.  dd_class_values() finds the value of
- * each class of those moves that it takes from *next (atomically: threads
- * may share the counter) and writes it to values[card] for every card of
- * the class: from `root`, the position's value, or with root < 0 from the
- * best value proven so far, which it keeps in *bound.
+ * each class of those moves that it takes from the mask *taken (the first
+ * not taken, or with from_end the last; atomically: threads may share the
+ * mask) and writes it to values[card] for every card of the class: from
+ * `root`, the position's value, or with root < 0 from the best value
+ * proven so far, which it keeps in *bound.
  */
 #ifndef ROOK_SOLVE_DRIVER_H
 #define ROOK_SOLVE_DRIVER_H
@@ -30,7 +31,7 @@ static inline int dd_on_grain(int g, int gr)
 
 int dd_narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, int whi, int *lo, int *hi);
 int dd_root_moves(rook_solver *s, dd_moves *mv);
-int dd_class_values(rook_solver *s, const dd_moves *mv, int maximize, int root, int *next, int *bound,
-                    int32_t values[64]);
+int dd_class_values(rook_solver *s, const dd_moves *mv, int maximize, int root, int *taken, int *bound,
+                    int32_t values[64], int from_end);
 
 #endif
