@@ -219,12 +219,11 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
  * value, take a class of the legal cards not yet taken in the mask *taken
  * (atomically) until none is left, writing values[card] for each card of
  * the class.  Each thread calls it with its own solver, all sharing one
- * table and one *taken (starting at 0); with a team, every second thread
- * to start takes the classes from the back of the order.  With a team
- * (rook_dd_team_init'ed, its `active` set to the number of threads; NULL:
- * none), a thread with no class left
- * shares the nodes of those still searching theirs (as in
- * rook_dd_value_split) until all are done.  root < 0 (the team's bounds
+ * table and one *taken (starting at 0).  With a team (rook_dd_team_init'ed,
+ * its `active` set to the number of threads; NULL: none), every second
+ * thread to start takes the classes from the back of the order, and a
+ * thread with no class left shares the nodes of those still searching
+ * theirs (as in rook_dd_value_split) until all are done.  root < 0 (the team's bounds
  * start at [0, total]): the value is not known; each class is found on its
  * own, and the team's bound on the side of the seat to move (lo for team
  * 0, hi for team 1) follows the best class.  Return 0, or -1 when a budget
