@@ -132,8 +132,11 @@ int rook_dd_value(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int
 
 /* Write the value after each legal card of the seat to move to values[card]
  * (others untouched) and return the position's value, or -1 if the budget ran out;
- * *lo and *hi (if not NULL) get the bounds proven on the position's value
- * (equal once it is known, even if a card's value then ran out). */
+ * *lo and *hi (if not NULL) get the bounds proven on the position's value.
+ * Under a budget the value comes first, so they are equal once it is known,
+ * even if a card's value then ran out; without one the cards come one class
+ * after another (driver.c), and a stop (rook_solver_abort) leaves the bound
+ * the finished classes prove on the side of the seat to move. */
 int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int32_t values[64], int *lo,
                         int *hi);
 
