@@ -126,8 +126,14 @@ def _odds(args: argparse.Namespace) -> int:
         from .hand import HandState
         check_seat(args.seat, "--seat")
         cards = HandState.deal(args.preset, args.deal).hand(args.seat).names()
-    odds = bid_odds(args.preset, cards, seat=args.seat, worlds=args.worlds, seed=args.seed,
-                    workers=args.workers, node_budget=args.budget)
+    bar, progress = _progress_bar(args.worlds * 4, "searches", args.no_progress)
+    try:
+        odds = bid_odds(args.preset, cards, seat=args.seat, worlds=args.worlds, seed=args.seed,
+                        workers=args.workers, node_budget=args.budget, time_budget=args.time_budget,
+                        progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
     print(json_line(odds.to_json()) if args.json else odds.text())
     if args.plot:
         print(f"wrote {write_odds_plot(odds, args.plot)}", file=sys.stderr)
@@ -392,6 +398,9 @@ def build_parser() -> argparse.ArgumentParser:
     od.add_argument("--seed", type=flags.seed, default=0, help="the seed of those deals (default 0)")
     od.add_argument("--workers", type=flags.WORKERS, default=1, help="threads solving them (default 1)")
     od.add_argument("--budget", type=flags.BUDGET, default=0, help="node budget per search (0: none)")
+    od.add_argument("--time-budget", type=flags.seconds, default=0.0, metavar="SECONDS",
+                    help="time budget per search (0: none); a world whose search runs out is left out")
+    od.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     od.add_argument("--json", action="store_true", help="print JSON instead of a table")
     od.add_argument("--plot", type=flags.file_name, metavar="FILE", help="also draw the odds (.png, .svg or .pdf)")
     sub.add_parser("contract", help="Toonerville: does each hand meet its contract, and its least "
@@ -709,6 +718,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `rook play | head`
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: a search under way stops within a few hundred nodes
+        print("rook: interrupted", file=sys.stderr)
+        return 130
     return 2
 
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +46,7 @@ from ._native import rules_for
 from .actions import TRUMP, Phase
 from .cards import CardSet, color_name
 from .errors import PositionError, RookError
-from .solver import BudgetExceeded, Solver
+from .solver import BudgetExceeded, Solver, map_on_threads
 
 if TYPE_CHECKING:
     from .hand import HandState
@@ -478,11 +477,6 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
         finally:
             free.put(solver)
 
-    if n == 1:
-        choices = [one(s) for s in starts]
-    else:
-        with ThreadPoolExecutor(max_workers=n) as pool:
-            choices = list(pool.map(one, starts))
-    return NestDecision(declarer, choices)
+    return NestDecision(declarer, map_on_threads(one, starts, n))
 
 

@@ -25,7 +25,7 @@ other hands: each deal of the unseen cards is as likely as any other.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -132,9 +132,15 @@ def play_position(h: HandState, trump: int | None, agents: list[Any]) -> HandSta
 
 def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: int = 0, worlds: int = 200,
              seed: int = 0, trumps: Sequence[int] = (0, 1, 2, 3), workers: int = 1,
-             node_budget: int = 0) -> BidOdds:
+             node_budget: int = 0, time_budget: float = 0.0,
+             progress: Callable[[int, int], None] | None = None) -> BidOdds:
     """Return the double-dummy odds of ``hand`` (the seat's cards before the
     bidding) making each bid, per trump (see the module docstring).
+
+    ``node_budget`` and ``time_budget`` bound each search (a world whose
+    search runs out counts as not solved); ``progress(done, total)`` is
+    called as the ``worlds * len(trumps)`` searches finish.  Ctrl-C stops
+    the searches and raises KeyboardInterrupt.
 
     :raises NotationError: for a bad or foreign card.
     :raises RookError: for a hand of the wrong size or a bad count.
@@ -178,7 +184,8 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
     lo, hi = v.min_bid - 1, v.max_bid
     windows = [(lo - held, hi - held) if team == 0 else (v.total_points - hi, v.total_points - lo)
                for _, held in keys]
-    values = solve_many(positions, workers=workers, what="value", node_budget=node_budget, windows=windows)
+    values = solve_many(positions, workers=workers, what="value", node_budget=node_budget,
+                        time_budget=time_budget, progress=progress, windows=windows)
     samples: dict[int, list[int | None]] = {t: [] for t in trumps}
     for (t, held), value in zip(keys, values):
         if not isinstance(value, int):

@@ -15,10 +15,10 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._html import html_table
-from ._native import SolverCore
+from ._native import SolverCore, interrupt_count, work_begun_at
 from .cards import Card
 from .errors import PositionError, RookError
 
@@ -26,7 +26,10 @@ if TYPE_CHECKING:
     from .hand import HandState
     from .position import PositionData
 
-__all__ = ["BestCards", "BudgetExceeded", "SolveResult", "Solver", "solve_many", "release_solvers"]
+__all__ = ["BestCards", "BudgetExceeded", "SolveResult", "Solver", "map_on_threads", "solve_many", "release_solvers"]
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 class BudgetExceeded(RookError):
     """A budget ran out before the answer was proven: ``kind`` says which
@@ -124,6 +127,11 @@ class Solver(SolverCore):
 
     Positions are a :class:`~rook_core.hand.HandState` in the play phase,
     a :class:`~rook_core.position.Position`, or its dict or JSON text.
+
+    Ctrl-C (SIGINT, while Python handles it) stops a search under way at
+    its next look at the budgets, on every thread, and the call raises
+    what Python's handler raises (KeyboardInterrupt); the solver stays
+    usable.
 
     >>> pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
     ...        "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
@@ -228,7 +236,9 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
     position's search (see :class:`Solver`).  ``progress(done, total)`` is
     called as positions finish.  With ``what="value"``, ``windows`` gives
     each position a window ``(lo, hi)`` (or None): its value clipped to it,
-    which costs less than the exact value (:meth:`Solver.value`).
+    which costs less than the exact value (:meth:`Solver.value`).  Ctrl-C
+    stops the searches under way and raises KeyboardInterrupt; the
+    positions not yet begun are dropped.
 
     :raises RookError: for a bad ``what``, ``workers`` or ``windows``.
     """
@@ -263,7 +273,33 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
                 progress(done[0], len(items))
         return out
 
-    if n_workers == 1 or len(items) <= 1:
-        return [one(i) for i in range(len(items))]
-    with ThreadPoolExecutor(max_workers=n_workers) as pool:
-        return list(pool.map(one, range(len(items))))
+    return map_on_threads(one, range(len(items)), n_workers if len(items) > 1 else 1)
+
+
+def map_on_threads(fn: Callable[[_T], _R], items: Iterable[_T], workers: int) -> list[_R]:
+    """Return ``[fn(x) for x in items]``, computed on ``workers`` threads
+    (in this one when 1).  Ctrl-C stops every search of the work under way
+    on every thread, also one that begins after it (src/rook/solve/interrupt.c),
+    and raises KeyboardInterrupt here; an exception of ``fn`` too drops the
+    items not yet begun."""
+    if workers <= 1:
+        return [fn(x) for x in items]
+    start = interrupt_count()
+
+    def guarded(x: _T) -> _R:
+        if interrupt_count() != start:
+            raise KeyboardInterrupt
+        work_begun_at(start)
+        try:
+            return fn(x)
+        finally:
+            work_begun_at(None)
+
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        return list(pool.map(guarded, items))
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    finally:
+        pool.shutdown(wait=True)

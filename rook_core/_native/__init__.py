@@ -30,11 +30,11 @@ from .sim import (
                   sim_hands,
                   view_of,
 )
-from .solver import SolverCore
+from .solver import SolverCore, interrupt_count, work_begun_at
 
 __all__ = [
     "CONTRACT_MAX_CARDS", "CONTRACT_MAX_COPIES", "HandCore", "POLICY_CALLBACK", "POLICY_HEURISTIC",
     "POLICY_RANDOM", "ROW_COLUMNS", "ROW_LEN", "Rules", "SolverCore", "VIEW_LEN", "VIEW_SLOTS", "VectorCore",
     "check_seat", "contract_solve", "contract_solve_many", "game_winner", "hand_seed", "playout_kernels",
-    "rules_for", "sim_games", "sim_hands", "view_of",
+    "interrupt_count", "rules_for", "sim_games", "sim_hands", "view_of", "work_begun_at",
 ]

@@ -184,6 +184,11 @@ cdef extern from "rook/solve.h" nogil:
     ctypedef void (*rook_dd_progress_fn)(void *arg, int lo, int hi, uint64_t nodes) noexcept
     void rook_solver_set_progress(rook_solver *s, rook_dd_progress_fn fn, void *arg)
     void rook_solver_abort(rook_solver *s)
+    int rook_dd_watch_interrupts()
+    unsigned rook_dd_interrupts()
+    void rook_solver_watch_interrupts_from(rook_solver *s, unsigned count)
+    void rook_dd_work_begun_at(int set, unsigned count)
+    unsigned rook_dd_work_interrupts()
     void rook_solver_share(rook_solver *s, rook_solver *owner)
     int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     int rook_dd_solve_batch(rook_solver *s, const rook_rules *r, const rook_dd_pos *ps, int n, int keep,

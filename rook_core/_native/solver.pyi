@@ -6,6 +6,9 @@ from rook_core.errors import RookError
 
 MAX_TT_BYTES: int
 
+def interrupt_count() -> int: ...
+def work_begun_at(count: int | None) -> None: ...
+
 class SolverCore:
     node_budget: int
     time_budget: float

@@ -15,13 +15,17 @@ from rook_core._native.crook cimport (
     rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value_in, rook_dd_best_cards,
     rook_dd_move_values_guess, rook_solver_set_generalize, rook_solver_set_time_budget,
     rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
+    rook_dd_watch_interrupts, rook_dd_interrupts, rook_solver_watch_interrupts_from, rook_dd_work_begun_at,
+    rook_dd_work_interrupts,
     rook_solver_share, rook_dd_prepare,
     rook_dd_team, rook_dd_team_init, rook_dd_value_team, rook_dd_value_shared, rook_dd_move_values_team,
     rook_dd_solve_batch,
 )
 from libc.stdlib cimport malloc, free
+from cpython.exc cimport PyErr_CheckSignals
 from rook_core._native.rules cimport Rules
 
+import _signal as _csignal
 import threading
 
 from rook_core._native.rules import rules_for
@@ -30,6 +34,40 @@ from rook_core.errors import PositionError, RookError
 
 DEF TEAM_MAX = 8                   # ROOK_DD_TEAM_MAX (src/rook/solve.h)
 MAX_TT_BYTES = 1 << 40            # the largest table a solver is given
+
+
+# The SIGINT handler for which Ctrl-C was last watched (see _watch_interrupts).
+cdef object _watched_for = None
+
+
+cdef inline void _watch_interrupts():
+    """Let Ctrl-C stop the searches (src/rook/solve/interrupt.c) while
+    Python's SIGINT handler is its own, the one raising KeyboardInterrupt; a
+    program with a handler of its own (a server stopping gracefully) keeps
+    its searches running.  The handler is chained once for each handler
+    Python reports (a query of the signal's disposition is a system call)."""
+    global _watched_for
+    handler = _csignal.getsignal(_csignal.SIGINT)
+    if handler is not _watched_for:
+        _watched_for = handler
+        if handler is _csignal.default_int_handler:
+            rook_dd_watch_interrupts()
+
+
+def interrupt_count():
+    """Watch Ctrl-C (as the solvers do) and return the count of those
+    seen so far: the start of a piece of work spread over threads."""
+    _watch_interrupts()
+    return rook_dd_interrupts()
+
+
+def work_begun_at(count):
+    """Let this thread's searches stop at any Ctrl-C after ``count`` (from
+    :func:`interrupt_count`; None: after the start of each call)."""
+    if count is None:
+        rook_dd_work_begun_at(0, 0)
+    else:
+        rook_dd_work_begun_at(1, <unsigned>count)
 
 
 cdef class SolverCore:
@@ -52,6 +90,7 @@ cdef class SolverCore:
     cdef object _progress_error    # what it raised (the search was stopped)
     cdef bint _generalize
     cdef list _helpers             # solvers sharing this one's table (workers > 1)
+    cdef unsigned _interrupts      # Ctrl-Cs counted when the call under way began
 
     def __cinit__(self, object tt_bytes=24 << 20, object node_budget=0, bint generalize=True,
                   object time_budget=0.0):
@@ -101,6 +140,11 @@ cdef class SolverCore:
 
     cdef Rules _prepare(self, object position, rook_dd_pos *p):
         cdef int i
+        # Ctrl-C stops the search (src/rook/solve/interrupt.c), from the
+        # count at the start of this call or of the work this thread does
+        _watch_interrupts()
+        self._interrupts = rook_dd_work_interrupts()
+        rook_solver_watch_interrupts_from(self.s, self._interrupts)
         variant, hands, trick, leader, trump, nest_points, won = self._raw_position(position)
         for i in range(4):
             p.hands[i] = hands[i]
@@ -165,11 +209,20 @@ cdef class SolverCore:
         if v == -2:
             raise PositionError("the position is beyond the solver's limits (a suit of more than "
                                 "16 cards or more than 16,383 points)")
+        self._check_interrupt()
         err = self._progress_error
         self._progress_error = None
         if err is not None:
             raise err
         raise self._budget_error(lo, hi, move_values)
+
+    def _check_interrupt(self):
+        """Raise KeyboardInterrupt (or what Python's SIGINT handler raises)
+        when a Ctrl-C came since the call under way began: its search stopped."""
+        if rook_dd_interrupts() != self._interrupts:
+            self._progress_error = None
+            PyErr_CheckSignals()
+            raise KeyboardInterrupt
 
     cdef _unlisten(self):
         rook_solver_set_progress(self.s, NULL, NULL)
@@ -184,6 +237,8 @@ cdef class SolverCore:
             h = SolverCore(1024, self.node_budget, self._generalize, self.time_budget)
             rook_solver_share(h.s, self.s)
             self._helpers.append(h)
+        for h in self._helpers[:workers - 1]:
+            rook_solver_watch_interrupts_from(h.s, self._interrupts)
         return [self] + self._helpers[:workers - 1]
 
     cdef uint64_t _team_nodes(self, list team):
@@ -248,6 +303,10 @@ cdef class SolverCore:
                 v = job.value(team)
                 lo, hi = job.lo, job.hi
                 self.last_nodes = job.nodes
+        except BaseException:
+            # Ctrl-C or the progress function's exception: the nodes so far
+            self.last_nodes = self._team_nodes(team)
+            raise
         finally:
             self._unlisten()
         if v < 0:
@@ -347,6 +406,9 @@ cdef class SolverCore:
                 if v >= 0:
                     v = _shared_cards(team, rules, &p, v, values, &known_lo, &known_hi)
                 self.last_nodes = nodes + self._team_nodes(team)
+        except BaseException:
+            self.last_nodes = self._team_nodes(team)
+            raise
         finally:
             self._unlisten()
         mv = self._move_values(values)
@@ -403,6 +465,7 @@ cdef class SolverCore:
             with nogil:
                 rook_dd_solve_batch(self.s, &first.r, ps, n, keep, guess, values, roots)
             self.last_nodes = rook_solver_nodes(self.s)
+            self._check_interrupt()
             out = []
             for i in range(n):
                 mv = self._move_values(values + 64 * i)
@@ -445,8 +508,17 @@ cdef class _Job:
         try:
             work(team[0], 0)
         finally:
+            # every thread is waited for, even past a Ctrl-C (which stops
+            # their searches at once): the table and job outlive them
+            interrupted = None
             for t in threads:
-                t.join()
+                while t.is_alive():
+                    try:
+                        t.join()
+                    except KeyboardInterrupt as e:
+                        interrupted = e
+            if interrupted is not None:
+                raise interrupted
 
     def value(self, list team):
         """Return the value, the team narrowing it together (-1: a budget ran

@@ -114,6 +114,24 @@ enum {
 void rook_solver_abort(rook_solver *s);
 int rook_solver_stop_reason(const rook_solver *s);
 
+/* Ctrl-C (SIGINT) stops the searches under way, as rook_solver_abort does,
+ * once rook_dd_watch_interrupts() has put its handler in front of the
+ * process's (solve/interrupt.c); it returns 1 when the signal is watched.
+ * rook_dd_interrupts() counts the SIGINTs seen.  A solver's searches stop
+ * once the count differs from the one given to
+ * rook_solver_watch_interrupts_from (0 for a new solver): the count when
+ * the caller's work began, so that every search of that work, on any
+ * thread, stops. */
+int rook_dd_watch_interrupts(void);
+unsigned rook_dd_interrupts(void);
+void rook_solver_watch_interrupts_from(rook_solver *s, unsigned count);
+
+/* The count at which the work of the calling thread began: the one given
+ * to rook_dd_work_begun_at(1, count) on this thread, or (after
+ * rook_dd_work_begun_at(0, 0), and at first) the count now. */
+void rook_dd_work_begun_at(int set, unsigned count);
+unsigned rook_dd_work_interrupts(void);
+
 /* Nodes searched since the last call that reset them (the solve calls do);
  * the direct search of the last three tricks counts as one node. */
 uint64_t rook_solver_nodes(const rook_solver *s);

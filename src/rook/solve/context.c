@@ -187,6 +187,11 @@ int rook_solver_stop_reason(const rook_solver *s)
     return s->stop;
 }
 
+void rook_solver_watch_interrupts_from(rook_solver *s, unsigned count)
+{
+    s->interrupts = count;
+}
+
 void rook_solver_abort(rook_solver *s)
 {
     s->stop = ROOK_STOP_CALLER;

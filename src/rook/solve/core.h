@@ -73,6 +73,7 @@ struct rook_solver {
     uint64_t nodes, budget;
     uint64_t time_budget_ns, deadline_ns;
     int stop, aborted;
+    unsigned interrupts; /* the count of Ctrl-Cs its caller began at (interrupt.c) */
     uint64_t nodes_by_cards[65];
     uint64_t tt_hits;
     int exact_only;  /* rook_solver_set_generalize(s, 0) */

@@ -150,7 +150,7 @@ static inline int later_child(rook_solver *s, int card, int maximize, int alpha,
 }
 
 /* Whether the search must stop now: the node budget, the time budget
- * (looked at every 1,024 nodes), another thread's abort, a team sharing
+ * and Ctrl-C (looked at every 1,024 nodes: interrupt.c), another thread's abort, a team sharing
  * nodes having failed or cut a split point above (every 16 nodes), or (in
  * a probing team, every 256 nodes) a team mate having settled this
  * search's question. */
@@ -163,10 +163,17 @@ static inline int must_stop(rook_solver *s)
         s->stop = ROOK_STOP_NODES;
         return 1;
     }
-    if (s->deadline_ns && !(s->nodes & 1023) && dd_now_ns() >= s->deadline_ns) {
-        s->aborted = 1;
-        s->stop = ROOK_STOP_TIME;
-        return 1;
+    if (!(s->nodes & 1023)) {
+        if (s->deadline_ns && dd_now_ns() >= s->deadline_ns) {
+            s->aborted = 1;
+            s->stop = ROOK_STOP_TIME;
+            return 1;
+        }
+        if (rook_dd_interrupts() != s->interrupts) {
+            s->aborted = 1;
+            s->stop = ROOK_STOP_CALLER;
+            return 1;
+        }
     }
     if (s->split_team && !(s->nodes & 15) && dd_split_stopped(s))
         return 1;

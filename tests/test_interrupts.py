@@ -1,0 +1,148 @@
+"""Ctrl-C stops a search under way (src/rook/solve/interrupt.c).
+
+Each case runs in a process of its own, which says when its search is about
+to begin; SIGINT comes 0.3 s later, while a search that needs more than its
+node budget (a full ``partnership-57`` deal, whose value alone takes over 20
+million nodes, under a budget of 15 million per thread) is under way.  The
+child then reports what it saw.  Python raises KeyboardInterrupt after any
+native call that a SIGINT came during, so what shows that the search itself
+stopped is its node count: short of the budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGINT is a POSIX signal")
+
+# The child's set-up: LONG, a position whose value takes over 20 M nodes;
+# SHORT, a 2-card ending, and its value from a solver nobody interrupted.
+PRELUDE = f"""
+import json, sys
+sys.path.insert(0, {str(ROOT / "tools")!r})
+from solver_sides import play_until
+from rook_core.solver import Solver, solve_many, BudgetExceeded
+LONG = play_until("partnership-57", 5, 52)
+SHORT = {{"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+          "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}}
+SHORT_VALUE = Solver(1 << 20).solve(SHORT).value
+BUDGET = 15_000_000
+def report(**kw):
+    print(json.dumps(kw), flush=True)
+"""
+
+
+def _interrupted(body: str, argv: list[str] | None = None, stdin: str = "") -> tuple[int, str, str]:
+    """Run PRELUDE + body (or the command argv) in a child, send it SIGINT
+    0.3 s after it prints "ready" (argv: after it starts), and return its
+    exit code, stdout and stderr."""
+    cmd = argv or [sys.executable, "-c", PRELUDE + body]
+    child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, cwd=ROOT, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert child.stdin is not None and child.stdout is not None
+    if stdin:
+        child.stdin.write(stdin)
+        child.stdin.flush()
+    if argv is None:
+        assert child.stdout.readline().strip() == "ready"
+    else:
+        time.sleep(1.0)   # the command's start-up: imports, reading the position
+    time.sleep(0.3)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=600)
+    return child.returncode, out, err
+
+
+def _last(out: str) -> dict:
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("call", ["value", "solve", "anytime"])
+def test_ctrl_c_stops_a_search_and_the_solver_answers_the_next_call(call, workers):
+    code, out, err = _interrupted(f"""
+s = Solver(64 << 20, node_budget=BUDGET)
+print("ready", flush=True)
+try:
+    if {call!r} == "anytime":
+        s.value(LONG, anytime=True, workers={workers})
+    else:
+        getattr(s, {call!r})(LONG, workers={workers})
+    report(outcome="finished")
+except KeyboardInterrupt:
+    nodes = s.last_nodes
+    report(outcome="interrupted", nodes=nodes, short=s.solve(SHORT).value, expected=SHORT_VALUE)
+except BudgetExceeded:
+    report(outcome="budget")
+""")
+    assert code == 0, err
+    got = _last(out)
+    assert got["outcome"] == "interrupted"
+    assert 0 < got["nodes"] < 15_000_000   # the budget of one thread: a team stops when one does
+    assert got["short"] == got["expected"]
+
+
+def test_ctrl_c_drops_the_positions_of_solve_many_not_yet_begun():
+    code, out, err = _interrupted("""
+done = []
+print("ready", flush=True)
+try:
+    solve_many([LONG] * 6, workers=2, what="value", node_budget=BUDGET, tt_bytes=32 << 20,
+               progress=lambda d, n: done.append(d))
+    report(outcome="finished", done=len(done))
+except KeyboardInterrupt:
+    report(outcome="interrupted", done=len(done))
+""")
+    assert code == 0, err
+    got = _last(out)
+    assert got == {"outcome": "interrupted", "done": got["done"]}
+    assert got["done"] < 6
+
+
+def test_a_program_with_its_own_sigint_handler_keeps_its_search():
+    """A handler of the program's own (a server stopping gracefully) is
+    called, and the search goes on to its answer."""
+    code, out, err = _interrupted("""
+import signal
+seen = []
+signal.signal(signal.SIGINT, lambda *a: seen.append(1))
+s = Solver(64 << 20, node_budget=60_000_000)
+print("ready", flush=True)
+try:
+    v = s.value(play_until("partnership-57", 1, 52))   # about 16 M nodes
+    report(outcome="finished", seen=len(seen), value=v, nodes=s.last_nodes)
+except BudgetExceeded:
+    report(outcome="budget", seen=len(seen))
+""")
+    assert code == 0, err
+    got = _last(out)
+    assert got["outcome"] == "finished" and got["seen"] == 1
+
+
+def _long_position_line() -> str:
+    """LONG as a FORMATS.md position, one JSON line."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from solver_sides import play_until, pos_of
+    h = play_until("partnership-57", 5, 52)
+    p = pos_of(h)
+    return json.dumps({"preset": "partnership-57", "trump": "BGRY"[p.trump], "leader": p.leader, "trick": [],
+                       "hands": [h.hand(i).names() for i in range(4)], "nest_points": p.nest_points}) + "\n"
+
+
+@pytest.mark.parametrize("show", [False, True])
+def test_rook_solve_interrupted_says_so_without_a_traceback(show):
+    rook = [sys.executable, "-m", "rook_core", "solve", "--budget", "15000000"] + (["--show"] if show else [])
+    code, out, err = _interrupted("", argv=rook, stdin=_long_position_line())
+    assert code == 130
+    assert err.strip().splitlines()[-1] == "rook: interrupted"
+    assert "Traceback" not in err and out == ""
