@@ -427,6 +427,9 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--max-hands", type=flags.int_in(1, 10**6), default=200, help="stop a game after this many hands")
     si.add_argument("--worlds", type=flags.int_in(1, 100_000), default=None,
                     help="worlds per card decision of pimc agents")
+    si.add_argument("--tolerance", type=flags.int_in(0, 10_000), default=None, metavar="POINTS",
+                    help="pimc agents take each world's card values only to within this many points "
+                         "(0: exact, the default); 40 costs about a third of the searches")
     si.add_argument("--engine", action="append", metavar="NAME=COMMAND",
                     help="an outside bot: a program that answers JSON lines (docs/FORMATS.md, "
                          "\"An outside bot\"), usable by NAME in --agents; e.g. "
@@ -592,7 +595,8 @@ def _simulate(args: argparse.Namespace) -> int:
         check_out_path(args.out)
     if args.report:
         check_report_path(args.report)
-    options = {"pimc": {"worlds": args.worlds}} if args.worlds is not None and "pimc" in agents else {}
+    pimc = {k: v for k, v in (("worlds", args.worlds), ("tolerance", args.tolerance)) if v is not None}
+    options = {"pimc": pimc} if pimc and "pimc" in agents else {}
     engines = _engines(args.engine)
     seats: list[Any] = [engines.get(a, a) for a in agents]
     count = {"games": args.games} if args.games is not None else {"hands": 1000 if args.hands is None

@@ -146,6 +146,8 @@ class Solver(SolverCore):
         def solve(self, position: HandState | PositionData, *, guess: int | None = None, anytime: bool = False,
                   progress: Callable[[int, int, int], object] | None = None,
                   workers: int = 1) -> SolveResult: ...
+        def card_bounds(self, position: HandState | PositionData,
+                        tolerance: int) -> dict[Card, tuple[int, int]]: ...
 
     def _raw_position(self, position: HandState | PositionData) -> tuple[Any, ...]:
         from .hand import HandState
@@ -223,11 +225,13 @@ def release_solvers() -> None:
 def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | None = None, what: str = "solve",
                tt_bytes: int = 24 << 20, node_budget: int = 0, time_budget: float = 0.0,
                progress: Callable[[int, int], None] | None = None,
-               windows: Sequence[tuple[int, int] | None] | None = None) -> list[SolveResult | int | RookError]:
+               windows: Sequence[tuple[int, int] | None] | None = None,
+               tolerance: int = 0) -> list[SolveResult | int | dict[Card, tuple[int, int]] | RookError]:
     """Solve every position on ``workers`` threads (default: every core).
 
-    ``what`` is ``"solve"`` (a :class:`SolveResult` each) or ``"value"`` (an
-    int each).  Each position starts from an empty table, so every answer
+    ``what`` is ``"solve"`` (a :class:`SolveResult` each), ``"value"`` (an
+    int each) or ``"bounds"`` (:meth:`Solver.card_bounds` each, every legal
+    card's value to within ``tolerance`` points).  Each position starts from an empty table, so every answer
     (node counts and budget stops included) is the same whatever the
     workers, the order or earlier calls; the tables themselves are kept
     for the next call (:func:`release_solvers` frees them).  A position that cannot be solved (bad input, budget) gives
@@ -245,8 +249,10 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
     items: Sequence[HandState | PositionData] = list(positions)
     if windows is not None and (what != "value" or len(windows) != len(items)):
         raise RookError("windows go with what='value', one window (or None) per position")
-    if what not in ("solve", "value"):
-        raise RookError(f"what must be 'solve' or 'value', not {what!r}")
+    if what not in ("solve", "value", "bounds"):
+        raise RookError(f"what must be 'solve', 'value' or 'bounds', not {what!r}")
+    if isinstance(tolerance, bool) or not isinstance(tolerance, int) or tolerance < 0:
+        raise RookError(f"tolerance must be an int >= 0 (points), not {tolerance!r}")
     n_workers = workers if workers is not None else (os.cpu_count() or 1)
     if not isinstance(n_workers, int) or n_workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
@@ -255,13 +261,14 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
     done = [0]
     lock = threading.Lock()
 
-    def one(i: int) -> SolveResult | int | RookError:
+    def one(i: int) -> SolveResult | int | dict[Card, tuple[int, int]] | RookError:
         pos = items[i]
         solver = _take_solver(key)
         solver.clear()
         try:
-            out: SolveResult | int | RookError = (
+            out: SolveResult | int | dict[Card, tuple[int, int]] | RookError = (
                 solver.solve(pos) if what == "solve"
+                else solver.card_bounds(pos, tolerance) if what == "bounds"
                 else solver.value(pos, window=None if windows is None else windows[i]))
         except RookError as e:
             out = e

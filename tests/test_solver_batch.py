@@ -45,6 +45,16 @@ def test_solve_many_equals_one_solver_in_order(workers: int) -> None:
     assert solve_many(POSITIONS, workers=workers, what="value") == [w.value for w in want]
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_solve_many_bounds_equal_card_bounds_one_by_one(workers: int) -> None:
+    solver = Solver()
+    want = []
+    for p in POSITIONS:
+        solver.clear()
+        want.append(solver.card_bounds(p, 20))
+    assert solve_many(POSITIONS, workers=workers, what="bounds", tolerance=20) == want
+
+
 def test_solve_many_reports_bad_positions_in_place() -> None:
     bad = dict(POSITIONS[0], hands=[["R14"], [], [], []])
     got = solve_many([POSITIONS[0], bad, POSITIONS[1]], workers=2, what="value")
@@ -107,7 +117,8 @@ def test_solve_many_keeps_the_tables_of_a_bigger_call() -> None:
     assert not solver_module._POOL
 
 
-@pytest.mark.parametrize("kwargs", [{"what": "nope"}, {"workers": 0}, {"time_budget": -1.0}])
+@pytest.mark.parametrize("kwargs", [{"what": "nope"}, {"workers": 0}, {"time_budget": -1.0},
+                                    {"what": "bounds", "tolerance": -5}, {"what": "bounds", "tolerance": 2.5}])
 def test_solve_many_bad_arguments(kwargs: dict[str, object]) -> None:
     with pytest.raises(RookError):
         solve_many(POSITIONS[:1], **kwargs)  # type: ignore[arg-type]

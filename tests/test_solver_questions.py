@@ -11,7 +11,8 @@ deals, the previous solver's).  For each position:
   is told holds the value and narrows step by step;
 * ``best_cards`` names exactly the cards ``solve`` finds best, with the value;
 * ``solve(guess=g)`` gives the same answers as without a guess;
-* ``at_least`` agrees with the value at the value and one grain above.
+* ``at_least`` agrees with the value at the value and one grain above;
+* ``card_bounds`` holds every card's value within its tolerance.
 
 Also: a budget stops an anytime search with bounds that hold the value; an
 exception raised by the progress function stops the search and comes out;
@@ -100,6 +101,50 @@ def test_T14_the_cards_from_the_best_so_far_equal_the_cards_from_the_value(recor
     assert {str(c): v for c, v in plain.move_values.items()} == record["move_values"]
     for other in (Solver(node_budget=10**12).solve(pos), Solver().solve(pos, anytime=True)):
         assert (other.value, other.move_values, other.best) == (plain.value, plain.move_values, plain.best)
+
+
+@pytest.mark.parametrize("record", _cases(), ids=_ids(_cases()))
+def test_T14_card_bounds_hold_every_cards_value_within_the_tolerance(record: dict[str, Any]) -> None:
+    """``card_bounds(position, t)``: every legal card, and for each
+    ``lo <= value <= hi`` with ``hi - lo <= t`` (the file's values); ``t =
+    0`` gives the values themselves."""
+    pos, want = _position(record), record["move_values"]
+    s = Solver()
+    for t in (0, 5, 10, 20, 40):
+        s.clear()
+        got = {str(c): b for c, b in s.card_bounds(pos, t).items()}
+        assert set(got) == set(want)
+        for c, (lo, hi) in got.items():
+            assert lo <= want[c] <= hi and hi - lo <= t, (t, c, lo, hi, want[c])
+
+
+def test_T14_card_bounds_cost_less_the_wider_the_tolerance() -> None:
+    """On full deals a wider tolerance searches fewer nodes (node counts
+    are deterministic), and 0 searches what ``solve`` does."""
+    nodes = {}
+    for t in (0, 20, 40):
+        s, total = Solver(), 0
+        for record in FULL_SAMPLE[:6]:
+            s.clear()
+            s.card_bounds(_position(record), t)
+            total += s.last_nodes
+        nodes[t] = total
+    s, solved = Solver(), 0
+    for record in FULL_SAMPLE[:6]:
+        s.clear()
+        s.solve(_position(record))
+        solved += s.last_nodes
+    assert nodes[0] == solved and nodes[0] > nodes[20] > nodes[40]
+
+
+def test_card_bounds_refuse_a_negative_tolerance_and_stop_on_a_budget() -> None:
+    pos = _position(FULL[0])
+    s = Solver()
+    with pytest.raises(RookError, match="tolerance"):
+        s.card_bounds(pos, -5)
+    with pytest.raises(BudgetExceeded):
+        Solver(node_budget=2_000).card_bounds(pos, 20)
+    assert s.card_bounds(pos, 0) == {c: (v, v) for c, v in s.solve(pos).move_values.items()}
 
 
 def test_T14_the_two_ways_to_every_cards_value_are_two_searches() -> None:

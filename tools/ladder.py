@@ -10,7 +10,9 @@ lies above 0 says A is the stronger bot there.
 The rungs: ``heuristic`` against ``random``; ``pimc`` at 8 worlds a
 decision against ``heuristic``; ``pimc`` at 32 worlds against ``pimc`` at
 8; ``pimc`` playing for the hand's score (the default) against ``pimc``
-playing for the points alone; ``pimc`` with its worlds weighted by how well
+playing for the points alone; ``pimc`` taking each world's card values only
+to within 10, 20 or 40 points (``tolerance``, scaled by the points still in
+play) against plain ``pimc-8``; ``pimc`` with its worlds weighted by how well
 they explain the auction (``bid_signal``) against plain ``pimc-8``; in the 9-card presets, ``pimc`` choosing its
 trump and discards as declarer by simulation (``nest="worlds"``) against
 plain ``pimc-8``; in the 13- and 14-card presets, ``pimc`` at
@@ -57,6 +59,10 @@ def rungs(preset: str) -> list[tuple[str, Any, Any]]:
                                        ("pimc-8 vs heuristic", pimc8, "heuristic"),
                                        ("pimc-32 vs pimc-8", pimc32, pimc8),
                                        ("pimc-8 (score) vs pimc-8 (points)", pimc8, points8)]
+    for t in (10, 20, 40):
+        tol8 = configured_bot("pimc", f"pimc-8-tol{t}", worlds=8, tolerance=t)
+        out.append((f"pimc-8-tol{t} (each world's card values to within {t} points, scaled) vs pimc-8",
+                    tol8, pimc8))
     bids8 = configured_bot("pimc", "pimc-8-bids", worlds=8, bid_signal=BID_TAU)
     out.append(("pimc-8-bids (worlds weighted by the auction) vs pimc-8", bids8, pimc8))
     if get_preset(preset).hand_size < 13:       # a full deal solves in milliseconds: plan the nest by worlds

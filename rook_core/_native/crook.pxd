@@ -210,5 +210,7 @@ cdef extern from "rook/solve.h" nogil:
                          int guess, int anytime, int *lo, int *hi)
     int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
                            uint64_t *best, int *lo, int *hi)
+    int rook_dd_move_bounds(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int tolerance,
+                            int32_t *lo, int32_t *hi)
     int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess,
                                   int anytime, int32_t *values, int *lo, int *hi)

@@ -13,7 +13,7 @@ from libc.stdint cimport int32_t, uint64_t
 from rook_core._native.crook cimport (
     rook_solver, rook_dd_pos, rook_solver_new, rook_solver_free, rook_solver_set_budget,
     rook_solver_nodes, rook_solver_stat, rook_dd_at_least, rook_dd_value_in, rook_dd_best_cards,
-    rook_dd_move_values_guess, rook_solver_set_generalize, rook_solver_set_time_budget,
+    rook_dd_move_values_guess, rook_dd_move_bounds, rook_solver_set_generalize, rook_solver_set_time_budget,
     rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
     rook_dd_watch_interrupts, rook_dd_interrupts, rook_solver_watch_interrupts_from, rook_dd_work_begun_at,
     rook_dd_work_interrupts,
@@ -357,6 +357,36 @@ cdef class SolverCore:
             self._stopped(v, lo, hi)
         to_move = (p.leader + p.trick_n) % 4
         return self._best_cards(v, [self._card(i) for i in range(64) if best >> i & 1], to_move, self.last_nodes)
+
+    def card_bounds(self, position, int tolerance):
+        """Return each legal card's value to within ``tolerance`` points:
+        ``{card: (lo, hi)}`` with ``lo <= value <= hi`` and ``hi - lo <=
+        tolerance`` (0: exact, ``lo == hi``).  For a caller that averages
+        many positions, as a Monte Carlo player does its worlds, whose
+        errors average out: on full ``tournament`` deals a tolerance of 20
+        costs about half the nodes of every card's exact value, and 40 a
+        third.
+
+        :raises PositionError: for an inconsistent position.
+        :raises RookError: for a negative tolerance.
+        :raises BudgetExceeded: when a budget runs out.
+        """
+        if tolerance < 0:
+            raise RookError(f"tolerance must be a number of points >= 0, not {tolerance}")
+        cdef rook_dd_pos p
+        cdef Rules rules = self._prepare(position, &p)
+        cdef int32_t lo[64]
+        cdef int32_t hi[64]
+        cdef int v, i
+        for i in range(64):
+            lo[i] = -1
+            hi[i] = -1
+        with nogil:
+            v = rook_dd_move_bounds(self.s, &rules.r, &p, tolerance, lo, hi)
+        self.last_nodes = rook_solver_nodes(self.s)
+        if v < 0:
+            self._stopped(v, 0, _total(rules, &p))
+        return {self._card(i): (lo[i], hi[i]) for i in range(64) if lo[i] >= 0}
 
     def solve(self, position, *, guess=None, anytime=False, progress=None, workers=1):
         """Return a :class:`SolveResult`: the value, the value after each

@@ -46,6 +46,7 @@ from .knowledge import NEST, Holder, Knowledge
 from .worlds import sample_world, world_position
 
 if TYPE_CHECKING:
+    from ..cards import Card
     from ..hand import HandState
     from ..position import Position
 
@@ -54,16 +55,21 @@ __all__ = ["PIMCAgent", "DDAgent", "card_means"]
 BID_DRAWS = 4   # with a bid signal: worlds drawn for each world kept
 
 
-def _complete(results: Sequence[SolveResult | int | RookError], legal: list[int]) -> list[tuple[int, dict[int, int]]]:
+def _complete(results: Sequence[SolveResult | int | dict[Card, tuple[int, int]] | RookError],
+              legal: list[int]) -> list[tuple[int, dict[int, int]]]:
     """Return (world index, {card: team 0's value}) for each result of
     :func:`~rook_core.solver.solve_many` with a value for every legal card
-    (a :class:`SolveResult`, or a :class:`BudgetExceeded` that kept them)."""
+    (a :class:`SolveResult`, a :class:`BudgetExceeded` that kept them, or
+    the bounds of ``what="bounds"``, each card taken at the middle of its
+    bounds)."""
     out = []
     for i, r in enumerate(results):
         if isinstance(r, BudgetExceeded):
             found = r.move_values or {}
         elif isinstance(r, SolveResult):
             found = r.move_values
+        elif isinstance(r, dict):
+            found = {c: (lo + hi) // 2 for c, (lo, hi) in r.items()}
         else:
             continue
         values: dict[int, int] = {int(c): v for c, v in found.items()}
@@ -72,7 +78,8 @@ def _complete(results: Sequence[SolveResult | int | RookError], legal: list[int]
     return out
 
 
-def card_means(results: Sequence[SolveResult | int | RookError], legal: list[int]) -> tuple[dict[int, float], int]:
+def card_means(results: Sequence[SolveResult | int | dict[Card, tuple[int, int]] | RookError],
+               legal: list[int]) -> tuple[dict[int, float], int]:
     """Return each legal card's mean value for team 0 over the complete
     results of :func:`~rook_core.solver.solve_many` (a :class:`SolveResult`,
     or a :class:`BudgetExceeded` that kept them, with a value for every legal
@@ -104,6 +111,13 @@ class PIMCAgent:
     :param worlds: deals sampled per card decision.
     :param node_budget: nodes per world's search (0: no limit).
     :param time_budget: seconds per world's search (0: no limit).
+    :param tolerance: 0 (the default): each world's every card's exact
+        value; ``t`` > 0 (points): each card's value only to within ``t``
+        times the share of the hand's points not yet taken
+        (:meth:`Solver.card_bounds <rook_core.solver.Solver.card_bounds>`),
+        taken at the middle of its bounds, which costs fewer nodes.  The
+        worlds' errors partly average out; docs/bots.md has what it costs
+        in play.
     :param decision_time: seconds per card decision (0: none): worlds are
         solved a batch at a time (``workers`` of them) until the time is up,
         the last batch within what is left, and the card is chosen from the
@@ -158,7 +172,7 @@ class PIMCAgent:
                  objective: str = "score", rollouts_above: int = 0, playout_fallback: bool = False,
                  nest: str = "heuristic", nest_budget: int = 2_000_000, decision_time: float = 0.0,
                  bid_signal: float = 0.0, nest_worlds: int = 0, nest_discards: int = 0,
-                 nest_margin: float = 0.0) -> None:
+                 nest_margin: float = 0.0, tolerance: int = 0) -> None:
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise RookError(f"worlds must be a positive int, not {worlds!r}")
         for name, x in (("node_budget", node_budget), ("time_budget", time_budget),
@@ -172,10 +186,12 @@ class PIMCAgent:
             raise RookError(f"rollouts_above must be an int >= 0, not {rollouts_above!r}")
         if nest not in ("heuristic", "worlds"):
             raise RookError(f"nest must be 'heuristic' or 'worlds', not {nest!r}")
-        for name, n in (("nest_budget", nest_budget), ("nest_worlds", nest_worlds), ("nest_discards", nest_discards)):
+        for name, n in (("nest_budget", nest_budget), ("nest_worlds", nest_worlds), ("nest_discards", nest_discards),
+                        ("tolerance", tolerance)):
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise RookError(f"{name} must be an int >= 0, not {n!r}")
         self.nest = nest
+        self.tolerance = tolerance
         self.bid_signal = float(bid_signal)
         self.nest_budget = nest_budget
         self.nest_discards = nest_discards
@@ -221,7 +237,7 @@ class PIMCAgent:
             complete = self._rollouts(k, positions, observation, legal)
             self.stats["rolled_out"] += 1
         else:
-            results = self._solve(positions, started)
+            results = self._solve(positions, started, self._tolerance_for(observation))
             complete = _complete(results, legal)
             self.stats["solved"] += len(complete)
             if self.playout_fallback and len(complete) < len(positions):
@@ -245,23 +261,35 @@ class PIMCAgent:
         return max(legal, key=lambda c: (round(worth[c], 9), round(sign * means[c], 9))
                    + _tie_break(self.variant, c))
 
-    def _solve(self, positions: list[Position], started: float) -> list[SolveResult | int | RookError]:
+    def _tolerance_for(self, observation: Mapping[str, Any]) -> int:
+        """This decision's tolerance: ``tolerance`` times the share of the
+        hand's points not yet taken.  Late in a hand the cards' values lie a
+        few points apart, and a tolerance as wide as the points still in play
+        would tell none of them apart."""
+        total = self.variant.total_points
+        left = max(0, total - sum(int(p) for p in observation["points"]))
+        return self.tolerance * left // total if total > 0 else 0
+
+    def _solve(self, positions: list[Position], started: float,
+               tolerance: int = 0) -> list[SolveResult | int | dict[Card, tuple[int, int]] | RookError]:
         """Every world's answer (solve_many's), or with ``decision_time`` those
         of the worlds solved by ``started`` + the time, a batch at a time (the
-        rest left out)."""
+        rest left out); with a tolerance, each card's bounds."""
+        what = "bounds" if tolerance else "solve"
         if not self.decision_time:
-            return solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes,
-                              node_budget=self.node_budget, time_budget=self.time_budget)
+            return solve_many(positions, workers=self.workers, tt_bytes=self.tt_bytes, what=what,
+                              tolerance=tolerance, node_budget=self.node_budget, time_budget=self.time_budget)
         deadline = started + self.decision_time
         batch = self.workers or os.cpu_count() or 1
-        out: list[SolveResult | int | RookError] = []
+        out: list[SolveResult | int | dict[Card, tuple[int, int]] | RookError] = []
         for i in range(0, len(positions), batch):
             left = deadline - time.perf_counter()
             if left <= 0 and out:
                 break
             limit = min(left, self.time_budget) if self.time_budget else left
-            out += solve_many(positions[i:i + batch], workers=self.workers, tt_bytes=self.tt_bytes,
-                              node_budget=self.node_budget, time_budget=max(limit, 1e-3))
+            out += solve_many(positions[i:i + batch], workers=self.workers, tt_bytes=self.tt_bytes, what=what,
+                              tolerance=tolerance, node_budget=self.node_budget,
+                              time_budget=max(limit, 1e-3))
         return out
 
     def _planned(self, observation: Mapping[str, Any], legal: list[int]) -> int | None:

@@ -175,6 +175,16 @@ int rook_dd_value_in(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, 
 int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, uint64_t *best,
                        int *lo, int *hi);
 
+/* Every legal card's value to within `tolerance` points: for each legal
+ * card of the seat to move, lo[card] <= its value <= hi[card] and
+ * hi[card] - lo[card] <= tolerance (others untouched; 0: exact, as
+ * rook_dd_move_values).  For a caller that averages many positions (a
+ * Monte Carlo player's worlds), whose errors average out.  Return 0, -1
+ * if the budget ran out (the finished classes are written), -2 for a
+ * position beyond the solver. */
+int rook_dd_move_bounds(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int tolerance,
+                        int32_t lo[64], int32_t hi[64]);
+
 /* rook_dd_move_values with a first guess of the position's value (< 0:
  * none), and the position's value found as rook_dd_value_in's anytime. */
 int rook_dd_move_values_guess(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int guess, int anytime,

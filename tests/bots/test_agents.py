@@ -138,6 +138,37 @@ def test_T8_pimc_plays_the_best_mean_card_of_its_worlds(seed: int) -> None:
     assert agent.last_used == 6
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_T8_pimc_with_a_tolerance_plays_the_best_mean_of_its_bounds_middles(seed: int) -> None:
+    """With ``tolerance``, each world's card values are the middles of
+    ``card_bounds`` to within the tolerance scaled by the share of the
+    points not yet taken (each holding the exact value), and the card
+    played has the best mean of them."""
+    h = _mid_play(seed, tricks=2)
+    seat = h.to_move
+    obs = h.observation(seat)
+    agent = PIMCAgent(h.variant, seed=seed, worlds=6, objective="points", tolerance=40)
+    action = agent.act(obs)
+    total = h.variant.total_points
+    t = 40 * (total - sum(obs["points"])) // total
+    assert 0 < t < 40
+    positions = world_positions(obs, 6, random.Random(seed))
+    solver = Solver(1 << 22)
+    sums = {int(c): 0 for c in h.legal_cards()}
+    for p in positions:
+        solver.clear()
+        exact = solver.solve(p).move_values
+        solver.clear()
+        for c, (lo, hi) in solver.card_bounds(p, t).items():
+            assert lo <= exact[c] <= hi <= lo + t
+            sums[int(c)] += (lo + hi) // 2
+    sign = 1 if seat % 2 == 0 else -1
+    assert sign * sums[action] == max(sign * s for s in sums.values())
+    assert agent.last_used == 6
+    with pytest.raises(RookError, match="tolerance"):
+        PIMCAgent(h.variant, tolerance=-1)
+
+
 @pytest.mark.parametrize(("preset", "seed"), [(p, s) for p in ("tournament", "crowsnest", "house-180")
                                                for s in range(5)])
 def test_T30_T32_H1_pimc_plays_the_card_that_scores_best_over_its_worlds(preset: str, seed: int) -> None:

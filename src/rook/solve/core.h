@@ -73,6 +73,7 @@ struct rook_solver {
     uint64_t nodes, budget;
     uint64_t time_budget_ns, deadline_ns;
     int stop, aborted;
+    int tolerance; /* card values wanted only to within this many points (rook_dd_move_bounds; 0: exact) */
     unsigned interrupts; /* the count of Ctrl-Cs its caller began at (interrupt.c) */
     uint64_t nodes_by_cards[65];
     uint64_t tt_hits;

@@ -13,8 +13,11 @@
  * the first by a wide search and each later one by probes from the best
  * value so far (most classes fall short of it), which is the position's
  * value in the end; or, when a guess, an anytime order, a progress function
- * or a budget asks for the position's value first, by probes from it.  The
- * table is shared between the steps, and between the cards.
+ * or a budget asks for the position's value first, by probes from it.
+ * Every card's value to within a tolerance (rook_dd_move_bounds): the same
+ * probes, stopped once the bounds are that close, and stepping that far in
+ * from a bound just proven (probes far from a value are cheap).  The table
+ * is shared between the steps, and between the cards.
  */
 #include "rook/solve/driver.h"
 #include "rook/solve/context.h"
@@ -52,7 +55,7 @@ int dd_narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, 
     int tried = 0, side = 0;
     for (;;) {
         int L = *lo > wlo ? *lo : wlo, H = *hi < whi ? *hi : whi;
-        if (L >= H)
+        if (L >= H || (card != DD_NONE && H - L <= s->tolerance))
             return 0;
         int open = (H - L) / gr;
         int capped = 0;
@@ -101,7 +104,11 @@ int dd_narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, 
             *hi = v > *lo ? v : *lo;
         if (card == DD_NONE)
             report(s, *lo, *hi);
-        g = step && steps < 2 ? (up ? *lo + gr : *hi) : -1;
+        /* (with a tolerance t, the steps go t in from the bound: one that
+         * holds leaves at most t open, and a target that far from the
+         * likely value is cheaper to decide) */
+        int t = card != DD_NONE && s->tolerance > gr ? s->tolerance : gr;
+        g = step && steps < 2 ? (up ? *lo + t : *hi - t + gr) : -1;
         steps++;
     }
 }
@@ -267,25 +274,31 @@ int rook_dd_best_cards(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
 /* The value of the root's class i when the position's value is not known:
  * narrowed from the best value another class proved (*bound; a first
  * guess: most classes fall short of it), or, while none has, by a wide
- * search; then *bound moves to it when it is better.  Return -1 when a
- * budget ran out. */
+ * search (with a tolerance, by probes from the middle: a wide search is
+ * exact); then *bound moves to it when it is better.  [*lo, *hi] get the
+ * bounds proven (equal without a tolerance).  Return -1 when a budget ran
+ * out. */
 static int open_class_value(rook_solver *s, int *bound, const dd_moves *mv, int i, int maximize, int total,
-                            int *v)
+                            int *lo, int *hi)
 {
     int b = __atomic_load_n(bound, __ATOMIC_RELAXED);
-    if (maximize ? b <= 0 : b >= total) {
+    int none = maximize ? b <= 0 : b >= total;
+    *lo = 0;
+    *hi = total;
+    if (none && !s->tolerance) {
         uint64_t rel;
-        *v = dd_child(s, mv->card[i], -1, total + 1, &rel);
+        *lo = *hi = dd_child(s, mv->card[i], -1, total + 1, &rel);
         if (s->aborted)
             return -1;
     } else {
-        int lo = 0, hi = total;
-        if (dd_narrow(s, mv->card[i], maximize ? b : b + s->grain, 1, PICK_HALVE, 0, total, &lo, &hi) < 0)
+        int g = none ? middle(s, total) : maximize ? b : b + s->grain;
+        if (dd_narrow(s, mv->card[i], g, 1, PICK_HALVE, 0, total, lo, hi) < 0)
             return -1;
-        *v = lo;
     }
-    for (int cur = __atomic_load_n(bound, __ATOMIC_RELAXED); maximize ? *v > cur : *v < cur;)
-        if (__atomic_compare_exchange_n(bound, &cur, *v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    /* the best proven: the class's lower bound for team 0, upper for team 1 */
+    int v = maximize ? *lo : *hi;
+    for (int cur = __atomic_load_n(bound, __ATOMIC_RELAXED); maximize ? v > cur : v < cur;)
+        if (__atomic_compare_exchange_n(bound, &cur, v, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             break;
     return 0;
 }
@@ -305,7 +318,7 @@ static int take_class(int *taken, int n, int from_end)
 }
 
 int dd_class_values(rook_solver *s, const dd_moves *mv, int maximize, int root, int *taken, int *bound,
-                    int32_t values[64], int from_end)
+                    int32_t values[64], int32_t *uppers, int from_end)
 {
     int total = dd_total(s);
     for (;;) {
@@ -313,13 +326,16 @@ int dd_class_values(rook_solver *s, const dd_moves *mv, int maximize, int root, 
         if (i < 0)
             return 0;
         int clo = maximize ? 0 : root, chi = maximize ? root : total;
-        if (root < 0 ? open_class_value(s, bound, mv, i, maximize, total, &clo) < 0
+        if (root < 0 ? open_class_value(s, bound, mv, i, maximize, total, &clo, &chi) < 0
                      : dd_narrow(s, mv->card[i], maximize ? root : root + s->grain, 1, PICK_HALVE, 0, total,
                                  &clo, &chi)
                     < 0)
             return -1;
-        for (uint64_t m = mv->cls[i]; m; m &= m - 1)
+        for (uint64_t m = mv->cls[i]; m; m &= m - 1) {
             values[s->card[rook_lsb(m)]] = clo;
+            if (uppers)
+                uppers[s->card[rook_lsb(m)]] = chi;
+        }
     }
 }
 
@@ -344,7 +360,7 @@ int rook_dd_move_values_guesses(rook_solver *s, const rook_rules *r, const rook_
         dd_moves mv;
         int maximize = dd_root_moves(s, &mv);
         int best = maximize ? 0 : total, taken = 0;
-        int r = dd_class_values(s, &mv, maximize, -1, &taken, &best, values, 0);
+        int r = dd_class_values(s, &mv, maximize, -1, &taken, &best, values, NULL, 0);
         if (lo)
             *lo = r < 0 && !maximize ? 0 : best;
         if (hi)
@@ -384,6 +400,20 @@ int rook_dd_move_values(rook_solver *s, const rook_rules *r, const rook_dd_pos *
                         int *hi)
 {
     return rook_dd_move_values_guess(s, r, p, -1, 0, values, lo, hi);
+}
+
+int rook_dd_move_bounds(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int tolerance,
+                        int32_t lo[64], int32_t hi[64])
+{
+    if (dd_setup(s, r, p) < 0)
+        return -2;
+    dd_moves mv;
+    int maximize = dd_root_moves(s, &mv);
+    int total = dd_total(s), best = maximize ? 0 : total, taken = 0;
+    s->tolerance = tolerance > 0 ? tolerance : 0;
+    int res = dd_class_values(s, &mv, maximize, -1, &taken, &best, lo, hi, 0);
+    s->tolerance = 0;
+    return res;
 }
 
 int rook_dd_solve_batch(rook_solver *s, const rook_rules *r, const rook_dd_pos *ps, int n, int keep,

@@ -12,7 +12,9 @@
  * not taken, or with from_end the last; atomically: threads may share the
  * mask) and writes it to values[card] for every card of the class: from
  * `root`, the position's value, or with root < 0 from the best value
- * proven so far, which it keeps in *bound.
+ * proven so far, which it keeps in *bound.  With the solver's tolerance
+ * (rook_dd_move_bounds) a class's value is only narrowed to within it:
+ * values get the lower bounds and uppers (when not NULL) the upper ones.
  */
 #ifndef ROOK_SOLVE_DRIVER_H
 #define ROOK_SOLVE_DRIVER_H
@@ -32,6 +34,6 @@ static inline int dd_on_grain(int g, int gr)
 int dd_narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, int whi, int *lo, int *hi);
 int dd_root_moves(rook_solver *s, dd_moves *mv);
 int dd_class_values(rook_solver *s, const dd_moves *mv, int maximize, int root, int *taken, int *bound,
-                    int32_t values[64], int from_end);
+                    int32_t values[64], int32_t *uppers, int from_end);
 
 #endif

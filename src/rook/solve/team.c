@@ -45,7 +45,7 @@ int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_d
      * class's value (8% fewer nodes on two threads than both from the
      * front, which ran two wide searches of good classes at once) */
     int from_end = team && (__atomic_fetch_add(&team->arrivals, 1, __ATOMIC_RELAXED) & 1);
-    res = dd_class_values(s, &mv, maximize, root, taken, bound, values, from_end);
+    res = dd_class_values(s, &mv, maximize, root, taken, bound, values, NULL, from_end);
     if (team) {
         /* no class left: help the members still searching theirs */
         if (res < 0)
