@@ -16,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,8 +49,11 @@ def _interrupted(body: str, argv: list[str] | None = None, stdin: str = "") -> t
     (argv: after its first bounds), and return its exit code, stdout and
     stderr."""
     cmd = argv or [sys.executable, "-c", PRELUDE + body]
+    # run outside the tree: the child must import the installed package (a
+    # sanitizer build's), not the bare sources
     child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             cwd=ROOT, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                             cwd=tempfile.gettempdir(),
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert child.stdin is not None and child.stdout is not None and child.stderr is not None
     if stdin:
         child.stdin.write(stdin.encode())
