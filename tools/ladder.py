@@ -12,7 +12,8 @@ decision against ``heuristic``; ``pimc`` at 32 worlds against ``pimc`` at
 8; ``pimc`` playing for the hand's score (the default) against ``pimc``
 playing for the points alone; ``pimc`` taking each world's card values only
 to within 10, 20 or 40 points (``tolerance``, scaled by the points still in
-play) against plain ``pimc-8``; ``pimc`` with its worlds weighted by how well
+play) against plain ``pimc-8``, and in the 9-card presets at 20 points with
+32 worlds against ``pimc-32``; ``pimc`` with its worlds weighted by how well
 they explain the auction (``bid_signal``) against plain ``pimc-8``; in the 9-card presets, ``pimc`` choosing its
 trump and discards as declarer by simulation (``nest="worlds"``) against
 plain ``pimc-8``; in the 13- and 14-card presets, ``pimc`` at
@@ -65,6 +66,9 @@ def rungs(preset: str) -> list[tuple[str, Any, Any]]:
                     tol8, pimc8))
     bids8 = configured_bot("pimc", "pimc-8-bids", worlds=8, bid_signal=BID_TAU)
     out.append(("pimc-8-bids (worlds weighted by the auction) vs pimc-8", bids8, pimc8))
+    if get_preset(preset).hand_size < 13:       # more worlds average the tolerance's errors out more
+        tol32 = configured_bot("pimc", "pimc-32-tol20", worlds=32, tolerance=20)
+        out.append(("pimc-32-tol20 (card values to within 20 points, scaled) vs pimc-32", tol32, pimc32))
     if get_preset(preset).hand_size < 13:       # a full deal solves in milliseconds: plan the nest by worlds
         nest8 = configured_bot("pimc", "pimc-8-nest", worlds=8, nest="worlds")
         out.append(("pimc-8-nest (trump and discards by worlds) vs pimc-8", nest8, pimc8))
