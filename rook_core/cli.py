@@ -126,7 +126,7 @@ def _odds(args: argparse.Namespace) -> int:
         from .hand import HandState
         check_seat(args.seat, "--seat")
         cards = HandState.deal(args.preset, args.deal).hand(args.seat).names()
-    bar, progress = _progress_bar(args.worlds * 4, "searches", args.no_progress)
+    bar, progress = _progress_bar(args.worlds, "searches", args.no_progress)   # the total comes with progress
     try:
         odds = bid_odds(args.preset, cards, seat=args.seat, worlds=args.worlds, seed=args.seed,
                         workers=args.workers, node_budget=args.budget, time_budget=args.time_budget,
@@ -428,8 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--worlds", type=flags.int_in(1, 100_000), default=None,
                     help="worlds per card decision of pimc agents")
     si.add_argument("--tolerance", type=flags.int_in(0, 10_000), default=None, metavar="POINTS",
-                    help="pimc agents take each world's card values only to within this many points "
-                         "(0: exact, the default); 40 costs about a third of the searches")
+                    help="pimc agents take each world's card values only to within this many points, "
+                         "times the share of the hand's points not yet taken (0: exact, the default; "
+                         "docs/bots.md has what it saves and what it costs in play)")
     si.add_argument("--engine", action="append", metavar="NAME=COMMAND",
                     help="an outside bot: a program that answers JSON lines (docs/FORMATS.md, "
                          "\"An outside bot\"), usable by NAME in --agents; e.g. "
@@ -541,6 +542,8 @@ def _progress_bar(total: int, unit: str, off: bool) -> tuple[Any, Any]:
 
     def progress(done: int, total: int) -> None:
         if bar is not None:
+            if bar.total != total:
+                bar.total = total
             bar.update(done - bar.n)
     return bar, progress
 

@@ -302,11 +302,9 @@ def map_on_threads(fn: Callable[[_T], _R], items: Iterable[_T], workers: int) ->
         finally:
             work_begun_at(None)
 
-    pool = ThreadPoolExecutor(max_workers=workers)
-    try:
-        return list(pool.map(guarded, items))
-    except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    finally:
-        pool.shutdown(wait=True)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        try:
+            return list(pool.map(guarded, items))
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
