@@ -4,17 +4,20 @@ its own, answers as the package does, on one thread and on two."""
 
 from __future__ import annotations
 
+import ctypes
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from order_study import parse, places_of  # noqa: E402
 from root_order import report, root_runs  # noqa: E402
 from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
 from solver_vs import anytime_bounds, compare  # noqa: E402
@@ -123,3 +126,31 @@ def test_T14_the_root_order_tool_tries_a_best_card_first_and_leaves_the_rules_or
             assert r.best_first[1] == r.rules[1]
     assert any(not r.first_is_best and r.best_first[1] != r.rules[1] for r in runs)
     assert f"best card in {sum(r.first_is_best for r in runs)}" in report(runs)[0]
+
+
+def test_T14_the_order_study_dumps_every_moves_outcome_without_changing_the_search(
+        side: Side, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tools/order_study.py`` (a ``-D DD_ORACLE -D DD_ORDER_DUMP`` build):
+    the dump build searches the nodes the default one does and gives the
+    same values; every dumped node has the cards asked for and each move's
+    cut flag agrees with its value and the node's window; the oracles spend
+    no more than the search's own order, and an order by the search's own
+    rank spends what it does."""
+    out = tmp_path / "dump.txt"
+    monkeypatch.setenv("DD_DUMP", str(out))
+    dumping = Side("dump", build("worktree", tmp_path, extra=["-DDD_ORACLE=16", "-DDD_ORDER_DUMP"]))
+    for i in range(3):
+        h = play_until("tournament", 960 + i, 28)
+        spec, pos = spec_of(h.variant), pos_of(h)
+        assert dumping.run("value", spec, pos)[::2] == side.run("value", spec, pos)[::2]
+    ctypes.CDLL(None).fflush(None)  # the dump's stream, opened by the library
+    nodes = list(parse(out))
+    assert nodes and {n["place"] for _, n in nodes} == {0, 1, 2, 3}
+    for _, n in nodes:
+        assert 16 <= n["cards"] <= 28 and len({m[0] for m in n["moves"]}) == len(n["moves"]) >= 2
+        for _, cut, v, spent in n["moves"]:
+            assert cut == (v >= n["beta"] if n["maximize"] else v <= n["alpha"]) and spent >= 0
+    for place in places_of(out).values():
+        own, first, cheapest = place.headroom()
+        assert own >= first >= cheapest > 0
+        assert place.spend_with(np.array([float(k == "rank") for k in place.names])) == own

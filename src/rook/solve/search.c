@@ -430,10 +430,64 @@ static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_move
 #ifndef DD_ORACLE_SEATS
 #define DD_ORACLE_SEATS 15
 #endif
+#ifdef DD_ORDER_DUMP
+/* With -D DD_ORDER_DUMP as well, the oracle orders nothing: it searches
+ * every move of such a node (uncounted, storing nothing) and appends a line
+ * to the file named by the environment's DD_DUMP, for tools/order_study.py:
+ *   S trump anytime pts[64] wkey[4][64]   (when the layout changes)
+ *   N place cards seat leader maximize alpha beta hands[4] trick[3] won[2]
+ *     end_points pts_out total | card:cut:value:nodes ...  (the moves in
+ *     the search's order; cut: the move alone would cut the node) */
+#include <stdio.h>
+#include <stdlib.h>
+static void order_dump(rook_solver *s, const dd_moves *mv, int n_cards, int maximize, int alpha, int beta)
+{
+    static FILE *f;
+    static const rook_rules *last_r;
+    static int last_trump = -1;
+    if (!f) {
+        const char *path = getenv("DD_DUMP");
+        if (!path || !(f = fopen(path, "a")))
+            return;
+    }
+    if (s->r != last_r || s->trump != last_trump) {
+        last_r = s->r;
+        last_trump = s->trump;
+        fprintf(f, "S %d %llu", s->trump, (unsigned long long)s->anytime);
+        for (int b = 0; b < 64; b++)
+            fprintf(f, " %d", s->pts[b]);
+        for (int l = 0; l < 4; l++)
+            for (int b = 0; b < 64; b++)
+                fprintf(f, " %d", s->wkey[l][b]);
+        fputc('\n', f);
+    }
+    fprintf(f, "N %d %d %d %d %d %d %d", s->trick_n, n_cards, (s->leader + s->trick_n) & 3, s->leader, maximize,
+            alpha, beta);
+    for (int i = 0; i < 4; i++)
+        fprintf(f, " %llu", (unsigned long long)s->hands[i]);
+    for (int i = 0; i < 3; i++)
+        fprintf(f, " %d", i < s->trick_n ? s->trick[i] : -1);
+    fprintf(f, " %d %d %d %d %d |", s->won[0], s->won[1], s->end_points, s->pts_out, dd_total(s));
+    uint64_t nodes0 = s->nodes, rel;
+    s->oracle = 1;
+    for (int i = 0; i < mv->n && !s->aborted; i++) {
+        uint64_t before = s->nodes;
+        int v = dd_child(s, mv->card[i], alpha, beta, &rel);
+        fprintf(f, " %d:%d:%d:%llu", mv->card[i], maximize ? v >= beta : v <= alpha, v,
+                (unsigned long long)(s->nodes - before));
+    }
+    s->oracle = 0;
+    s->nodes = nodes0;
+    fputc('\n', f);
+}
+#endif
 static void oracle_order(rook_solver *s, dd_moves *mv, int n_cards, int maximize, int alpha, int beta)
 {
     if (s->oracle || n_cards < DD_ORACLE || !((DD_ORACLE_SEATS >> s->trick_n) & 1) || mv->n < 2)
         return;
+#ifdef DD_ORDER_DUMP
+    order_dump(s, mv, n_cards, maximize, alpha, beta);
+#else
     uint64_t nodes = s->nodes, rel;
     int pick = -1;
     s->oracle = 1;
@@ -446,6 +500,7 @@ static void oracle_order(rook_solver *s, dd_moves *mv, int n_cards, int maximize
     s->nodes = nodes;
     if (pick > 0)
         move_to_front(mv, pick);
+#endif
 }
 #else
 #define oracle_order(s, mv, n_cards, maximize, alpha, beta) ((void)0)
