@@ -145,16 +145,17 @@ def _analyse(args: argparse.Namespace) -> int:
     from .review import played_hands, review_hand
     if args.budget < 0 or args.nest_budget < 0 or args.workers < 1:
         raise RookError("--budget and --nest-budget must not be negative, --workers at least 1")
-    tty = sys.stderr.isatty()
 
     def answer(doc: Any) -> dict[str, Any]:
         reviews = []
         for h in played_hands(doc):
-            def progress(done: int, total: int) -> None:
-                if tty:
-                    sys.stderr.write(f"\r  {done}/{total} cards reviewed" + ("\n" if done == total else ""))
-            r = review_hand(h, node_budget=args.budget, workers=args.workers, nest=args.nest,
-                            nest_budget=args.nest_budget, progress=progress)
+            bar, progress = _progress_bar(0, "cards", args.no_progress)   # the total comes with progress
+            try:
+                r = review_hand(h, node_budget=args.budget, time_budget=args.time_budget, workers=args.workers,
+                                nest=args.nest, nest_budget=args.nest_budget, progress=progress)
+            finally:
+                if bar is not None:
+                    bar.close()
             if args.show:
                 print(r.text() + "\n")
             reviews.append(r.to_json())
@@ -377,7 +378,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "text with --show.  Example: rook play --seed 3 --json | rook analyse --show")
     an.add_argument("--budget", type=flags.BUDGET, default=0,
                     help="node budget per search (0: none, the default); past it a card's cost is a lower bound")
+    an.add_argument("--time-budget", type=flags.seconds, default=0.0, metavar="SECONDS",
+                    help="time budget per search (0: none), the same way; unlike a node budget its answers "
+                         "depend on the machine")
     an.add_argument("--workers", type=flags.WORKERS, default=1, help="threads per search (default 1)")
+    an.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     an.add_argument("--nest", action="store_true",
                     help="also review the nest: each trump with its best discard, double dummy (slow)")
     an.add_argument("--nest-budget", type=flags.BUDGET, default=0, help="node budget per search of the nest review")

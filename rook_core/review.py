@@ -19,7 +19,7 @@ With ``nest=True`` the review also asks the nest decision
 (:func:`rook_core.nest.nest_decision`) what the declarer's hand was worth
 for each trump with its best discard, beside what was chosen.
 
-Each search is bounded by ``node_budget`` (0: none); a search cut short
+Each search is bounded by ``node_budget`` and ``time_budget`` (0: none); a search cut short
 gives the bounds it proved (``exact`` false), and the costs it touches are
 then lower bounds.  One solver serves the whole hand: the positions of one
 hand share most of their subtrees, and each search starts from the
@@ -184,8 +184,8 @@ def _has_play(h: HandState) -> bool:
 BIG_TABLE = 256 << 20        # the table of hands of 13 cards or more (see review_hand)
 
 
-def review_hand(h: HandState, *, node_budget: int = 0, workers: int = 1, nest: bool = False,
-                nest_budget: int = 0, tt_bytes: int | None = None,
+def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0, workers: int = 1,
+                nest: bool = False, nest_budget: int = 0, tt_bytes: int | None = None,
                 progress: Callable[[int, int], None] | None = None) -> HandReview:
     """Return the double-dummy review of the played hand ``h`` (any state
     whose play has begun: the cards played so far are reviewed).
@@ -200,7 +200,11 @@ def review_hand(h: HandState, *, node_budget: int = 0, workers: int = 1, nest: b
     ``partnership-57`` hands take seconds on one core (twelve hands of
     heuristic bots: median 1.5 s, p90 5.3 s), but the hardest take minutes:
     one of those twelve took 126 s, most of it the first card's value and
-    its best cards.  ``node_budget`` bounds each search.
+    its best cards.  ``node_budget`` (nodes) and ``time_budget`` (seconds,
+    0: none) bound each search: a review of such a hand under a time budget
+    ends in about the budget times the positions that need it, with bounds
+    where a search ran out (a time budget makes the answers depend on the
+    machine's speed; a node budget does not).
 
     :raises RookError: for a hand whose play has not begun (thrown in, or
         still in the bidding or the nest).
@@ -220,7 +224,7 @@ def review_hand(h: HandState, *, node_budget: int = 0, workers: int = 1, nest: b
     history = list(h.history)
     if tt_bytes is None:
         tt_bytes = BIG_TABLE if v.hand_size >= 13 else 24 << 20
-    solver = Solver(tt_bytes, node_budget=node_budget)
+    solver = Solver(tt_bytes, node_budget=node_budget, time_budget=time_budget)
     declarer_team = declarer % 2
     plays = sum(1 for ph, _, a in h.events() if ph == Phase.PLAY and a < 64)
     cards: list[CardReview] = []

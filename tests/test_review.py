@@ -95,6 +95,31 @@ def test_a_cut_search_gives_bounds_not_a_wrong_cost() -> None:
         assert b.cost <= a.cost         # a lower bound when not exact
 
 
+def test_a_time_budget_gives_bounds_not_a_wrong_cost() -> None:
+    """A microsecond a search: the big searches stop at their first look
+    at the clock (1,024 nodes) with the bounds proven, the small ones end;
+    every bound holds the exact review's value and every cost is a lower
+    bound.  ``rook analyse --time-budget`` does the same."""
+    h = _played("tournament", 2)
+    exact = review_hand(h)
+    cut = review_hand(h, time_budget=1e-6)
+    assert any(not c.exact for c in cut.cards) and any(c.exact for c in cut.cards)
+    for a, b in zip(exact.cards, cut.cards):
+        assert b.before[0] <= a.before[0] <= a.before[1] <= b.before[1]
+        assert b.after[0] <= a.after[0] <= a.after[1] <= b.after[1]
+        assert b.cost <= a.cost
+    doc = json.dumps(h.to_json()) + "\n"
+    out = subprocess.run([sys.executable, "-m", "rook_core", "analyse", "--time-budget", "0.000001",
+                          "--no-progress"], input=doc, capture_output=True, text=True, check=True)
+    cards = json.loads(out.stdout)["hands"][0]["cards"]
+    assert len(cards) == 36 and any(not c["exact"] for c in cards) and out.stderr == ""
+    bad = subprocess.run([sys.executable, "-m", "rook_core", "analyse", "--time-budget", "-1"], input=doc,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--time-budget" in bad.stderr and "Traceback" not in bad.stderr
+    with pytest.raises(RookError, match="time_budget"):
+        review_hand(h, time_budget=-1)
+
+
 def test_the_nest_review_gives_each_trump_its_best_discard() -> None:
     h = _played(SMALL_HOUSE, 3)
     r = review_hand(h, nest=True)
