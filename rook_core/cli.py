@@ -174,22 +174,20 @@ def _analyse(args: argparse.Namespace) -> int:
     return _run_jsonl(sys.stdin, sys.stdout, answer)
 
 
-def _progress_line(done: int, total: int) -> None:
-    """Show how far a long search is, on a terminal only (stderr)."""
-    sys.stderr.write(f"\r  nest: {done}/{total} discards settled")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
-
-
-def _nest_answer(workers: int, budget: int) -> Callable[[HandState], dict[str, Any]]:
+def _nest_answer(workers: int, budget: int, time_limit: float, no_progress: bool
+                 ) -> Callable[[HandState], dict[str, Any]]:
     def answer(hand: HandState) -> dict[str, Any]:
         from .hand import HandState
         from .nest import nest_decision
         if isinstance(hand, dict):
             hand = HandState.from_json({k: v for k, v in hand.items() if k != "id"})
-        progress = _progress_line if sys.stderr.isatty() else None
-        out = nest_decision(hand, workers=workers, node_budget=budget, progress=progress).to_json()
+        bar, progress = _progress_bar(0, "discards", no_progress)   # the total comes with progress
+        try:
+            out = nest_decision(hand, workers=workers, node_budget=budget, time_limit=time_limit,
+                                progress=progress).to_json()
+        finally:
+            if bar is not None:
+                bar.close()
         out["_hand"] = hand
         return out
     return answer
@@ -211,7 +209,7 @@ def _show_nest(hand: HandState, answer: dict[str, Any]) -> str:
         lines.append(f"  {t['trump']:<7} {' '.join(t['discard']):<24} {points:>6}  "
                      f"({t['discards']}, {t['solved']}, {t['nodes']:,}{undecided}){mark}")
     if not answer["proven"]:
-        lines.append("  the node budget cut searches short: >= marks a lower bound, and an "
+        lines.append("  a budget or the time limit cut the decision short: >= marks a lower bound, and an "
                      "undecided discard might do better")
     return "\n".join(lines)
 
@@ -354,6 +352,11 @@ def build_parser() -> argparse.ArgumentParser:
     ne.add_argument("--budget", type=flags.BUDGET, default=0,
                     help="node budget per search (0: none); past it the answer keeps what was "
                          "proven and says so (exact, unsettled, proven)")
+    ne.add_argument("--time-limit", type=flags.seconds, default=0.0, metavar="SECONDS",
+                    help="seconds for the whole decision (0: none), shared equally by the trumps; past a "
+                         "trump's share its discards not yet compared stay undecided (unsettled) and the best "
+                         "so far stands; it ends in about that time, and its answer depends on the machine")
+    ne.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     ne.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
     games = sorted(PRESETS) + ["toonerville"]
     pl = sub.add_parser("play", help="play a seeded game between bots and print it")
@@ -662,7 +665,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "nest":
             if args.workers < 1 or args.budget < 0:
                 raise RookError("--workers must be at least 1 and --budget not negative")
-            nest = _nest_answer(args.workers, args.budget)
+            nest = _nest_answer(args.workers, args.budget, args.time_limit, args.no_progress)
 
             def nest_line(obj: Any) -> dict[str, Any]:
                 out = nest(obj)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -72,8 +73,9 @@ class TrumpChoice:
     chosen discard's own solve; ``points`` is then what that discard surely
     gives (a lower bound) and ``value`` the matching bound on team 0's value.
     ``unsettled`` counts the discards the budget left undecided: any of them
-    might beat the choice.  Without a budget, ``exact`` is True and
-    ``unsettled`` 0.
+    might beat the choice.  Under a time limit (:func:`nest_decision`'s
+    ``time_limit``) the same holds, the discards not reached counted in
+    ``unsettled``.  Without either, ``exact`` is True and ``unsettled`` 0.
     """
 
     trump: int
@@ -353,7 +355,7 @@ def play_after(hand: HandState, trump: int, discard: tuple[int, ...]) -> HandSta
 
 
 def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: Solver,
-                    tick: Callable[[], None]) -> TrumpChoice:
+                    tick: Callable[[], None], deadline: float = 0.0) -> TrumpChoice:
     # The best-looking discards first (a high bar early makes the others
     # cheap to refute: with the best discard first, 2.8x fewer nodes on seed
     # 6006), then the rest in the order _discards makes them: neighbours
@@ -408,17 +410,23 @@ def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: 
             best = (points, value, discard, exact)
         return exact
 
+    def late() -> bool:
+        """Whether the trump's share of a time limit is used up (never
+        before its first discard, which sets the bar)."""
+        return bool(deadline) and best is not None and time.monotonic() >= deadline
+
     undecided: list[tuple[tuple[int, ...], int]] = []   # (discard, the bar it was asked about)
     for discard in options:
         bar = best[0] if best is not None else -1
-        if bar < ceiling and not consider(discard):
+        if bar < ceiling and (late() or not consider(discard)):
             undecided.append((discard, bar))
         tick()
     # A budget may have left discards undecided against an earlier, lower
     # bar: ask again against the final one, which is often easier to refute.
     # (The choice itself may be among them: its inexactness is `exact`.)
     assert best is not None
-    still = [discard for discard, bar in undecided if not (best[0] > bar and consider(discard))]
+    still = [discard for discard, bar in undecided
+             if not (best[0] > bar and not late() and consider(discard))]
     unsettled = sum(1 for discard in still if discard != best[2])
     mask = 0
     for c in best[2]:
@@ -428,7 +436,7 @@ def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: 
 
 
 def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 20,
-                  node_budget: int = 0,
+                  node_budget: int = 0, time_limit: float = 0.0,
                   progress: Callable[[int, int], None] | None = None) -> NestDecision:
     """Return the declarer's best discard and its points for every trump.
 
@@ -442,6 +450,14 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     single search: past it the decision goes on with what that search proved
     and says so (:attr:`TrumpChoice.exact`, :attr:`TrumpChoice.unsettled`,
     :attr:`NestDecision.proven`) instead of losing the work done;
+    ``time_limit`` (seconds, 0: none) bounds the whole decision: each trump
+    gets an equal share of it (the trumps one thread searches one after
+    another share its time), each search stops at that share, and past it
+    the discards not yet compared are left undecided, counted in
+    :attr:`TrumpChoice.unsettled`, the best found so far standing (the first
+    discard of each trump is always compared).  The decision then ends in
+    about ``time_limit``, at most about twice that, and depends on the
+    machine's speed, where a node budget does not;
     ``progress(done, total)`` is called as discards are settled.
 
     :raises PositionError: for a hand not in the nest phase, or a variant
@@ -451,6 +467,8 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     declarer, k, starts = _check(hand)
     if not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit < 1e9:
+        raise RookError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
     lock = threading.Lock()
     counts = [0, 0]
     if progress is not None:
@@ -465,15 +483,17 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     # One solver per thread, reused from trump to trump: a new trump empties
     # its table (a new generation), but the memory is only taken once.
     n = min(workers, len(starts))
+    share = time_limit / -(-len(starts) // n)    # each trump's seconds: a thread's trumps share the limit
     free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
     for _ in range(n):
-        free.put(Solver(tt_bytes, node_budget))
+        free.put(Solver(tt_bytes, node_budget, time_budget=share))
 
     def one(start: tuple[int, HandState]) -> TrumpChoice:
         trump, state = start
         solver = free.get()
+        deadline = time.monotonic() + share if share else 0.0
         try:
-            return _best_for_trump(state.clone(), declarer, k, trump, solver, tick)
+            return _best_for_trump(state.clone(), declarer, k, trump, solver, tick, deadline)
         finally:
             free.put(solver)
 

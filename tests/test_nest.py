@@ -29,7 +29,7 @@ import pytest
 
 from rook_core import HandState
 from rook_core.actions import TRUMP, Phase
-from rook_core.errors import PositionError
+from rook_core.errors import PositionError, RookError
 from rook_core.nest import best_looking_discards, discard_order, nest_decision, play_after
 from rook_core.solver import Solver
 from rook_core.variant import Variant
@@ -145,6 +145,35 @@ def test_T20_nest_decision_under_a_budget_keeps_what_it_proved(budget: int) -> N
                 assert choice.points == want[choice.trump]
     if budget == 1:
         assert cut == DEALS   # one node proves nothing here: every decision says so
+
+
+def test_T20_nest_decision_under_a_time_limit_keeps_what_it_proved() -> None:
+    """A whole-decision time limit: past each trump's share the discards not
+    yet compared stay undecided.  With a microsecond, each trump compares its
+    first discard only (these searches take fewer nodes than a look at the
+    clock), the reported points hold as under a node budget, and a limit
+    that is never reached changes nothing."""
+    variant = VARIANTS["last-trick-bonus"]
+    solver = Solver(4 << 20)
+    unsettled = 0
+    for seed in range(DEALS):
+        hand = _at_nest(variant, seed)
+        want = _brute_force(hand)
+        got = nest_decision(hand, time_limit=1e-6)
+        for choice in got.choices:
+            assert choice.solved == 1 and choice.exact and choice.points <= want[choice.trump]
+            unsettled += choice.unsettled
+            state = play_after(hand, choice.trump, tuple(int(c) for c in choice.discard))
+            assert _declarer_points(state, solver.value(state), got.declarer) == choice.points
+        assert nest_decision(hand, time_limit=1000, workers=2) == nest_decision(hand)
+    assert unsettled > 0
+    for bad in (-1, True, "1", float("inf")):
+        with pytest.raises(RookError, match="time_limit"):
+            nest_decision(hand, time_limit=bad)
+    res = _rook("nest", "--preset", "tournament", "--seed", "7", "--time-limit", "0.000001", "--show")
+    assert res.returncode == 0 and "undecided" in res.stdout and "time limit" in res.stdout, res.stderr
+    res = _rook("nest", "--preset", "tournament", "--seed", "7", "--time-limit", "-1")
+    assert res.returncode == 2 and "--time-limit" in res.stderr and "Traceback" not in res.stderr
 
 
 @pytest.mark.parametrize("knob", list(VARIANTS))
