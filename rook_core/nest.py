@@ -486,7 +486,7 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     share = time_limit / -(-len(starts) // n)    # each trump's seconds: a thread's trumps share the limit
     free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
     for _ in range(n):
-        free.put(Solver(tt_bytes, node_budget, time_budget=share))
+        free.put(Solver(tt_bytes, node_budget, time_budget=max(share, 1e-9) if share else 0.0))  # 0 would be none
 
     def one(start: tuple[int, HandState]) -> TrumpChoice:
         trump, state = start
