@@ -24,13 +24,15 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from rook_core import HandState
 from rook_core.actions import TRUMP, Phase
 from rook_core.errors import PositionError, RookError
-from rook_core.nest import best_looking_discards, discard_order, nest_decision, play_after
+from rook_core.nest import NestDecision, best_looking_discards, discard_order, nest_decision, play_after
 from rook_core.solver import Solver
 from rook_core.variant import Variant
 
@@ -115,19 +117,23 @@ def test_T7_T20_nest_decision_equals_brute_force(knob: str) -> None:
             assert 1 <= choice.solved <= choice.discards
 
 
+def _decisions_with_brute_force(**options: Any) -> Iterator[tuple[int, HandState, dict[int, int], NestDecision]]:
+    """(seed, hand, brute force's best points per trump, the decision under
+    ``options``) for the ``DEALS`` hands of the last-trick-bonus variant."""
+    for seed in range(DEALS):
+        hand = _at_nest(VARIANTS["last-trick-bonus"], seed)
+        yield seed, hand, _brute_force(hand), nest_decision(hand, **options)
+
+
 @pytest.mark.parametrize("budget", [1, 30, 300, 3000])
 def test_T20_nest_decision_under_a_budget_keeps_what_it_proved(budget: int) -> None:
     """A node budget per search never loses the decision: each trump still
     gets a discard, and what is reported holds.  Its points are at most the
     true best (brute force); when ``exact``, the discard scores exactly
     those points; when also nothing is ``unsettled``, they are the best."""
-    variant = VARIANTS["last-trick-bonus"]
     solver = Solver(4 << 20)
     cut = 0
-    for seed in range(DEALS):
-        hand = _at_nest(variant, seed)
-        want = _brute_force(hand)
-        got = nest_decision(hand, node_budget=budget)
+    for seed, hand, want, got in _decisions_with_brute_force(node_budget=budget):
         assert got.proven == all(c.exact and not c.unsettled for c in got.choices)
         cut += not got.proven
         for choice in got.choices:
@@ -153,13 +159,9 @@ def test_T20_nest_decision_under_a_time_limit_keeps_what_it_proved() -> None:
     first discard only (these searches take fewer nodes than a look at the
     clock), the reported points hold as under a node budget, and a limit
     that is never reached changes nothing."""
-    variant = VARIANTS["last-trick-bonus"]
     solver = Solver(4 << 20)
     unsettled = 0
-    for seed in range(DEALS):
-        hand = _at_nest(variant, seed)
-        want = _brute_force(hand)
-        got = nest_decision(hand, time_limit=1e-6)
+    for _, hand, want, got in _decisions_with_brute_force(time_limit=1e-6):
         for choice in got.choices:
             assert choice.solved == 1 and choice.exact and choice.points <= want[choice.trump]
             unsettled += choice.unsettled
