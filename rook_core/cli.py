@@ -152,7 +152,8 @@ def _analyse(args: argparse.Namespace) -> int:
             bar, progress = _progress_bar(0, "cards", args.no_progress)   # the total comes with progress
             try:
                 r = review_hand(h, node_budget=args.budget, time_budget=args.time_budget, workers=args.workers,
-                                nest=args.nest, nest_budget=args.nest_budget, progress=progress)
+                                nest=args.nest, nest_budget=args.nest_budget,
+                                nest_time_limit=args.nest_time_limit, progress=progress)
             finally:
                 if bar is not None:
                     bar.close()
@@ -389,6 +390,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--nest", action="store_true",
                     help="also review the nest: each trump with its best discard, double dummy (slow)")
     an.add_argument("--nest-budget", type=flags.BUDGET, default=0, help="node budget per search of the nest review")
+    an.add_argument("--nest-time-limit", type=flags.seconds, default=0.0, metavar="SECONDS",
+                    help="seconds for the whole nest review of a hand (0: none), as rook nest --time-limit")
     an.add_argument("--show", action="store_true", help="print the reviews for people instead of JSON")
     od = sub.add_parser(
         "odds", help="the odds of making each bid with a hand, per trump, by double-dummy simulation",

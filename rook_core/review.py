@@ -17,7 +17,9 @@ card's ``after`` is what the teams really took.
 
 With ``nest=True`` the review also asks the nest decision
 (:func:`rook_core.nest.nest_decision`) what the declarer's hand was worth
-for each trump with its best discard, beside what was chosen.
+for each trump with its best discard, beside what was chosen
+(``nest_budget`` and ``nest_time_limit`` are its ``node_budget`` and
+``time_limit``).
 
 Each search is bounded by ``node_budget`` and ``time_budget`` (0: none); a search cut short
 gives the bounds it proved (``exact`` false), and the costs it touches are
@@ -185,7 +187,8 @@ BIG_TABLE = 256 << 20        # the table of hands of 13 cards or more (see revie
 
 
 def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0, workers: int = 1,
-                nest: bool = False, nest_budget: int = 0, tt_bytes: int | None = None,
+                nest: bool = False, nest_budget: int = 0, nest_time_limit: float = 0.0,
+                tt_bytes: int | None = None,
                 progress: Callable[[int, int], None] | None = None) -> HandReview:
     """Return the double-dummy review of the played hand ``h`` (any state
     whose play has begun: the cards played so far are reviewed).
@@ -276,7 +279,7 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
             skipped = "cards are passed after the nest, so the hands of the play are not known then (T-22)"
         else:
             from .nest import nest_decision
-            decision = nest_decision(at_nest, node_budget=nest_budget)
+            decision = nest_decision(at_nest, node_budget=nest_budget, time_limit=nest_time_limit)
     discard = h.nest_mask if v.nest_size and v.nest_exchange == "discard" else 0
     return HandReview(v.name, declarer, h.high_bid, trump, (h.points[0], h.points[1]), v.total_points,
                       cards, decision, discard, nodes, skipped)

@@ -129,6 +129,9 @@ def test_the_nest_review_gives_each_trump_its_best_discard() -> None:
     worth = r.worth[0] if team == 0 else SMALL_HOUSE.total_points - r.worth[0]
     assert chosen.points >= worth           # the best discard does at least as well as the one made
     assert "the nest" in r.text() and r.to_json()["nest"]["chosen"]["trump"] in "BGRY"
+    limited = review_hand(h, nest=True, nest_time_limit=1e-6).nest       # each trump: its first discard only
+    assert limited is not None and not limited.proven and sum(c.unsettled for c in limited.choices) > 0
+    assert all(c.points <= full.points for c, full in zip(limited.choices, r.nest.choices))
     widow = review_hand(_played("partnership-57", 1), nest=True, node_budget=20_000)
     assert widow.nest is None and "no nest to bury" in widow.text()          # T-21: a swap, no discard
     passing = review_hand(_played(Variant.from_preset("partnership-57", nest_exchange="discard"), 1),
