@@ -442,6 +442,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="pimc agents take each world's card values only to within this many points, "
                          "times the share of the hand's points not yet taken (0: exact, the default; "
                          "docs/bots.md has what it saves and what it costs in play)")
+    si.add_argument("--decision-time", type=flags.seconds, default=None, metavar="SECONDS",
+                    help="pimc agents choose each card from the worlds they solve within this many seconds "
+                         "(0: every world, the default); the results then depend on the machine's speed and "
+                         "are not reproducible from the seed alone")
     si.add_argument("--engine", action="append", metavar="NAME=COMMAND",
                     help="an outside bot: a program that answers JSON lines (docs/FORMATS.md, "
                          "\"An outside bot\"), usable by NAME in --agents; e.g. "
@@ -609,7 +613,8 @@ def _simulate(args: argparse.Namespace) -> int:
         check_out_path(args.out)
     if args.report:
         check_report_path(args.report)
-    pimc = {k: v for k, v in (("worlds", args.worlds), ("tolerance", args.tolerance)) if v is not None}
+    pimc = {k: v for k, v in (("worlds", args.worlds), ("tolerance", args.tolerance),
+                              ("decision_time", args.decision_time)) if v is not None}
     options = {"pimc": pimc} if pimc and "pimc" in agents else {}
     engines = _engines(args.engine)
     seats: list[Any] = [engines.get(a, a) for a in agents]

@@ -149,13 +149,14 @@ def test_demo_runs_at_the_largest_seed() -> None:
 # the whole of argument checking (argparse and main's own checks) in-process.
 FLAGS: dict[str, list[str]] = {
     "perft": ["--depth"], "solve": ["--budget", "--time-budget", "--at-least"],
-    "nest": ["--seed", "--workers", "--budget", "--preset"],
+    "nest": ["--seed", "--workers", "--budget", "--preset", "--time-limit"],
     "play": ["--preset", "--seed", "--agents", "--max-hands", "--players", "--rounds", "--turn-limit"],
-    "analyse": ["--budget", "--workers", "--nest-budget"],
-    "odds": ["--preset", "--hand", "--deal", "--seat", "--worlds", "--seed", "--workers", "--budget", "--plot"],
+    "analyse": ["--budget", "--workers", "--nest-budget", "--time-budget", "--nest-time-limit"],
+    "odds": ["--preset", "--hand", "--deal", "--seat", "--worlds", "--seed", "--workers", "--budget", "--plot",
+             "--time-budget"],
     "demo": ["--seed", "--hands"],
     "simulate": ["--preset", "--agents", "--hands", "--games", "--seed", "--workers", "--max-hands", "--worlds",
-                 "--out", "--report", "--players", "--rounds", "--turn-limit"],
+                 "--out", "--report", "--players", "--rounds", "--turn-limit", "--tolerance", "--decision-time"],
     "serve": ["--port", "--db", "--solve-budget", "--read-timeout", "--requests-per-second"],
 }
 GOOD = {  # values each flag is meant to take, so that the fuzz also reaches the checks after argparse
@@ -168,7 +169,8 @@ GOOD = {  # values each flag is meant to take, so that the fuzz also reaches the
     "--seat": ["0", "2"], "--worlds": ["2"], "--plot": ["a.png", "a.txt", "no/dir/a.png"], "--hands": ["2", "0"],
     "--games": ["1"], "--out": ["a.parquet", "a.csv", "x.txt", "no/dir/a.csv"], "--report": ["r.png", "r.gif"],
     "--port": ["0"], "--db": ["g.sqlite", "no/dir/g.sqlite", "."], "--solve-budget": ["1000"],
-    "--read-timeout": ["5"], "--requests-per-second": ["0"],
+    "--read-timeout": ["5"], "--requests-per-second": ["0"], "--time-limit": ["0", "0.5"],
+    "--nest-time-limit": ["0", "1"], "--decision-time": ["0", "0.1"], "--tolerance": ["0", "20"],
 }
 GARBAGE = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70).map(str),

@@ -196,8 +196,37 @@ def test_cli_simulate_prints_a_summary_and_writes_files(tmp_path) -> None:
     assert s["side_a_minus_b"]["score_per_hand"] == pytest.approx(again["side_a_minus_b"]["score_per_hand"])
 
 
+def test_cli_simulate_gives_pimc_agents_their_options(monkeypatch) -> None:
+    """--worlds, --tolerance and --decision-time reach the pimc agents (and
+    only the options given); a run with a millisecond a decision plays."""
+    import rook_core.sim.simulate as module
+    from rook_core import cli
+
+    class Reached(Exception):
+        pass
+    seen: dict = {}
+
+    def fake(*args, **kwargs):
+        seen.update(kwargs)
+        raise Reached
+    monkeypatch.setattr(module, "simulate", fake)
+    with pytest.raises(Reached):
+        cli.main(["simulate", "--agents", "pimc,heuristic,pimc,heuristic", "--hands", "1", "--worlds", "3",
+                  "--tolerance", "10", "--decision-time", "0.25", "--no-progress"])
+    assert seen["agent_options"] == {"pimc": {"worlds": 3, "tolerance": 10, "decision_time": 0.25}}
+    with pytest.raises(Reached):
+        cli.main(["simulate", "--agents", "pimc,heuristic,pimc,heuristic", "--hands", "1", "--decision-time", "0",
+                  "--no-progress"])
+    assert seen["agent_options"] == {"pimc": {"decision_time": 0.0}}
+    monkeypatch.undo()
+    p = _rook("simulate", "--agents", "pimc,random,pimc,random", "--hands", "2", "--decision-time", "0.001",
+              "--json", "--no-progress")
+    assert p.returncode == 0 and json.loads(p.stdout)["hands"] == 2, p.stderr
+
+
 @pytest.mark.parametrize("args,message", [
     (["--agents", "heuristic,random"], "four kinds"),
+    (["--decision-time", "-1"], "--decision-time"),
     (["--agents", "heuristic,random,heuristic,wizard"], "unknown agent 'wizard'"),
     (["--hands", "-3"], "argument --hands: must be an int in 0 .."),
     (["--hands", "3", "--out", "x.xlsx"], ".parquet, .csv or .npz"),
