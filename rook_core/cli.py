@@ -34,7 +34,8 @@ import json
 import os
 import sys
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import flags
@@ -126,14 +127,10 @@ def _odds(args: argparse.Namespace) -> int:
         from .hand import HandState
         check_seat(args.seat, "--seat")
         cards = HandState.deal(args.preset, args.deal).hand(args.seat).names()
-    bar, progress = _progress_bar(args.worlds, "searches", args.no_progress)   # the total comes with progress
-    try:
+    with _progress_bar(0, "searches", args.no_progress) as progress:
         odds = bid_odds(args.preset, cards, seat=args.seat, worlds=args.worlds, seed=args.seed,
                         workers=args.workers, node_budget=args.budget, time_budget=args.time_budget,
                         progress=progress)
-    finally:
-        if bar is not None:
-            bar.close()
     print(json_line(odds.to_json()) if args.json else odds.text())
     if args.plot:
         print(f"wrote {write_odds_plot(odds, args.plot)}", file=sys.stderr)
@@ -149,14 +146,10 @@ def _analyse(args: argparse.Namespace) -> int:
     def answer(doc: Any) -> dict[str, Any]:
         reviews = []
         for h in played_hands(doc):
-            bar, progress = _progress_bar(0, "cards", args.no_progress)   # the total comes with progress
-            try:
+            with _progress_bar(0, "cards", args.no_progress) as progress:
                 r = review_hand(h, node_budget=args.budget, time_budget=args.time_budget, workers=args.workers,
                                 nest=args.nest, nest_budget=args.nest_budget,
                                 nest_time_limit=args.nest_time_limit, progress=progress)
-            finally:
-                if bar is not None:
-                    bar.close()
             if args.show:
                 print(r.text() + "\n")
             reviews.append(r.to_json())
@@ -182,13 +175,9 @@ def _nest_answer(workers: int, budget: int, time_limit: float, no_progress: bool
         from .nest import nest_decision
         if isinstance(hand, dict):
             hand = HandState.from_json({k: v for k, v in hand.items() if k != "id"})
-        bar, progress = _progress_bar(0, "discards", no_progress)   # the total comes with progress
-        try:
+        with _progress_bar(0, "discards", no_progress) as progress:
             out = nest_decision(hand, workers=workers, node_budget=budget, time_limit=time_limit,
                                 progress=progress).to_json()
-        finally:
-            if bar is not None:
-                bar.close()
         out["_hand"] = hand
         return out
     return answer
@@ -547,9 +536,12 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress_bar(total: int, unit: str, off: bool) -> tuple[Any, Any]:
-    """A tqdm bar on stderr (None when ``off``; silent when stderr is not a
-    terminal) and the ``progress(done, total)`` callback that moves it."""
+@contextmanager
+def _progress_bar(total: int, unit: str, off: bool) -> Iterator[Callable[[int, int], None]]:
+    """A tqdm bar on stderr for the work of the with-block (none when
+    ``off``; silent when stderr is not a terminal), closed at its end; yields
+    the ``progress(done, total)`` callback that moves it (``total`` may come
+    with the callback: 0 until then)."""
     bar = None
     if not off:
         from tqdm import tqdm  # type: ignore[import-untyped]
@@ -560,7 +552,11 @@ def _progress_bar(total: int, unit: str, off: bool) -> tuple[Any, Any]:
             if bar.total != total:
                 bar.total = total
             bar.update(done - bar.n)
-    return bar, progress
+    try:
+        yield progress
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _simulate_toonerville(args: argparse.Namespace) -> int:
@@ -570,13 +566,9 @@ def _simulate_toonerville(args: argparse.Namespace) -> int:
     if args.out:
         check_out_path(args.out)
     games = 20 if args.games is None else args.games
-    bar, progress = _progress_bar(games, "games", args.no_progress)
-    try:
+    with _progress_bar(games, "games", args.no_progress) as progress:
         result = simulate_toonerville(agents, games=games, seed=args.seed, rounds=_toonerville_rounds(args),
                                       turn_limit=args.turn_limit, workers=args.workers, progress=progress)
-    finally:
-        if bar is not None:
-            bar.close()
     summary = result.summary()
     print(json_line(summary) if args.json else format_toonerville_summary(summary))
     sys.stdout.flush()
@@ -620,14 +612,10 @@ def _simulate(args: argparse.Namespace) -> int:
     seats: list[Any] = [engines.get(a, a) for a in agents]
     count = {"games": args.games} if args.games is not None else {"hands": 1000 if args.hands is None
                                                                    else args.hands}
-    bar, progress = _progress_bar(next(iter(count.values())), next(iter(count)), args.no_progress)
-    try:
+    with _progress_bar(next(iter(count.values())), next(iter(count)), args.no_progress) as progress:
         result = simulate(args.preset, seats, seed=args.seed, workers=args.workers,
                           duplicate=args.duplicate, max_hands=args.max_hands,
                           agent_options=options, progress=progress, **count)
-    finally:
-        if bar is not None:
-            bar.close()
     summary = result.summary()
     if args.json:
         print(json_line(summary))

@@ -435,6 +435,16 @@ def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: 
                        best[3], unsettled)
 
 
+def check_time_limit(time_limit: object, what: str = "time_limit") -> float:
+    """Return ``time_limit`` (seconds, 0: none) as :func:`nest_decision` takes it.
+
+    :raises RookError: naming ``what``, for anything but a number in 0 .. 1e9.
+    """
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit < 1e9:
+        raise RookError(f"{what} must be a number of seconds >= 0, not {time_limit!r}")
+    return float(time_limit)
+
+
 def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 20,
                   node_budget: int = 0, time_limit: float = 0.0,
                   progress: Callable[[int, int], None] | None = None) -> NestDecision:
@@ -467,8 +477,7 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     declarer, k, starts = _check(hand)
     if not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
-    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 <= time_limit < 1e9:
-        raise RookError(f"time_limit must be a number of seconds >= 0, not {time_limit!r}")
+    check_time_limit(time_limit)
     lock = threading.Lock()
     counts = [0, 0]
     if progress is not None:

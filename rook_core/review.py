@@ -214,6 +214,9 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
+    if nest:
+        from .nest import check_time_limit
+        check_time_limit(nest_time_limit, "nest_time_limit")     # before the play's review, not after it
     if not _has_play(h):
         if h.is_over:
             raise RookError("a review needs a hand whose play has begun; this one was thrown in "

@@ -95,7 +95,7 @@ def test_a_cut_search_gives_bounds_not_a_wrong_cost() -> None:
         assert b.cost <= a.cost         # a lower bound when not exact
 
 
-def test_a_time_budget_gives_bounds_not_a_wrong_cost() -> None:
+def test_T8_T14_a_time_budget_gives_bounds_not_a_wrong_cost() -> None:
     """A microsecond a search: the big searches stop at their first look
     at the clock (1,024 nodes) with the bounds proven, the small ones end;
     every bound holds the exact review's value and every cost is a lower
@@ -129,6 +129,8 @@ def test_the_nest_review_gives_each_trump_its_best_discard() -> None:
     worth = r.worth[0] if team == 0 else SMALL_HOUSE.total_points - r.worth[0]
     assert chosen.points >= worth           # the best discard does at least as well as the one made
     assert "the nest" in r.text() and r.to_json()["nest"]["chosen"]["trump"] in "BGRY"
+    with pytest.raises(RookError, match="nest_time_limit"):
+        review_hand(h, nest=True, nest_time_limit=-1)
     limited = review_hand(h, nest=True, nest_time_limit=1e-6).nest       # each trump: its first discard only
     assert limited is not None and not limited.proven and sum(c.unsettled for c in limited.choices) > 0
     assert all(c.points <= full.points for c, full in zip(limited.choices, r.nest.choices))

@@ -84,6 +84,9 @@ def parse(path: Path) -> Iterator[tuple[dict[str, Any], Node]]:
 
 
 def _legal(layout: dict[str, Any], hand: int, led: int) -> int:
+    """The cards of ``hand`` that may follow ``led`` (solver bits): the led
+    lane, or anything when void, and the any-time cards.  A feature only:
+    the presets that must trump when void are not modelled."""
     follow = hand & (0xFFFF << (16 * (led >> 4)))
     return follow | (hand & layout["anytime"]) if follow else hand
 
