@@ -525,7 +525,7 @@ def _serve(args: argparse.Namespace) -> int:
         from .service.app import create_app
         from .service.serving import serve
     except ImportError as e:
-        raise RookError(f"rook serve needs the serve extra (pip install -e '.[serve]'): {e}") from None
+        raise RookError(f"rook serve: {e}") from None
     if not 0 <= args.port <= 65535:
         raise RookError(f"--port must be 0..65535, not {args.port}")
     folder = os.path.dirname(os.path.abspath(args.db))

@@ -35,3 +35,10 @@ class IllegalActionError(RookError):
 
 class PositionError(RookError):
     """A trick-play position (FORMATS.md) whose fields are not consistent."""
+
+
+def missing_extra(what: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:
+    """The error for ``what`` imported without the packages of the optional
+    ``extra`` (``error``: the failed import's own error, whose module it names)."""
+    return ModuleNotFoundError(f"{what} needs the {extra} extra: pip install 'rook_core[{extra}]' "
+                               f"(in a checkout: pip install -e '.[{extra}]'); {error}", name=error.name)

@@ -4,11 +4,15 @@ The sdist must hold exactly the files git tracks (and PKG-INFO): a pattern
 that matched folders inside ``.venv`` once put 8,000 files of installed
 packages (49 MB) into it.  The whole round trip (the sdist installed in a
 fresh venv and run there) is ``tools/check_dist.py``, which ``.ci/run`` runs.
+
+The optional extras: a module that needs one, imported without it, names
+the extra and how to install it.
 """
 
 from __future__ import annotations
 
 import io
+import subprocess
 import sys
 import tarfile
 from pathlib import Path
@@ -48,3 +52,36 @@ def test_the_sdist_check_names_an_untracked_file_and_a_missing_one(tmp_path):
     assert any("leaves out" in p and "rook_core/x.py" in p for p in problems)
     no_info = _tarball(tmp_path / "noinfo.tar.gz", sorted(tracked))
     assert sdist_problems(no_info, tracked) == ["the sdist has no PKG-INFO"]
+
+
+def _blocked(modules: list[str], code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a child Python where importing ``modules`` fails, as
+    without the extra that brings them."""
+    pre = "".join(f"sys.modules[{m!r}] = None; " for m in modules)
+    return subprocess.run([sys.executable, "-c", f"import sys; {pre}{code}"], capture_output=True, text=True,
+                          cwd=ROOT / "tests")
+
+
+@pytest.mark.parametrize("modules, module, extra", [
+    (["gymnasium"], "rook_core.rl", "rl"),
+    (["pettingzoo"], "rook_core.rl", "rl"),
+    (["fastapi"], "rook_core.service.app", "serve"),
+    (["uvicorn", "uvicorn.protocols", "uvicorn.protocols.http", "uvicorn.protocols.http.h11_impl"],
+     "rook_core.service.serving", "serve"),
+])
+def test_a_module_of_an_extra_imported_without_it_names_the_extra(modules, module, extra):
+    out = _blocked(modules, f"import {module}")
+    assert out.returncode == 1
+    last = out.stderr.strip().splitlines()[-1]
+    assert last.startswith("ModuleNotFoundError: ")
+    assert f"{module} needs the {extra} extra: pip install 'rook_core[{extra}]'" in last
+    assert modules[-1] in last
+
+
+def test_rook_serve_without_the_serve_extra_says_so_in_one_line():
+    out = _blocked(["fastapi"], "from rook_core.cli import main; sys.exit(main(['serve', '--port', '0']))")
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [
+        "rook: error: rook serve: rook_core.service.app needs the serve extra: pip install 'rook_core[serve]' "
+        "(in a checkout: pip install -e '.[serve]'); import of fastapi halted; None in sys.modules"]

@@ -17,10 +17,17 @@ Install the ``rl`` extra (``pip install 'rook_core[rl]'``).  The entry points:
 
 from __future__ import annotations
 
-from .aec import RookAECEnv, aec_env
-from .encoding import OBS_FIELDS, OBS_SIZE, action_count, action_mask, encode
-from .gym import GYM_IDS, RookGymEnv, register_gym_ids
-from .vector import VectorEnv
+from ..errors import missing_extra
+
+try:
+    from .aec import RookAECEnv, aec_env
+    from .encoding import OBS_FIELDS, OBS_SIZE, action_count, action_mask, encode
+    from .gym import GYM_IDS, RookGymEnv, register_gym_ids
+    from .vector import VectorEnv
+except ModuleNotFoundError as e:
+    if (e.name or "").split(".")[0] in ("gymnasium", "pettingzoo"):
+        raise missing_extra("rook_core.rl", "rl", e) from e
+    raise
 
 __all__ = ["GYM_IDS", "OBS_FIELDS", "OBS_SIZE", "RookAECEnv", "RookGymEnv", "VectorEnv", "action_count", "action_mask",
            "aec_env", "encode", "register_gym_ids"]

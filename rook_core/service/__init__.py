@@ -8,5 +8,6 @@
 * :mod:`.app`: the FastAPI app, its OpenAPI document and the browser table;
 * :mod:`.serving`: uvicorn with bounds on slow and numerous connections.
 
-Needs the ``serve`` extra: ``pip install -e '.[serve]'`` (FastAPI, uvicorn).
+Needs the ``serve`` extra: ``pip install 'rook_core[serve]'`` (FastAPI, uvicorn;
+``pip install -e '.[serve]'`` in a checkout).
 """

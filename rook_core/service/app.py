@@ -50,16 +50,21 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import anyio
-from fastapi import Body, Depends, FastAPI, Query, Request
-from fastapi import Path as FastPath
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
-from fastapi.routing import APIRoute
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from ..errors import missing_extra
+
+try:
+    import anyio
+    from fastapi import Body, Depends, FastAPI, Query, Request
+    from fastapi import Path as FastPath
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+    from fastapi.routing import APIRoute
+    from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+    from fastapi.staticfiles import StaticFiles
+    from pydantic import BaseModel, ConfigDict, Field
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+except ModuleNotFoundError as e:
+    raise missing_extra("rook_core.service.app", "serve", e) from e
 
 from .._version import __version__
 from ..analysis import contract_answer, legal_answer, perft_answer, review_answer, solve_answer

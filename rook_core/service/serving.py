@@ -22,10 +22,14 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
-
+from ..errors import missing_extra
 from .limits import Limits
+
+try:
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+except ModuleNotFoundError as e:
+    raise missing_extra("rook_core.service.serving", "serve", e) from e
 
 __all__ = ["serve"]
 
