@@ -530,7 +530,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise RookError(f"--port must be 0..65535, not {args.port}")
     folder = os.path.dirname(os.path.abspath(args.db))
     if not os.path.isdir(folder):
-        raise RookError(f"--db {args.db}: the folder {folder} does not exist")
+        raise RookError(f"--db {args.db!r}: the folder {folder!r} does not exist")
     limits = Limits.from_arguments(args)
     serve(create_app(args.db, args.jobs_dir, limits=limits), args.host, args.port, limits)
     return 0

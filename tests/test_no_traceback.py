@@ -70,6 +70,18 @@ def test_output_paths_are_checked_before_the_work_starts(tmp_path: Path) -> None
                          str(tmp_path / "nowhere" / "odds.png")), "nowhere")
 
 
+def test_a_path_with_a_control_character_is_quoted_in_its_one_line_error(tmp_path: Path) -> None:
+    """A raw control character (U+001E here) in an error would split it into
+    lines (str.splitlines) and reach the terminal as it is: paths are quoted."""
+    odd = str(tmp_path / "a\x1eb" / "x.db")
+    res = rook("serve", "--port", "0", "--db", odd)
+    _one_line_error(res, "--db", repr(odd), "does not exist")
+    assert "\x1e" not in res.stderr
+    res = rook("simulate", "--hands", "10", "--no-progress", "--out", str(tmp_path / "c\x1ed" / "x.csv"))
+    _one_line_error(res, "c\\x1ed", "does not exist")
+    assert "\x1e" not in res.stderr
+
+
 def test_serve_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     bad = tmp_path / "notes.txt"
     bad.write_text("these are my notes, not a database\n" * 50)

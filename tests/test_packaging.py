@@ -85,3 +85,26 @@ def test_rook_serve_without_the_serve_extra_says_so_in_one_line():
     assert out.stderr.strip().splitlines() == [
         "rook: error: rook serve: rook_core.service.app needs the serve extra: pip install 'rook_core[serve]' "
         "(in a checkout: pip install -e '.[serve]'); import of fastapi halted; None in sys.modules"]
+
+
+def test_the_installed_metadata_carries_the_packages_own_version():
+    """pyproject.toml's version (what pip shows) and rook_core.__version__
+    (what rook --version, the engine and the service show) are one."""
+    from importlib.metadata import version
+
+    from rook_core import __version__
+    assert version("rook_core") == __version__
+    assert f'version = "{__version__}"' in (ROOT / "pyproject.toml").read_text().split("[project]")[1].split("[")[0]
+
+
+def test_the_supported_pythons_agree_with_the_packages_metadata():
+    """tools/check_dist.py --supported checks the versions the metadata claims:
+    requires-python's lowest and every version classifier."""
+    from importlib.metadata import metadata
+
+    from check_dist import SUPPORTED
+    meta = metadata("rook_core")
+    assert meta["Requires-Python"] == f">={SUPPORTED[0]}"
+    claimed = [c.rsplit(" :: ", 1)[1] for c in meta.get_all("Classifier") or []
+               if c.startswith("Programming Language :: Python :: 3.")]
+    assert claimed == list(SUPPORTED)

@@ -1,6 +1,8 @@
 """Build the source distribution, install it in a fresh virtual environment and run it there.
 
     .venv/bin/python tools/check_dist.py               # about 40 s
+    .venv/bin/python tools/check_dist.py --python python3.10 --python python3.13
+    .venv/bin/python tools/check_dist.py --supported     # each supported Python found here
     .venv/bin/python tools/check_dist.py --keep /tmp/dist
 
 What ``pip install`` of a released rook_core gives a user, checked from
@@ -17,12 +19,19 @@ this checkout:
    works, and ``rook solve`` gives the same answers (values, cards, node
    counts) as this checkout's ``rook`` on two positions.
 
+With ``--python`` (repeated), points 2-4 run once for each interpreter
+named (default: the one running this tool), each in a venv of its own;
+``--supported`` adds every Python version of :data:`SUPPORTED` that this
+machine has (on the PATH as ``python3.X``, or under pyenv's versions), and
+names those it lacks.
+
 Exit status 0 when every check holds, else 1 with each failure named.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -32,6 +41,7 @@ import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SUPPORTED = ("3.10", "3.11", "3.12", "3.13")   # pyproject.toml's requires-python and classifiers
 NATIVE = ("contract", "hand", "rules", "sim", "solver")   # rook_core/_native's extension modules
 # two positions (FORMATS.md) that rook solve answers in both installs
 POSITIONS = [
@@ -40,6 +50,20 @@ POSITIONS = [
     '{"preset": "partnership-57", "trump": "G", "leader": 1, "trick": ["Y10"], '
     '"hands": [["G1", "Y5", "B14"], ["G5", "B1"], ["Y14", "G10", "R10"], ["Y1", "R5", "B10"]]}',
 ]
+
+
+def find_python(version: str) -> str | None:
+    """An interpreter of ``version`` (``3.12``) on this machine, or None."""
+    candidates = [shutil.which(f"python{version}") or ""]
+    pyenv = shutil.which("pyenv")
+    if pyenv:
+        root = subprocess.run([pyenv, "root"], capture_output=True, text=True).stdout.strip()
+        candidates += sorted(str(p) for p in Path(root, "versions").glob(f"{version}.*/bin/python"))
+    for c in candidates:
+        if c and subprocess.run([c, "-c", f"import sys; assert sys.version.startswith('{version}.')"],
+                                capture_output=True).returncode == 0:
+            return c
+    return None
 
 
 def tracked_files() -> set[str]:
@@ -79,10 +103,16 @@ def _run(cmd: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
 
 
-def install_problems(sdist: Path, work: Path, tracked: set[str]) -> list[str]:
-    """Install the sdist in a fresh venv under ``work`` and check what it gives (points 2-4)."""
+def install_problems(sdist: Path, work: Path, tracked: set[str], python: str | None = None) -> list[str]:
+    """Install the sdist in a fresh venv under ``work`` (made by ``python``,
+    default this interpreter) and check what it gives (points 2-4)."""
     env_dir = work / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
+    if python is None:
+        venv.EnvBuilder(with_pip=True).create(env_dir)
+    else:
+        made = _run([python, "-m", "venv", str(env_dir)], work)
+        if made.returncode:
+            return [f"{python} cannot make a venv: {made.stderr.strip()[-500:]}"]
     py, rook = env_dir / "bin" / "python", env_dir / "bin" / "rook"
     out = _run([str(py), "-m", "pip", "install", "-q", str(sdist)], work)
     if out.returncode:
@@ -115,8 +145,20 @@ def install_problems(sdist: Path, work: Path, tracked: set[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--keep", type=Path, help="build and install in this folder and keep it (default: a temporary one)")
+    ap.add_argument("--python", action="append", default=[],
+                    help="an interpreter to install the sdist with (repeat for several; default: this one)")
+    ap.add_argument("--supported", action="store_true",
+                    help="also every supported Python version found on this machine")
     a = ap.parse_args(argv)
     started = time.monotonic()
+    pythons: list[str | None] = list(a.python) or [None]
+    if a.supported:
+        found = {v: find_python(v) for v in SUPPORTED}
+        pythons += [p for v, p in found.items() if p and not sys.version.startswith(f"{v}.")]
+        if any(p is None for p in found.values()):
+            print("check_dist: not on this machine, so not checked: Python "
+                  + ", ".join(v for v, p in found.items() if p is None))
+    problems: list[str] = []
     with tempfile.TemporaryDirectory(prefix="rook-dist-") as tmp:
         work = a.keep or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
@@ -124,14 +166,21 @@ def main(argv: list[str] | None = None) -> int:
         sdist = build_sdist(work)
         size = sdist.stat().st_size
         problems = sdist_problems(sdist, tracked)
-        if not problems:
-            problems = install_problems(sdist, work, tracked)
+        for i, python in enumerate(pythons if not problems else []):
+            where = work / f"py{i}"
+            where.mkdir(exist_ok=True)
+            name = python or sys.executable
+            found = install_problems(sdist, where, tracked, python)
+            problems += [f"{name}: {p}" for p in found]
+            if not found:
+                version = _run([str(where / "venv" / "bin" / "python"), "--version"], where).stdout.strip()
+                print(f"check_dist: {version} ({name}): the sdist installs in a fresh venv and runs there")
     for p in problems:
         print(f"check_dist: {p}", file=sys.stderr)
     if problems:
         return 1
-    print(f"check_dist: {sdist.name} ({size / 1e6:.1f} MB, {len(tracked)} tracked files) installs in a fresh "
-          f"venv and runs there ({time.monotonic() - started:.0f} s)")
+    print(f"check_dist: {sdist.name} ({size / 1e6:.1f} MB, {len(tracked)} tracked files): every check holds "
+          f"({time.monotonic() - started:.0f} s)")
     return 0
 
 

@@ -1,4 +1,6 @@
-from typing import Any, Self
+from typing import Any
+
+from typing_extensions import Self
 
 from rook_core._native.rules import Rules
 

@@ -1,7 +1,8 @@
-from typing import Any, Self
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Self
 
 from rook_core._native.hand import HandCore
 from rook_core._native.rules import Rules

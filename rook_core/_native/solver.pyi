@@ -1,6 +1,8 @@
 # The core's answers are what the subclass's hooks build (rook_core.solver.Solver types them).
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Any
+
+from typing_extensions import Self
 
 from rook_core.errors import RookError
 

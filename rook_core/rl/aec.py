@@ -36,6 +36,7 @@ import random
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
@@ -198,7 +199,7 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
     def _game_scores(self) -> tuple[int, int] | None:
         return self._episode.totals if isinstance(self._episode, Game) else None
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         seat = self._seat_of[agent]
         h = self.hand
         return {"observation": encode_state(h, seat, self._game_scores()),

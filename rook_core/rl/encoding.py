@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..actions import BID
 from ..hand import HandState
@@ -72,7 +73,7 @@ _AT = field_slices()
 _N_MASKS = (_AT["passed"].stop) // 64          # the leading blocks that are card masks
 
 
-def obs_bounds() -> tuple[np.ndarray, np.ndarray]:
+def obs_bounds() -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """Return the lowest and highest value of each entry: 0 and 1, except
     the game scores, which may be negative (T-30)."""
     low = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -86,7 +87,7 @@ def action_count(variant: Variant) -> int:
     return BID + variant.max_bid + 1
 
 
-def action_mask(obs: Observation, n_actions: int, out: np.ndarray | None = None) -> np.ndarray:
+def action_mask(obs: Observation, n_actions: int, out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
     """Return an ``int8`` vector of ``n_actions`` with 1 at the seat's legal
     actions (all 0 when it is not to move)."""
     mask = np.zeros(n_actions, dtype=np.int8) if out is None else out
@@ -97,7 +98,7 @@ def action_mask(obs: Observation, n_actions: int, out: np.ndarray | None = None)
     return mask
 
 
-def state_mask(state: HandState, seat: int, n_actions: int) -> np.ndarray:
+def state_mask(state: HandState, seat: int, n_actions: int) -> npt.NDArray[Any]:
     """Return ``action_mask(state.observe(seat), n_actions)``, written natively."""
     mask = np.empty(n_actions, dtype=np.int8)
     state.mask_into(seat, mask)
@@ -105,7 +106,7 @@ def state_mask(state: HandState, seat: int, n_actions: int) -> np.ndarray:
 
 
 def encode(obs: Observation, game_scores: tuple[int, int] | None = None,
-           out: np.ndarray | None = None) -> np.ndarray:
+           out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
     """Return ``obs`` as the vector of :data:`OBS_FIELDS` (into ``out`` when given).
 
     :param game_scores: the game's running scores of team 0 and team 1, for
@@ -157,7 +158,7 @@ def encode(obs: Observation, game_scores: tuple[int, int] | None = None,
 
 
 def encode_state(state: HandState, seat: int, game_scores: tuple[int, int] | None = None,
-                 out: np.ndarray | None = None) -> np.ndarray:
+                 out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
     """Return ``encode(state.observe(seat), game_scores)``, built natively from
     the state and its history without an observation in between (about 6x
     faster; the two are equal: tests/rl/test_encoding.py)."""
@@ -172,6 +173,6 @@ def _clip(a: float, low: float) -> float:
     return low if a < low else 1.0 if a > 1 else a
 
 
-def describe(x: np.ndarray) -> dict[str, Any]:
+def describe(x: npt.NDArray[Any]) -> dict[str, Any]:
     """Return the vector's non-zero entries by field (for reading a tensor back)."""
     return {name: np.flatnonzero(x[sl]).tolist() for name, sl in _AT.items() if x[sl].any()}

@@ -44,6 +44,7 @@ from typing import Any, cast
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from ..bots.agents import Agent, act_for, make_agent
@@ -99,7 +100,7 @@ def _factory(spec: OpponentSpec, variant: Variant) -> Callable[[int], Agent]:
     raise RookError(f"an opponent is a kind name, a BotFactory or a function, not {spec!r}")
 
 
-class RookGymEnv(EpisodeView, gymnasium.Env[np.ndarray, np.int64]):
+class RookGymEnv(EpisodeView, gymnasium.Env[npt.NDArray[Any], np.int64]):
     """One learning seat against three bots (see the module docstring).
 
     :param variant: a trick-taking preset name or a :class:`Variant`.
@@ -146,7 +147,7 @@ class RookGymEnv(EpisodeView, gymnasium.Env[np.ndarray, np.int64]):
         self._bots: dict[int, Agent] = {}
 
     # ----------------------------------------------------------------- state
-    def _observe(self, **extra: Any) -> tuple[np.ndarray, dict[str, Any]]:
+    def _observe(self, **extra: Any) -> tuple[npt.NDArray[Any], dict[str, Any]]:
         ep = self._need_episode()
         h = self.hand
         scores = ep.totals if isinstance(ep, Game) else None
@@ -162,7 +163,7 @@ class RookGymEnv(EpisodeView, gymnasium.Env[np.ndarray, np.int64]):
 
     # --------------------------------------------------------------- episode
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[np.ndarray, dict[str, Any]]:
+              ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
@@ -172,7 +173,7 @@ class RookGymEnv(EpisodeView, gymnasium.Env[np.ndarray, np.int64]):
         self._bots_play()
         return self._observe()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[npt.NDArray[Any], float, bool, bool, dict[str, Any]]:
         ep = self._need_episode()
         if self._over() or truncated(ep, self.max_hands):
             raise RookError("the episode is over: call reset()")

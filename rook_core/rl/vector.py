@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from .._native import VectorCore, rules_for
 from ..bots.policy import NativePolicy
@@ -93,7 +94,7 @@ class VectorEnv:
         self.error = np.zeros(n, dtype=np.int32)
         self._started = False
 
-    def reset(self, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    def reset(self, seed: int = 0) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
         """Start every table (table ``i`` seeded ``seed + i``); return ``(obs, mask)``.
 
         :raises RookError: when a native policy's action was refused.
@@ -108,7 +109,7 @@ class VectorEnv:
         self._started = True
         return self.obs, self.mask
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def step(self, actions: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
         """Play one learner action per table (``n`` ints); return ``(obs, mask, reward, done)``
         (``error`` holds each table's refusal code, 0 when none).
 

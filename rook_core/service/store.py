@@ -93,10 +93,10 @@ class Store:
             db.execute("PRAGMA journal_mode=WAL")
             found = [str(r[0]) for r in db.execute("PRAGMA quick_check").fetchall()]
         except sqlite3.DatabaseError as e:
-            raise StoreDamaged(f"{path} is not a readable database ({e}); move it aside or restore "
+            raise StoreDamaged(f"{str(path)!r} is not a readable database ({e}); move it aside or restore "
                                "it from a copy") from None
         if found != ["ok"]:
-            raise StoreDamaged(f"{path} fails its integrity check ({'; '.join(found[:3])}); move it aside "
+            raise StoreDamaged(f"{str(path)!r} fails its integrity check ({'; '.join(found[:3])}); move it aside "
                                "or restore it from a copy")
         db.executescript(_SCHEMA)
         if "chain" not in [r[1] for r in db.execute("PRAGMA table_info(actions)")]:

@@ -13,9 +13,10 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import RookError
 from .simulate import SimResult
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["format_summary", "write_report", "write_odds_plot", "check_report_path", "declarer_strength"]
 
 
-def declarer_strength(result: SimResult) -> np.ndarray:
+def declarer_strength(result: SimResult) -> npt.NDArray[Any]:
     """Return, per hand, the declarer's dealt hand valued by
     :func:`~rook_core.bots.heuristic.hand_estimate` for the trump it named (NaN
     for a hand thrown in)."""

@@ -48,6 +48,7 @@ from functools import partial
 from typing import Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import _layout as L
 from ..actions import Phase
@@ -204,7 +205,7 @@ def _play_hand_in_game(g: Game, bots: list[Agent], where: str) -> None:
         _apply_checked(g, g.current, bots, where)
 
 
-def _to_arrays(rows: dict[str, list[Any]], cols: dict[str, tuple[str, str]]) -> dict[str, np.ndarray]:
+def _to_arrays(rows: dict[str, list[Any]], cols: dict[str, tuple[str, str]]) -> dict[str, npt.NDArray[Any]]:
     return {k: np.asarray(rows[k], dtype=cols[k][0]) for k in cols}
 
 
@@ -222,8 +223,8 @@ class SimResult(Tables):
     seed: int
     mode: str
     duplicate: bool
-    hands: dict[str, np.ndarray]
-    games: dict[str, np.ndarray]
+    hands: dict[str, npt.NDArray[Any]]
+    games: dict[str, npt.NDArray[Any]]
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
@@ -304,7 +305,7 @@ class SimResult(Tables):
         return res
 
     # ------------------------------------------------------------- output
-    def tables(self) -> dict[str, dict[str, np.ndarray]]:
+    def tables(self) -> dict[str, dict[str, npt.NDArray[Any]]]:
         return {"hands": self.hands, "games": self.games}
 
     def file_tables(self) -> list[str]:
@@ -451,7 +452,7 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
                      seed: int, n: int, mode: str, duplicate: bool, max_hands: int, workers: int,
                      executor: Executor | None, chunk: int | None,
                      progress: Callable[[int, int], None] | None
-                     ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+                     ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, npt.NDArray[Any]]]:
     """Play a run in the native loop (src/rook/sim.c) on ``workers`` threads,
     or in chunks on ``executor``; return the hand and game columns."""
     from .._native import ROW_COLUMNS, ROW_LEN
@@ -470,7 +471,7 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
     if mode == "hands":
         units = np.repeat(np.arange(n, dtype=np.int64), per)
         copies = np.tile(np.arange(per), n)
-        numbers = np.ones(n * per, dtype=np.int64)
+        numbers: npt.NDArray[np.int64] = np.ones(n * per, dtype=np.int64)
         deal_seeds = hand_seeds(seed, units)
         game_cols = _to_arrays(_new_columns(GAME_COLUMNS), GAME_COLUMNS)
     else:
@@ -481,8 +482,8 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
         counts = games[:, 0]
         units = np.repeat(g_units, counts)
         copies = np.repeat(g_copies, counts)
-        numbers = np.concatenate([np.arange(1, k + 1) for k in counts]) if len(counts) else \
-            np.zeros(0, np.int64)
+        numbers = (np.concatenate([np.arange(1, k + 1) for k in counts]) if len(counts)
+                   else np.zeros(0, np.int64))
         game_seeds = hand_seeds(seed, units)
         deal_seeds = hand_seeds(game_seeds, numbers - 1)
         game_cols = {"unit": g_units, "copy": g_copies, "hands": counts, "total_0": games[:, 1],
@@ -499,7 +500,7 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
             f"{where}{' (duplicate copy 1)' if copy else ''}: seat {seat} "
             f"({_agent_name(agent)}) chose action {int(col['error_action'][i])}, which the rules "
             f"refuse", action=int(col["error_action"][i]))
-    out: dict[str, np.ndarray] = {"unit": units, "copy": copies, "hand": numbers, "deal_seed": deal_seeds}
+    out: dict[str, npt.NDArray[Any]] = {"unit": units, "copy": copies, "hand": numbers, "deal_seed": deal_seeds}
     for name in HAND_COLUMNS:
         if name in col:
             out[name] = col[name]
@@ -507,7 +508,7 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
 
 
 def _native_chunk(variant: Variant, policies: list[tuple[int, Any]], seed: int, mode: str, duplicate: bool,
-                  max_hands: int, first: int, count: int) -> tuple[np.ndarray, np.ndarray | None]:
+                  max_hands: int, first: int, count: int) -> tuple[npt.NDArray[Any], npt.NDArray[Any] | None]:
     """Play units first .. first+count-1 natively; return (hand rows, game rows or None)."""
     from .._native import rules_for, sim_games, sim_hands
     rules = rules_for(variant)

@@ -17,6 +17,7 @@ import os
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import RookError
 
@@ -66,15 +67,15 @@ def check_folder(path: str) -> None:
     """
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise RookError(f"cannot write {path!r}: the folder {folder} does not exist")
+        raise RookError(f"cannot write {path!r}: the folder {folder!r} does not exist")
     if not os.access(folder, os.W_OK):
-        raise RookError(f"cannot write {path!r}: the folder {folder} is not writable")
+        raise RookError(f"cannot write {path!r}: the folder {folder!r} is not writable")
 
 
 _LANE_TEXT: list[list[str]] = []      # for each 16-bit lane of a mask, the text of each of its 65,536 values
 
 
-def cards_text(masks: np.ndarray) -> list[str]:
+def cards_text(masks: npt.NDArray[Any]) -> list[str]:
     """The cards of each 64-bit mask as text, as ``str(CardSet(mask))`` spells them
     (``B5 B10 G14 Rook``: colored cards by id, the bird last), by a table per
     16-bit lane built once."""
@@ -105,7 +106,7 @@ def cards_text(masks: np.ndarray) -> list[str]:
 class Tables:
     """Named tables of columns with the run's metadata (see the module's note)."""
 
-    def tables(self) -> dict[str, dict[str, np.ndarray]]:
+    def tables(self) -> dict[str, dict[str, npt.NDArray[Any]]]:
         """Every table by name, the main one first."""
         raise NotImplementedError
 

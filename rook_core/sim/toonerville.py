@@ -27,6 +27,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import RookError
 from ..rng import agent_seed, check_seed, hand_seed
@@ -71,8 +72,8 @@ class ToonervilleSimResult(Tables):
     preset: str
     agents: tuple[str, ...]
     seed: int
-    rounds: dict[str, np.ndarray]
-    games: dict[str, np.ndarray]
+    rounds: dict[str, npt.NDArray[Any]]
+    games: dict[str, npt.NDArray[Any]]
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
@@ -85,7 +86,7 @@ class ToonervilleSimResult(Tables):
             np.array_equal(a[k], b[k]) for a, b in ((self.rounds, other.rounds), (self.games, other.games))
             for k in a)
 
-    def tables(self) -> dict[str, dict[str, np.ndarray]]:
+    def tables(self) -> dict[str, dict[str, npt.NDArray[Any]]]:
         return {"rounds": self.rounds, "games": self.games}
 
     def metadata(self) -> dict[str, str]:
@@ -174,7 +175,7 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
     pool, own = process_pool(workers, executor)
     parts = run_chunks(partial(_chunk, kinds, rules, seed), games, chunk, pool, own, progress)
 
-    def arrays(which: int, cols: dict[str, tuple[str, str]]) -> dict[str, np.ndarray]:
+    def arrays(which: int, cols: dict[str, tuple[str, str]]) -> dict[str, npt.NDArray[Any]]:
         return {k: np.asarray([x for part in parts for x in part[which][k]], dtype=dt)
                 for k, (dt, _) in cols.items()}
 
