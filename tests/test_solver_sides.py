@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from order_study import parse, places_of  # noqa: E402
 from root_order import report, root_runs  # noqa: E402
-from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
+from solver_sides import Side, build, play_until, pos_of, solver_opt_level, spec_of  # noqa: E402
 from solver_vs import anytime_bounds, compare  # noqa: E402
 
 from rook_core.solver import Solver  # noqa: E402
@@ -74,6 +74,15 @@ def test_T14_anytime_bounds_at_a_node_budget_hold_the_value_and_repeat_exactly(s
     assert [(lo, hi) for lo, hi, _ in anytime_bounds(side, deals)] == [(v, v) for v in values]
     # and the side is left as it was: a plain value searches the same nodes
     assert side.run("value", spec, pos)[::2] == plain[::2]
+
+
+def test_a_side_is_built_at_the_optimisation_level_of_its_commits_package_build(tmp_path: Path) -> None:
+    """The solver's files at the level CMakeLists.txt gives them: -O2 in the
+    working tree, -O3 (the whole core's) before that line existed."""
+    text = (ROOT / "CMakeLists.txt").read_text()
+    level = re.search(r"\$\{ROOK_SOLVER_SOURCES\}\s+PROPERTIES\s+COMPILE_OPTIONS\s+(-O\w)", text)
+    assert level is not None and solver_opt_level("worktree") == level.group(1) == "-O2"
+    assert solver_opt_level("649b7bd") == "-O3"
 
 
 def test_a_side_of_an_older_commit_loads_and_says_it_has_no_threads(tmp_path: Path) -> None:

@@ -8,8 +8,9 @@ and the headers beside them) are taken with ``git archive`` into a scratch
 folder (``build/solver-sides/<commit>-<tag>/``, or ``--scratch``; the tag
 stands for the interface file and the flags), and compiled with
 ``bench/solver_side.c`` (the fixed C interface) into ``side.so`` there, with
-the flags of the package build (``-O3``, x86-64-v2 where the compiler knows
-it, link-time optimisation).  Each library keeps its symbols to itself, so
+the flags of that commit's package build (``-O3``, or the level its
+``CMakeLists.txt`` gives the solver's files; x86-64-v2 where the compiler
+knows it, link-time optimisation).  Each library keeps its symbols to itself, so
 two of them load into one process: ``bench/solver_vs.py`` times them on the
 same deals.  A commit already built is not built again (``--force`` does).
 
@@ -26,6 +27,7 @@ import hashlib
 import io
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -71,6 +73,20 @@ def _export(commit: str, dest: Path) -> Path:
     return src
 
 
+def solver_opt_level(commit: str) -> str:
+    """The optimisation level the package build of ``commit`` gives the
+    solver's files: ``-O3`` (the whole core's), unless its CMakeLists.txt
+    sets ``COMPILE_OPTIONS`` of ``ROOK_SOLVER_SOURCES`` to another level."""
+    if commit == "worktree":
+        text = (ROOT / "CMakeLists.txt").read_text()
+    else:
+        out = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:CMakeLists.txt"], capture_output=True,
+                             text=True)
+        text = out.stdout if out.returncode == 0 else ""
+    m = re.search(r"\$\{ROOK_SOLVER_SOURCES\}\s+PROPERTIES\s+COMPILE_OPTIONS\s+(-O\w)", text)
+    return m.group(1) if m else "-O3"
+
+
 def _arch_flags(cc: str) -> list[str]:
     probe = subprocess.run([cc, "-march=x86-64-v2", "-x", "c", "-c", "-o", os.devnull, "-"],
                            input=b"int x;", capture_output=True)
@@ -95,7 +111,7 @@ def build(commit: str, scratch: Path | None = None, force: bool = False, extra: 
         raise SystemExit(f"solver_sides: no solver sources in {full[:12]}")
     cc = os.environ.get("CC", "cc")
     arch = [] if any(x.startswith("-march=") for x in (extra or [])) else _arch_flags(cc)
-    cmd = [cc, "-O3", *arch, "-flto", "-std=c11", "-fPIC", "-shared",
+    cmd = [cc, solver_opt_level(full), *arch, "-flto", "-std=c11", "-fPIC", "-shared",
            "-fvisibility=hidden", "-Wl,-Bsymbolic", f"-I{src}", *(extra or []),
            str(SHIM), *map(str, sources), "-o", str(lib)]
     done = subprocess.run(cmd, capture_output=True, text=True)
