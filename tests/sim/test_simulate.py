@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -42,6 +43,16 @@ def test_results_do_not_depend_on_workers_chunks_or_executor() -> None:
     # a prefix of a run is the shorter run
     short = simulate("tournament", HR, hands=15, seed=3)
     assert all(np.array_equal(short.hands[k], base.hands[k][:15]) for k in HAND_COLUMNS)
+
+
+@pytest.mark.parametrize("method", [m for m in ("spawn", "forkserver") if m in multiprocessing.get_all_start_methods()])
+def test_python_agents_on_processes_that_start_afresh_give_the_same_results(method: str) -> None:
+    """A process pool whose workers import rook_core anew (spawn; forkserver,
+    which Python 3.14 makes Linux's default) runs Python agents' chunks with
+    the results of this thread: the work pickles, the seeds travel."""
+    base = simulate("crowsnest", HR, hands=12, seed=3, native=False)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context(method)) as ex:
+        assert simulate("crowsnest", HR, hands=12, seed=3, native=False, executor=ex, chunk=4) == base
 
 
 def test_games_do_not_depend_on_workers(games_dup) -> None:

@@ -3,7 +3,9 @@ whatever the workers and chunks, equal to one-by-one calls."""
 
 from __future__ import annotations
 
+import multiprocessing
 import random
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -42,6 +44,19 @@ def test_odds_many_draws_hand_i_from_its_own_seed() -> None:
     assert many == odds_many("tournament", hands, worlds=3, seed=5, workers=2, chunk=1)
     for i, (cards, seat) in enumerate(hands):
         assert many[i] == bid_odds("tournament", cards, seat=seat, worlds=3, seed=hand_seed(5, i)).to_json()
+
+
+def test_studies_on_processes_started_by_forkserver_give_the_same_answers() -> None:
+    """forkserver (Linux's default from Python 3.14): the workers import
+    rook_core anew; the reviews and odds are those of one thread."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no forkserver start method on this platform")
+    docs = [g.to_json() for g in _games(2)]
+    hands = [([int(c) for c in HandState.deal("tournament", 1).hand(0)], 0)]
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("forkserver")) as ex:
+        assert review_many(docs, executor=ex, chunk=1) == review_many(docs)
+        assert odds_many("tournament", hands, worlds=3, seed=2, executor=ex) == odds_many("tournament", hands,
+                                                                                          worlds=3, seed=2)
 
 
 def test_bad_studies_are_refused_by_name() -> None:
