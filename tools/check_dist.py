@@ -68,7 +68,12 @@ def find_python(version: str) -> str | None:
 
 def tracked_files() -> set[str]:
     """The files git tracks in this checkout (paths relative to its root)."""
-    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True)
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True)
+    except FileNotFoundError:
+        raise SystemExit("check_dist: needs git, to compare the sdist with the tracked files") from None
+    if out.returncode:
+        raise SystemExit(f"check_dist: {ROOT} is not a git checkout: {out.stderr.decode().strip()}")
     return {p for p in out.stdout.decode().split("\0") if p}
 
 
