@@ -520,6 +520,13 @@ def _check_trick_only(args: argparse.Namespace) -> None:
         raise RookError("--players and --rounds are for --preset toonerville")
 
 
+def _one_line(text: str) -> str:
+    """``text`` with every character that is not printable (a newline, U+001E)
+    written as its escape: an error stays one line, and nothing raw of what
+    the user typed reaches the terminal."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         from .service.app import create_app
@@ -724,7 +731,7 @@ def main(argv: list[str] | None = None) -> int:
             play_game_log(args.preset, args.seed, agents, args.max_hands, sys.stdout)
             return 0
     except RookError as e:
-        print(f"rook: error: {e}", file=sys.stderr)
+        print(f"rook: error: {_one_line(str(e))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `rook play | head`
         sys.stderr.close()

@@ -82,6 +82,16 @@ def test_a_path_with_a_control_character_is_quoted_in_its_one_line_error(tmp_pat
     assert "\x1e" not in res.stderr
 
 
+def test_every_error_the_command_prints_is_one_line_whatever_its_text(monkeypatch, capsys) -> None:
+    """The printer itself escapes what is not printable, for messages that
+    echo the user's text without quoting it."""
+    def refuse(args: object) -> int:
+        raise RookError("a\x1eb\nc\td é")
+    monkeypatch.setattr(rook_cli, "_serve", refuse)
+    assert rook_cli.main(["serve"]) == 2
+    assert capsys.readouterr().err == "rook: error: a\\x1eb\\nc\\td é\n"
+
+
 def test_serve_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
     bad = tmp_path / "notes.txt"
     bad.write_text("these are my notes, not a database\n" * 50)

@@ -79,9 +79,8 @@ def test_T14_anytime_bounds_at_a_node_budget_hold_the_value_and_repeat_exactly(s
 def test_a_side_is_built_at_the_optimisation_level_of_its_commits_package_build(tmp_path: Path) -> None:
     """The solver's files at the level CMakeLists.txt gives them: -O2 in the
     working tree, -O3 (the whole core's) before that line existed."""
-    text = (ROOT / "CMakeLists.txt").read_text()
-    level = re.search(r"\$\{ROOK_SOLVER_SOURCES\}\s+PROPERTIES\s+COMPILE_OPTIONS\s+(-O\w)", text)
-    assert level is not None and solver_opt_level("worktree") == level.group(1) == "-O2"
+    assert "${ROOK_SOLVER_SOURCES} PROPERTIES COMPILE_OPTIONS -O2" in (ROOT / "CMakeLists.txt").read_text()
+    assert solver_opt_level("worktree") == "-O2"
     assert solver_opt_level("649b7bd") == "-O3"
 
 

@@ -158,11 +158,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     pythons: list[str | None] = list(a.python) or [None]
     if a.supported:
-        found = {v: find_python(v) for v in SUPPORTED}
-        pythons += [p for v, p in found.items() if p and not sys.version.startswith(f"{v}.")]
-        if any(p is None for p in found.values()):
+        by_version = {v: find_python(v) for v in SUPPORTED}
+        pythons += [p for v, p in by_version.items() if p and not sys.version.startswith(f"{v}.")]
+        if None in by_version.values():
             print("check_dist: not on this machine, so not checked: Python "
-                  + ", ".join(v for v, p in found.items() if p is None))
+                  + ", ".join(v for v, p in by_version.items() if p is None))
     problems: list[str] = []
     with tempfile.TemporaryDirectory(prefix="rook-dist-") as tmp:
         work = a.keep or Path(tmp)

@@ -50,7 +50,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from ..errors import missing_extra
+from ..errors import IllegalActionError, RookError, missing_extra
 
 try:
     import anyio
@@ -68,7 +68,6 @@ except ModuleNotFoundError as e:
 
 from .._version import __version__
 from ..analysis import contract_answer, legal_answer, perft_answer, review_answer, solve_answer
-from ..errors import IllegalActionError, RookError
 from ..solver import BudgetExceeded
 from .hub import Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Jobs
