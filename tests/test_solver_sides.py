@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from ceiling import MODES  # noqa: E402
+from ceiling import compare as ceiling_compare  # noqa: E402
 from order_study import parse, places_of  # noqa: E402
 from root_order import report, root_runs  # noqa: E402
 from solver_sides import Side, build, play_until, pos_of, solver_opt_level, spec_of  # noqa: E402
@@ -162,3 +164,51 @@ def test_T14_the_order_study_dumps_every_moves_outcome_without_changing_the_sear
         own, first, cheapest = place.headroom()
         assert own >= first >= cheapest > 0
         assert place.spend_with(np.array([float(k == "rank") for k in place.names])) == own
+
+
+def test_T14_the_ceiling_builds_loosen_the_table_and_the_tool_counts_their_wrong_values(
+        side: Side, tmp_path: Path) -> None:
+    """``tools/ceiling.py`` (``-D DD_CEILING``, ``src/rook/solve/table.h``):
+    the plain build against itself gives the same nodes and no wrong value;
+    each loosened build lets its entries stand for more positions, so it
+    settles the same full deals in fewer nodes (its values may be wrong:
+    the tool counts the deals where they are, and says so)."""
+    same = ceiling_compare(side, side, "plain", "tournament", 970, 4, 24)
+    assert same.plain_nodes == same.loose_nodes and same.plain_values == same.loose_values
+    assert not same.wrong and "wrong values on 0 of 4 deals" in same.line()
+    for mode, value in MODES.items():
+        loose = Side(mode, build("worktree", tmp_path / mode, extra=[f"-DDD_CEILING={value}"]))
+        c = ceiling_compare(side, loose, mode, "tournament", 1000, 12, 36)
+        assert c.plain_nodes == [side.run("value", spec_of(h.variant), pos_of(h))[2]
+                                 for h in (play_until("tournament", 1000 + i, 36) for i in range(12))]
+        assert sum(c.loose_nodes) < sum(c.plain_nodes), mode
+        wrong = [b - a for a, b in zip(c.plain_values, c.loose_values) if a != b]
+        assert c.wrong == wrong and f"wrong values on {len(wrong)} of 12 deals" in c.line()
+
+
+@pytest.fixture(scope="module")
+def general(tmp_path_factory: pytest.TempPathFactory) -> Side:
+    """The solver built with ``-D DD_NO_LAST_THREE``."""
+    return Side("general", build("worktree", tmp_path_factory.mktemp("general"), extra=["-DDD_NO_LAST_THREE"]))
+
+
+@pytest.mark.parametrize("preset", ["tournament", "crowsnest", "partnership-57", "house-180", "red-one"])
+def test_T14_the_general_search_gives_every_cards_value_of_the_last_three_tricks_as_the_endgame_does(
+        side: Side, general: Side, preset: str) -> None:
+    """``-D DD_NO_LAST_THREE`` (``search.c``): the search goes on at twelve
+    cards where the default build hands the last three tricks to
+    ``endgame.c``.  The two are written apart, so their agreement on every
+    card's value, from 14 to 20 cards in every kind of preset, checks each
+    against the other; the general search counts the nodes of the last
+    three tricks, which the endgame does not."""
+    for cards in (14, 16, 17, 20):
+        spent = [0, 0]
+        for i in range(8):
+            h = play_until(preset, 700 + i, cards)
+            spec, pos = spec_of(h.variant), pos_of(h)
+            want, _, n0 = side.run("cards", spec, pos)
+            got, _, n1 = general.run("cards", spec, pos)
+            assert got == want, (cards, i)
+            spent[0] += n0
+            spent[1] += n1
+        assert spent[1] > spent[0], cards

@@ -317,7 +317,11 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
         s->zlead[seat] = dd_mix64(0x5EA7ULL + (uint64_t)seat);
         for (int b = 0; b < 64; b++)
             s->z[seat][b] = ((s->deck >> b) & 1)
+#if defined(DD_CEILING) && DD_CEILING == DD_CEILING_POINTS
+                ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8)) /* table.h: a diagnostic build */
+#else
                 ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8) | s->tag[b])
+#endif
                 : 0;
     }
     return 0;

@@ -506,6 +506,14 @@ static void oracle_order(rook_solver *s, dd_moves *mv, int n_cards, int maximize
 #define oracle_order(s, mv, n_cards, maximize, alpha, beta) ((void)0)
 #endif
 
+/* The cards in hands at which endgame.c takes over; -D DD_NO_LAST_THREE
+ * builds a search that goes on as at any boundary (to time the two). */
+#ifdef DD_NO_LAST_THREE
+#define DD_LAST_THREE_AT 0
+#else
+#define DD_LAST_THREE_AT 12
+#endif
+
 #ifdef DD_FORCE_ROOT
 /* A diagnostic build's root order (tools/root_order.py): the card id that
  * the root of a value's wide search tries first (-1: the rules' order),
@@ -552,7 +560,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         int v;
         if (boundary_bounds(s, n_cards, total, &alpha, &beta, &b, &v, rel))
             return v;
-        if (n_cards == 12) {
+        if (n_cards == DD_LAST_THREE_AT) {
             uint64_t crel;
             int best = dd_last_three(s, alpha, beta, &crel);
             R |= crel | narrowing_rel(&b, best, alpha0, beta0);

@@ -75,10 +75,37 @@ static inline uint64_t dd_mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* Diagnostic builds that loosen the table past what is sound, to measure
+ * what a more general entry could save at most (tools/ceiling.py): with
+ * -D DD_CEILING=DD_CEILING_LENGTHS a plain card (no points, no mark) counts
+ * only as its seat holding some or none of its suit; with
+ * DD_CEILING_POINTS the cards under the kept line count without their
+ * points (context.c); with DD_CEILING_RANKS an entry keeps one card fewer
+ * of each suit where it keeps two or more.  Their answers may be wrong. */
+#define DD_CEILING_LENGTHS 1
+#define DD_CEILING_POINTS  2
+#define DD_CEILING_RANKS   3
+
 /* The coarse hash of the current trick boundary. */
 static inline uint64_t dd_coarse(const rook_solver *s)
 {
+#if defined(DD_CEILING) && DD_CEILING == DD_CEILING_LENGTHS
+    uint64_t h = s->zlead[s->leader] ^ s->zwon[s->won[0] & 63];
+    uint64_t tagged = s->tag_mask[0] | s->tag_mask[1] | s->tag_mask[2];
+    for (int seat = 0; seat < 4; seat++) {
+        uint64_t hand = s->hands[seat];
+        for (uint64_t m = hand & tagged; m; m &= m - 1)
+            h += s->z[seat][rook_lsb(m)];
+        for (int l = 0; l < 4; l++) {
+            uint64_t plain = hand & DD_LANE(l) & ~tagged;
+            if (plain)
+                h += s->z[seat][rook_lsb(plain)];
+        }
+    }
+    return h;
+#else
     return (s->zlead[s->leader] ^ s->zwon[s->won[0] & 63]) + s->zsum;
+#endif
 }
 
 static inline dd_entry *dd_bucket(const rook_solver *s, uint64_t coarse)
@@ -251,6 +278,10 @@ static inline uint32_t dd_keep_of(const rook_solver *s, const dd_key *k, uint64_
         int kept = s->exact_keys ? rook_popcount(lane)
             : r                  ? rook_popcount(lane & ~((1ULL << rook_lsb(r)) - 1))
                                  : 0;
+#if defined(DD_CEILING) && DD_CEILING == DD_CEILING_RANKS
+        if (kept >= 2)
+            kept--;
+#endif
         keep |= (uint32_t)kept << (DD_KEEP_BITS * l);
     }
     return keep;
@@ -272,10 +303,28 @@ static inline uint64_t dd_rel_of_keep(const dd_key *k, uint32_t keep)
     return rel;
 }
 
+#if defined(DD_CEILING) && DD_CEILING == DD_CEILING_LENGTHS
+#ifndef DD_HAVE_PEXT
+#error "DD_CEILING_LENGTHS needs bit extraction"
+#endif
+/* The kept cards' bits of plane p, packed: positions whose suits hold
+ * other numbers of cards agree on them. */
+static inline __attribute__((target("bmi2"))) uint64_t dd_kept_bits(const dd_key *k, int p, uint64_t km)
+{
+    return _pext_u64(k->plane[p], km);
+}
+#endif
+
 static inline uint64_t dd_lock(const dd_key *k, uint32_t keep, uint64_t km)
 {
     /* a multilinear sum (independent products), then one mix */
     uint64_t h = k->coarse ^ ((uint64_t)keep * 0xD6E8FEB86659FD93ULL);
+#if defined(DD_CEILING) && DD_CEILING == DD_CEILING_LENGTHS
+    h += dd_kept_bits(k, 0, km) * 0x9E3779B97F4A7C15ULL + dd_kept_bits(k, 1, km) * 0xC2B2AE3D27D4EB4FULL
+        + dd_kept_bits(k, 2, km) * 0x165667B19E3779F9ULL + dd_kept_bits(k, 3, km) * 0x27D4EB2F165667C5ULL
+        + dd_kept_bits(k, 4, km) * 0xFF51AFD7ED558CCDULL;
+    return dd_mix64(h) & ~0xFFULL;
+#endif
     h += (k->plane[0] & km) * 0x9E3779B97F4A7C15ULL + (k->plane[1] & km) * 0xC2B2AE3D27D4EB4FULL
         + (k->plane[2] & km) * 0x165667B19E3779F9ULL + (k->plane[3] & km) * 0x27D4EB2F165667C5ULL
         + (k->plane[4] & km) * 0xFF51AFD7ED558CCDULL + km * 0xC4CEB9FE1A85EC53ULL;
