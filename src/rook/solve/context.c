@@ -63,7 +63,7 @@ static void *table_memory(size_t bytes, size_t *mapped)
         }
     }
 #endif
-    return calloc(bytes + 64, 1);
+    return calloc(bytes + DD_TT_ALIGN, 1);
 }
 
 static void table_memory_free(void *p, size_t mapped)
@@ -85,20 +85,20 @@ static dd_table *table_new(size_t tt_bytes)
         return NULL;
     /* a quarter of the memory for the quasi-symmetry table */
     size_t q_bytes = DD_QS_SHARE ? tt_bytes / DD_QS_SHARE : 0;
-    uint64_t n = (tt_bytes - q_bytes) / (DD_BUCKET * sizeof(dd_entry));
+    uint64_t n = (tt_bytes - q_bytes) / (DD_STRIDE * sizeof(dd_entry));
     if (n < MIN_BUCKETS)
         n = MIN_BUCKETS;
     uint64_t nq = q_bytes / (DD_QBUCKET * sizeof(dd_qentry));
     if (DD_QS_SHARE && nq < MIN_BUCKETS / 4)
         nq = MIN_BUCKETS / 4;
-    size_t main_bytes = n * DD_BUCKET * sizeof(dd_entry);
+    size_t main_bytes = n * DD_STRIDE * sizeof(dd_entry);
     /* buckets start on cache lines */
     t->raw = table_memory(main_bytes + nq * DD_QBUCKET * sizeof(dd_qentry), &t->raw_bytes);
     if (!t->raw) {
         free(t);
         return NULL;
     }
-    t->tt = (dd_entry *)(((uintptr_t)t->raw + 63) & ~(uintptr_t)63);
+    t->tt = (dd_entry *)(((uintptr_t)t->raw + DD_TT_ALIGN - 1) & ~(uintptr_t)(DD_TT_ALIGN - 1));
     t->n_buckets = n;
     t->qt = (dd_qentry *)((char *)t->tt + main_bytes);
     t->n_qbuckets = nq;
@@ -118,7 +118,7 @@ static void table_clear(dd_table *t)
 {
     if (++t->gen == 0) { /* wrapped: really clear */
         memset(t->tt, 0,
-               t->n_buckets * DD_BUCKET * sizeof(dd_entry) + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
+               t->n_buckets * DD_STRIDE * sizeof(dd_entry) + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
         t->gen = 1;
     }
 }
@@ -311,6 +311,55 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
         if (kind & 3)
             s->marked |= 1ULL << b;
     }
+    s->pgen = 0;
+#ifdef DD_PTS_GENERAL
+    /* the point values of unmarked cards, for entries that stand for
+     * other points below their kept line (table.h) */
+    s->n_kinds = 0;
+    s->pgen = 1;
+    for (uint64_t m = s->deck & ~s->marked; m; m &= m - 1) {
+        int p = s->pts[rook_lsb(m)], k = 0;
+        if (!p)
+            continue;
+        while (k < s->n_kinds && s->kind_pts[k] != p)
+            k++;
+        if (k == s->n_kinds) {
+            if (k == DD_KINDS) {
+                s->pgen = 0;
+                break;
+            }
+            s->kind_pts[s->n_kinds++] = p;
+        }
+    }
+    if (!s->pgen)
+        s->n_kinds = 0;
+    for (int i = 1; i < s->n_kinds; i++)
+        for (int j = i; j > 0 && s->kind_pts[j - 1] > s->kind_pts[j]; j--) {
+            int t = s->kind_pts[j];
+            s->kind_pts[j] = s->kind_pts[j - 1];
+            s->kind_pts[j - 1] = t;
+        }
+    for (int k = 0; k < s->n_kinds; k++) {
+        s->kind_mask[k] = 0;
+        for (uint64_t m = s->deck & ~s->marked; m; m &= m - 1)
+            if (s->pts[rook_lsb(m)] == s->kind_pts[k])
+                s->kind_mask[k] |= m & -m;
+        for (int l = 0; l < 4; l++) /* a count is two bits */
+            if (rook_popcount(s->kind_mask[k] & DD_LANE(l)) > 3)
+                s->pgen = 0;
+    }
+    if (s->exact_keys)
+        s->pgen = 0;
+    memset(s->kunit, 0, sizeof s->kunit);
+    memset(s->kword, 0, sizeof s->kword);
+    for (int k = 0; s->pgen && k < s->n_kinds; k++)
+        for (uint64_t m = s->kind_mask[k]; m; m &= m - 1) {
+            int b = rook_lsb(m);
+            s->kword[b] = (uint8_t)(k >> 1);
+            for (int seat = 0; seat < 4; seat++)
+                s->kunit[seat][b] = 1ULL << (32 * (k & 1) + 2 * (4 * seat + (b >> 4)));
+        }
+#endif
     for (int i = 0; i < 64; i++)
         s->zwon[i] = r->most_tricks_bonus ? dd_mix64(0x7A1CULL << 8 | (uint64_t)i) : 0;
     for (int seat = 0; seat < 4; seat++) {
@@ -320,7 +369,8 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
 #if defined(DD_CEILING) && DD_CEILING == DD_CEILING_POINTS
                 ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8)) /* table.h: a diagnostic build */
 #else
-                ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8) | s->tag[b])
+                ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8)
+                           | (!s->pgen || ((s->marked >> b) & 1) ? s->tag[b] : 0))
 #endif
                 : 0;
     }
@@ -361,9 +411,14 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     for (int i = 0; i < s->trick_n; i++)
         s->pts_out += s->pts[s->trick[i]];
     s->zsum = 0;
+    s->kc[0] = s->kc[1] = 0;
     for (int seat = 0; seat < 4; seat++)
-        for (uint64_t m = s->hands[seat]; m; m &= m - 1)
+        for (uint64_t m = s->hands[seat]; m; m &= m - 1) {
             s->zsum += s->z[seat][rook_lsb(m)];
+#ifdef DD_PTS_GENERAL
+            s->kc[s->kword[rook_lsb(m)]] += s->kunit[seat][rook_lsb(m)];
+#endif
+        }
     if (dd_total(s) > DD_BOUND_MAX || s->end_points > DD_END_MAX || s->end_points < 0)
         return -2;
     /* Entries stay valid while the rules and the trump are the same; the

@@ -60,6 +60,8 @@ typedef struct dd_table {
     int ctx_trump, ctx_exact, ctx_qwide;
 } dd_table;
 
+#define DD_KINDS 3 /* the most point values of unmarked cards an entry counts below its kept line */
+
 struct rook_solver {
     /* the table (a copy of the shared one's fields, made at setup) */
     dd_table *t;
@@ -110,6 +112,12 @@ struct rook_solver {
     int pext;                            /* keys by bit extraction (table.h: a CPU where it is fast) */
     int exact_keys;                      /* more kinds than tag planes: every card kept */
     uint64_t z[4][64];                   /* coarse hash terms by seat and solver bit: (seat, suit, tag) */
+    int pgen;                            /* entries stand for other points below the kept line (table.h) */
+    int n_kinds;                         /* the point values of unmarked cards that are not 0 ... */
+    int kind_pts[DD_KINDS];              /* ... ascending, */
+    uint64_t kind_mask[DD_KINDS];        /* ... and their cards */
+    uint64_t kunit[4][64];               /* a card's unit in the counts kc, by seat and solver bit, */
+    uint8_t kword[64];                   /* in word kc[kword[b]] */
     uint64_t zlead[4];
     uint64_t zwon[64];
     /* the position being searched */
@@ -123,6 +131,7 @@ struct rook_solver {
     int grain;
     int pts_out; /* points in hands and in the current trick */
     uint64_t zsum;
+    uint64_t kc[2]; /* (with pgen) counts of the cards in hands by point value, seat and suit (table.h) */
     /* the last two tricks' cache (endgame.h): its entries, and the layout
      * they belong to */
     dd_two_entry *two;

@@ -76,6 +76,9 @@ static inline __attribute__((always_inline)) int child(rook_solver *s, int card,
     uint64_t bit = 1ULL << card;
     s->hands[seat] ^= bit;
     s->zsum -= s->z[seat][card];
+#ifdef DD_PTS_GENERAL
+    s->kc[s->kword[card]] -= s->kunit[seat][card];
+#endif
     s->trick[s->trick_n++] = (uint8_t)card;
     s->in_trick ^= bit;
     int v;
@@ -119,6 +122,9 @@ static inline __attribute__((always_inline)) int child(rook_solver *s, int card,
     s->in_trick ^= bit;
     s->hands[seat] ^= bit;
     s->zsum += s->z[seat][card];
+#ifdef DD_PTS_GENERAL
+    s->kc[s->kword[card]] += s->kunit[seat][card];
+#endif
     return v;
 }
 
@@ -532,8 +538,13 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         s->record_root = 0;
     int n_cards = rook_popcount(dd_in_hands(s));
     s->nodes_by_cards[n_cards]++;
-    if (s->trick_n == 0 && n_cards > 8 && !s->exact_keys)
-        __builtin_prefetch(dd_bucket(s, dd_coarse(s)));
+    if (s->trick_n == 0 && n_cards > 8 && !s->exact_keys) {
+        const dd_entry *pb = dd_bucket(s, dd_coarse(s));
+        __builtin_prefetch(pb);
+#ifdef DD_PTS_GENERAL
+        __builtin_prefetch(pb + DD_BUCKET);
+#endif
+    }
     int total = dd_total(s);
     if (alpha >= total)
         return total;

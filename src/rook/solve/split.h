@@ -50,7 +50,7 @@ typedef struct dd_position {
     uint8_t trick[4];
     uint64_t in_trick;
     int trick_n, leader, won[2], pts_out;
-    uint64_t zsum;
+    uint64_t zsum, kc[2];
 } dd_position;
 
 static inline void dd_position_save(const rook_solver *s, dd_position *p)
@@ -66,6 +66,8 @@ static inline void dd_position_save(const rook_solver *s, dd_position *p)
     p->won[1] = s->won[1];
     p->pts_out = s->pts_out;
     p->zsum = s->zsum;
+    p->kc[0] = s->kc[0];
+    p->kc[1] = s->kc[1];
 }
 
 static inline void dd_position_load(rook_solver *s, const dd_position *p)
@@ -81,6 +83,8 @@ static inline void dd_position_load(rook_solver *s, const dd_position *p)
     s->won[1] = p->won[1];
     s->pts_out = p->pts_out;
     s->zsum = p->zsum;
+    s->kc[0] = p->kc[0];
+    s->kc[1] = p->kc[1];
 }
 
 struct dd_split {
