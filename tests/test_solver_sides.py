@@ -8,6 +8,7 @@ import ctypes
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -186,15 +187,39 @@ def test_T14_the_ceiling_builds_loosen_the_table_and_the_tool_counts_their_wrong
         assert c.wrong == wrong and f"wrong values on {len(wrong)} of 12 deals" in c.line()
 
 
+def every_cards_value_alike(side: Side, other: Side, preset: str, sizes: tuple[int, ...], seed: int,
+                            deals: int) -> tuple[int, int]:
+    """Assert that ``other`` gives every card's value as ``side`` does on
+    ``deals`` deals of each size; return the two builds' nodes in all."""
+    spent = [0, 0]
+    for cards in sizes:
+        for i in range(deals):
+            h = play_until(preset, seed + i, cards)
+            spec, pos = spec_of(h.variant), pos_of(h)
+            want, _, n0 = side.run("cards", spec, pos)
+            got, _, n1 = other.run("cards", spec, pos)
+            assert got == want, (preset, cards, seed + i)
+            spent[0] += n0
+            spent[1] += n1
+    return spent[0], spent[1]
+
+
 @pytest.fixture(scope="module")
-def general(tmp_path_factory: pytest.TempPathFactory) -> Side:
-    """The solver built with ``-D DD_NO_LAST_THREE``."""
-    return Side("general", build("worktree", tmp_path_factory.mktemp("general"), extra=["-DDD_NO_LAST_THREE"]))
+def built_with(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Side]:
+    """The working tree's solver built with one definition, once per module."""
+    sides: dict[str, Side] = {}
+
+    def side_with(define: str) -> Side:
+        if define not in sides:
+            folder = tmp_path_factory.mktemp(define.lower())
+            sides[define] = Side(define, build("worktree", folder, extra=[f"-D{define}"]))
+        return sides[define]
+    return side_with
 
 
 @pytest.mark.parametrize("preset", ["tournament", "crowsnest", "partnership-57", "house-180", "red-one"])
 def test_T14_the_general_search_gives_every_cards_value_of_the_last_three_tricks_as_the_endgame_does(
-        side: Side, general: Side, preset: str) -> None:
+        side: Side, built_with: Callable[[str], Side], preset: str) -> None:
     """``-D DD_NO_LAST_THREE`` (``search.c``): the search goes on at twelve
     cards where the default build hands the last three tricks to
     ``endgame.c``.  The two are written apart, so their agreement on every
@@ -202,41 +227,18 @@ def test_T14_the_general_search_gives_every_cards_value_of_the_last_three_tricks
     against the other; the general search counts the nodes of the last
     three tricks, which the endgame does not."""
     for cards in (14, 16, 17, 20):
-        spent = [0, 0]
-        for i in range(8):
-            h = play_until(preset, 700 + i, cards)
-            spec, pos = spec_of(h.variant), pos_of(h)
-            want, _, n0 = side.run("cards", spec, pos)
-            got, _, n1 = general.run("cards", spec, pos)
-            assert got == want, (cards, i)
-            spent[0] += n0
-            spent[1] += n1
-        assert spent[1] > spent[0], cards
-
-
-@pytest.fixture(scope="module")
-def points_general(tmp_path_factory: pytest.TempPathFactory) -> Side:
-    """The solver built with ``-D DD_PTS_GENERAL``."""
-    return Side("pts", build("worktree", tmp_path_factory.mktemp("pts"), extra=["-DDD_PTS_GENERAL"]))
+        plain, other = every_cards_value_alike(side, built_with("DD_NO_LAST_THREE"), preset, (cards,), 700, 8)
+        assert other > plain, cards
 
 
 @pytest.mark.parametrize("preset", ["tournament", "crowsnest", "partnership-57", "house-180", "red-one"])
 def test_T14_entries_that_stand_for_other_points_below_the_kept_line_keep_every_value_exact(
-        side: Side, points_general: Side, preset: str) -> None:
+        side: Side, built_with: Callable[[str], Side], preset: str) -> None:
     """``-D DD_PTS_GENERAL`` (``src/rook/solve/table.h``): a table entry
     stands for positions whose cards below its kept line carry other
     points, its bounds widened by the points that move.  Every card's value
     stays what the default build gives, in every kind of preset (marked
     cards, such as the bird, keep their own tags), and the looser entries
     settle the same positions in fewer nodes."""
-    spent = [0, 0]
-    for cards in (20, 28):
-        for i in range(6):
-            h = play_until(preset, 600 + i, cards)
-            spec, pos = spec_of(h.variant), pos_of(h)
-            want, _, n0 = side.run("cards", spec, pos)
-            got, _, n1 = points_general.run("cards", spec, pos)
-            assert got == want, (cards, i)
-            spent[0] += n0
-            spent[1] += n1
-    assert spent[1] < spent[0]
+    plain, other = every_cards_value_alike(side, built_with("DD_PTS_GENERAL"), preset, (20, 28), 600, 6)
+    assert other < plain
