@@ -369,6 +369,7 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
 #if defined(DD_CEILING) && DD_CEILING == DD_CEILING_POINTS
                 ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8)) /* table.h: a diagnostic build */
 #else
+                /* (with pgen an unmarked card is hashed without its points: table.h) */
                 ? dd_mix64(((uint64_t)seat << 16) | ((uint64_t)(b >> 4) << 8)
                            | (!s->pgen || ((s->marked >> b) & 1) ? s->tag[b] : 0))
 #endif
