@@ -313,43 +313,32 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
     }
     s->pgen = 0;
 #ifdef DD_PTS_GENERAL
-    /* the point values of unmarked cards, for entries that stand for
-     * other points below their kept line (table.h) */
+    /* the tags of unmarked cards (one per point value), by points, for
+     * entries that stand for other points below their kept line (table.h) */
     s->n_kinds = 0;
-    s->pgen = 1;
-    for (uint64_t m = s->deck & ~s->marked; m; m &= m - 1) {
-        int p = s->pts[rook_lsb(m)], k = 0;
-        if (!p)
+    s->pgen = !s->exact_keys;
+    for (int t = 1; s->pgen && t < (1 << DD_TAG_PLANES); t++) {
+        uint64_t cards = 0;
+        for (uint64_t m = s->deck; m; m &= m - 1)
+            if (s->tag[rook_lsb(m)] == t)
+                cards |= m & -m;
+        if (!cards || (cards & s->marked))
             continue;
-        while (k < s->n_kinds && s->kind_pts[k] != p)
-            k++;
-        if (k == s->n_kinds) {
-            if (k == DD_KINDS) {
-                s->pgen = 0;
-                break;
-            }
-            s->kind_pts[s->n_kinds++] = p;
+        if (s->n_kinds == DD_KINDS) {
+            s->pgen = 0;
+            break;
         }
-    }
-    if (!s->pgen)
-        s->n_kinds = 0;
-    for (int i = 1; i < s->n_kinds; i++)
-        for (int j = i; j > 0 && s->kind_pts[j - 1] > s->kind_pts[j]; j--) {
-            int t = s->kind_pts[j];
-            s->kind_pts[j] = s->kind_pts[j - 1];
-            s->kind_pts[j - 1] = t;
+        int k = s->n_kinds++;
+        for (; k > 0 && s->kind_pts[k - 1] > s->tag_pts[t]; k--) {
+            s->kind_pts[k] = s->kind_pts[k - 1];
+            s->kind_mask[k] = s->kind_mask[k - 1];
         }
-    for (int k = 0; k < s->n_kinds; k++) {
-        s->kind_mask[k] = 0;
-        for (uint64_t m = s->deck & ~s->marked; m; m &= m - 1)
-            if (s->pts[rook_lsb(m)] == s->kind_pts[k])
-                s->kind_mask[k] |= m & -m;
+        s->kind_pts[k] = s->tag_pts[t];
+        s->kind_mask[k] = cards;
         for (int l = 0; l < 4; l++) /* a count is two bits */
-            if (rook_popcount(s->kind_mask[k] & DD_LANE(l)) > 3)
+            if (rook_popcount(cards & DD_LANE(l)) > 3)
                 s->pgen = 0;
     }
-    if (s->exact_keys)
-        s->pgen = 0;
     memset(s->kunit, 0, sizeof s->kunit);
     memset(s->kword, 0, sizeof s->kword);
     for (int k = 0; s->pgen && k < s->n_kinds; k++)
