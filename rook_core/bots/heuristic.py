@@ -123,6 +123,11 @@ class HeuristicAgent:
         self.bird_threshold = bird_threshold
         # what the nest adds to a declarer's hand, in hundredths of a point
         self._nest_bonus = 200 * (variant.nest_size if variant.nest_exchange == "discard" else 1)
+        # for each card, the cards of its color that are stronger (one mask, not a scan per call)
+        self._stronger_in_color = [
+            sum(1 << o for o in iter_bits(variant.deck_mask & L.BB_COLORS[c >> 4])
+                if self.strength[o] > self.strength[c])
+            for c in range(64)]
 
     def native_params(self) -> tuple[int, int, int, int]:
         """Return the parameters of the native twin (``rook_heur_params``)."""
@@ -179,13 +184,12 @@ class HeuristicAgent:
     def _keep_score(self, k: Knowledge, card: int, trump: int) -> int:
         """How much the declarer wants to keep ``card`` when ``trump`` will be trump."""
         s = self.strength[card]
-        if (self.rules.trump_mask(trump) >> card) & 1:
+        tm = self.rules.trump_mask(trump)
+        if (tm >> card) & 1:
             return 200 + 2 * s
-        color = card >> 4
-        side = self.variant.deck_mask & L.BB_COLORS[color] & ~self.rules.trump_mask(trump)
+        side = self.variant.deck_mask & L.BB_COLORS[card >> 4] & ~tm
         mine = k.hand & side
-        stronger = [c for c in iter_bits(side) if self.strength[c] > s]
-        master = all(mine >> c & 1 for c in stronger)
+        master = not self._stronger_in_color[card] & side & ~mine   # every stronger card of the suit is ours
         score = s
         if master:
             score += 80
