@@ -21,7 +21,9 @@ agree.  Timings are printed, never asserted; node counts are deterministic.
   best cards, one core.
 * ``solver-threads``: one value, every card's value, and a batch of full
   deals on 2 threads against 1, interleaved; each deal's best of
-  ``ROOK_BENCH_THREAD_RUNS`` runs (default 3) per setting.
+  ``ROOK_BENCH_THREAD_RUNS`` runs (default 3) per setting; beside them the
+  machine's ceiling (each deal solved twice at once by two one-thread
+  solvers) and the efficiency against it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import random
 import statistics
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -52,6 +55,7 @@ P57_SECONDS = 10.0
 PIMC_WORLDS = 100
 N_THREADS = int(os.environ.get("ROOK_BENCH_THREAD_DEALS", "60"))   # the second core is noisy: 24 deals gave 1.20-1.51x
 THREAD_RUNS = int(os.environ.get("ROOK_BENCH_THREAD_RUNS", "3"))    # each deal's best of these runs
+PAIR = 0   # the thread bench's third setting: two one-thread solves at once (the machine's ceiling)
 
 
 @pytest.fixture(scope="module")
@@ -167,30 +171,48 @@ def test_two_threads_against_one(benchmark, ledger):  # type: ignore[no-untyped-
     takes when the machine lets it run: another tenant that takes the
     second core for a moment slows a two-thread run far more than a
     one-thread one, so single runs mostly measure the neighbours.  The
-    ratios of the first run alone are printed beside."""
-    deals = _deals("tournament", N_THREADS, 36, seed=2200)
-    one, two = Solver(), Solver()
-    for s in (one, two):           # touch the tables' pages once
-        s.value(deals[0], workers=2)
-    times: dict[tuple[str, int], list[list[float]]] = {(what, w): [] for what in ("value", "cards") for w in (1, 2)}
+    ratios of the first run alone are printed beside.
 
-    def timed(s: Solver, h, what: str, workers: int) -> float:  # type: ignore[no-untyped-def]
-        s.clear()
-        t = time.perf_counter()
+    The machine's own ceiling, in the same run: each deal is also solved
+    twice at once, on two threads, by two one-thread solvers of their own
+    (PAIR), so that 2 x the one-thread time over that time is what two
+    cores give this work when nothing is shared.  The two-thread ratios
+    over it (per deal) are the search's parallel efficiency; a machine
+    whose ceiling is under a target cannot meet it."""
+    deals = _deals("tournament", N_THREADS, 36, seed=2200)
+    one, two, pa, pb = Solver(), Solver(), Solver(), Solver()
+    for s in (one, two, pa, pb):   # touch the tables' pages once
+        s.value(deals[0], workers=2)
+    times: dict[tuple[str, int], list[list[float]]] = {(what, w): [] for what in ("value", "cards")
+                                                       for w in (1, 2, PAIR)}
+
+    def solve(s: Solver, h, what: str, workers: int) -> None:  # type: ignore[no-untyped-def]
         s.value(h, workers=workers) if what == "value" else s.solve(h, workers=workers)
+
+    def timed(h, what: str, w: int) -> float:  # type: ignore[no-untyped-def]
+        solvers = (pa, pb) if w == PAIR else (one if w == 1 else two,)
+        for s in solvers:
+            s.clear()
+        t = time.perf_counter()
+        if w != PAIR:
+            solve(solvers[0], h, what, w)
+        else:
+            for f in [pool.submit(solve, s, h, what, 1) for s in solvers]:
+                f.result()
         return time.perf_counter() - t
 
     def run() -> None:
         for i, h in enumerate(deals):
             for what in ("value", "cards"):
-                runs: dict[int, list[float]] = {1: [], 2: []}
+                runs: dict[int, list[float]] = {1: [], 2: [], PAIR: []}
                 for k in range(THREAD_RUNS):
-                    for w in ((1, 2) if (i + k) % 2 else (2, 1)):
-                        runs[w].append(timed(one if w == 1 else two, h, what, w))
-                for w in (1, 2):
+                    for w in ((1, 2, PAIR) if (i + k) % 2 else (2, PAIR, 1)):
+                        runs[w].append(timed(h, what, w))
+                for w in (1, 2, PAIR):
                     times[what, w].append(runs[w])
 
-    benchmark.pedantic(run, rounds=1, iterations=1)
+    with ThreadPoolExecutor(2) as pool:   # two threads kept for PAIR (not started per deal)
+        benchmark.pedantic(run, rounds=1, iterations=1)
     ledger.record("solver-threads/deals", benchmark, len(deals), "deal")
 
     def ratios(what: str, pick) -> list[float]:  # type: ignore[no-untyped-def]
@@ -199,8 +221,11 @@ def test_two_threads_against_one(benchmark, ledger):  # type: ignore[no-untyped-
     def line(what: str) -> str:
         best, first = ratios(what, min), ratios(what, lambda r: r[0])
         total = sum(min(a) for a in times[what, 1]) / sum(min(b) for b in times[what, 2])
+        ceiling = [2 * min(a) / min(p) for a, p in zip(times[what, 1], times[what, PAIR])]
         return (f"per-deal median {statistics.median(best):.2f}x (p10 {quantile(best, .1):.2f}x, total time "
-                f"{total:.2f}x; first runs alone: median {statistics.median(first):.2f}x)")
+                f"{total:.2f}x; first runs alone: median {statistics.median(first):.2f}x; the machine's ceiling, "
+                f"two one-thread solves at once: {statistics.median(ceiling):.2f}x, efficiency "
+                f"{statistics.median([r / c for r, c in zip(best, ceiling)]):.2f})")
 
     # batches: both kept tables touched first, then three pairs in turns
     solve_many(deals[:2], workers=2, what="value")
