@@ -148,9 +148,11 @@ def test_one_request_plays_one_slice_of_bots_and_the_rest_plays_on_in_the_backgr
             time.sleep(0.1)
         else:
             raise AssertionError("the bots' game does not play on")
-        short = c.post("/games", json={"game": "tournament", "seats": ["bot:heuristic"] * 4, "max_hands": 2})
+        # a seeded deal: two hands of some deals take exactly 50 moves (one slice), about 1 in 80
+        short = c.post("/games", json={"game": "tournament", "seed": 4, "seats": ["bot:heuristic"] * 4,
+                                       "max_hands": 2})
         done = c.get(f"/games/{short.json()['game_id']}", params={"wait": 30}).json()
-        assert done["over"] and not done["bots_moving"] and done["move"] > 50
+        assert done["over"] and not done["bots_moving"] and done["move"] > 50, done["move"]
         replay = c.get(f"/games/{short.json()['game_id']}/history").json()
         assert len(replay["actions"]) == done["move"]
 
