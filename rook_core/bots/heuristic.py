@@ -25,6 +25,7 @@ It is deterministic: the same observation gives the same action.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -45,6 +46,15 @@ def _top_of(mask: int, strength: tuple[int, ...]) -> int:
 
 def _low_of(mask: int, strength: tuple[int, ...]) -> int:
     return min(iter_bits(mask), key=lambda c: strength[c])
+
+
+@functools.lru_cache(maxsize=32)
+def _stronger_masks(variant: Variant) -> tuple[int, ...]:
+    """For each card id, the mask of the deck's cards of its color that are
+    stronger (made once per variant: agents are made per game)."""
+    st = variant.strength_table
+    return tuple(sum(1 << o for o in iter_bits(variant.deck_mask & L.BB_COLORS[c >> 4]) if st[o] > st[c])
+                 for c in range(64))
 
 
 def estimate_units(variant: Variant, hand: int, trump: int) -> int:
@@ -123,11 +133,7 @@ class HeuristicAgent:
         self.bird_threshold = bird_threshold
         # what the nest adds to a declarer's hand, in hundredths of a point
         self._nest_bonus = 200 * (variant.nest_size if variant.nest_exchange == "discard" else 1)
-        # for each card, the cards of its color that are stronger (one mask, not a scan per call)
-        self._stronger_in_color = [
-            sum(1 << o for o in iter_bits(variant.deck_mask & L.BB_COLORS[c >> 4])
-                if self.strength[o] > self.strength[c])
-            for c in range(64)]
+        self._stronger_in_color = _stronger_masks(variant)
 
     def native_params(self) -> tuple[int, int, int, int]:
         """Return the parameters of the native twin (``rook_heur_params``)."""
