@@ -41,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from solver_sides import Side, build, play_until, pos_of, quantile, signature, spec_of  # noqa: E402
+from solver_sides import Side, add_deal_arguments, build, play_until, pos_of, quantile, signature, spec_of  # noqa: E402
 
 from rook_core import HandState  # noqa: E402
 
@@ -146,10 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--new", default="worktree", help="commit of the new side (default: worktree)")
     ap.add_argument("--base", default="649b7bd", help="commit of the base side ('none': no base)")
-    ap.add_argument("--preset", default="tournament")
-    ap.add_argument("--deals", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=2000, help="seed of the first deal")
-    ap.add_argument("--cards-left", type=int, default=36)
+    add_deal_arguments(ap, deals=60, seed=2000)
     ap.add_argument("--what", default="value",
                     help="comma list of value, cards, at_value, anytime (bounds when --budget ends the search)")
     ap.add_argument("--tt-mib", type=int, default=24)

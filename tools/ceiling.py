@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
+from solver_sides import Side, add_deal_arguments, build, play_until, pos_of, spec_of  # noqa: E402
 
 MODES = {"lengths": 1, "points": 2, "ranks": 3}  # table.h's DD_CEILING_* values
 WHAT = {"lengths": "plain cards only as void or not",
@@ -90,10 +90,7 @@ def compare(plain: Side, loose: Side, mode: str, preset: str, seed: int, deals: 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--preset", default="tournament")
-    ap.add_argument("--deals", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=1000, help="seed of the first deal")
-    ap.add_argument("--cards-left", type=int, default=36)
+    add_deal_arguments(ap, deals=60, seed=1000)
     ap.add_argument("--tt-mib", type=int, default=512, help="both builds' table (MiB)")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated: " + ", ".join(MODES))
     a = ap.parse_args(argv)

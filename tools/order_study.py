@@ -46,7 +46,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from solver_sides import Side, build, play_until, pos_of, spec_of  # noqa: E402
+from solver_sides import Side, add_deal_arguments, build, play_until, pos_of, spec_of  # noqa: E402
 
 Node = dict[str, Any]
 
@@ -215,11 +215,9 @@ def places_of(path: Path) -> dict[int, Place]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--preset", default="tournament")
-    ap.add_argument("--deals", type=int, default=10, help="deals in each of the two dumps")
-    ap.add_argument("--seed", type=int, default=1000, help="first held-out deal")
+    add_deal_arguments(ap, deals=10, seed=1000, deals_help="deals in each of the two dumps",
+                       seed_help="first held-out deal")
     ap.add_argument("--fit-seed", type=int, default=3000, help="first fitting deal")
-    ap.add_argument("--cards-left", type=int, default=36)
     ap.add_argument("--from-cards", type=int, default=13, help="nodes with this many cards in hands or more")
     ap.add_argument("--keep", type=Path, default=None, help="a folder to keep the dumps in (reused when there)")
     ap.add_argument("--dump-only", type=Path, default=None, help=argparse.SUPPRESS)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from solver_sides import Side, build, play_until, pos_of, quantile, signature, spec_of  # noqa: E402
+from solver_sides import Side, add_deal_arguments, build, play_until, pos_of, quantile, signature, spec_of  # noqa: E402
 
 
 @dataclass
@@ -91,10 +91,7 @@ def report(runs: list[RootRun]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--preset", default="tournament")
-    ap.add_argument("--deals", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=2000, help="seed of the first deal")
-    ap.add_argument("--cards-left", type=int, default=36)
+    add_deal_arguments(ap, deals=300, seed=2000)
     a = ap.parse_args(argv)
     side = Side("root", build("worktree", extra=["-DDD_FORCE_ROOT"]))
     for line in report(root_runs(side, a.preset, a.seed, a.deals, a.cards_left)):

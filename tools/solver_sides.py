@@ -135,6 +135,16 @@ class Pos(ctypes.Structure):
                 ("tricks", ctypes.c_uint8 * 2)]
 
 
+def add_deal_arguments(ap: argparse.ArgumentParser, deals: int, seed: int, deals_help: str = "how many deals",
+                       seed_help: str = "seed of the first deal") -> None:
+    """The options that choose the tools' deal set (play_until's): --preset,
+    --deals, --seed and --cards-left."""
+    ap.add_argument("--preset", default="tournament")
+    ap.add_argument("--deals", type=int, default=deals, help=deals_help)
+    ap.add_argument("--seed", type=int, default=seed, help=seed_help)
+    ap.add_argument("--cards-left", type=int, default=36)
+
+
 def quantile(values: Sequence[float], q: float) -> float:
     """Return the q-quantile (nearest rank) of ``values``."""
     ordered = sorted(values)
