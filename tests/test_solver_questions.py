@@ -22,7 +22,11 @@ and leave the solver usable.
 
 from __future__ import annotations
 
+import gc
+import os
 import random
+import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -301,6 +305,57 @@ def test_two_threads_under_a_budget_and_a_progress_function() -> None:
     seen: list[tuple[int, int]] = []
     assert Solver().value(pos, workers=2, progress=lambda lo, hi, n: seen.append((lo, hi))) == v
     assert seen and all(lo <= v <= hi for lo, hi in seen) and seen[-1] == (v, v)
+
+
+def test_T14_kept_helper_threads_answer_many_short_calls_as_one_thread() -> None:
+    """A solver's helpers keep their threads between calls (worker.h): a call
+    whose search ends before a helper began takes the helper's job back, a
+    longer one waits for it.  Many short and middling positions, one after
+    another on the same solvers (value, then every card's value), exercise
+    both ends of that race; every answer is one thread's."""
+    team, one = Solver(), Solver()
+    for i in range(60):
+        h = _played(("tournament", "crowsnest", "partnership-57")[i % 3], 700 + i, 20 + 4 * (i % 4))
+        one.clear()
+        want = one.solve(h)
+        team.clear()
+        assert team.value(h, workers=2) == want.value
+        team.clear()
+        assert team.solve(h, workers=1 + 1 + i % 2).move_values == want.move_values
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_a_solver_whose_helpers_have_threads_answers_in_a_forked_child() -> None:
+    """A fork copies a solver but not its helpers' threads: in the child the
+    solver starts threads of its own, answers, and is freed without waiting
+    for threads that are not there; the parent's go on."""
+    pos, v = _position(FULL[2]), FULL[2]["value"]
+    s = Solver()
+    assert s.value(pos, workers=2) == v
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)   # fork with threads running
+        pid = os.fork()
+    if pid == 0:   # the child: answer, and leave without running the parent's cleanup
+        ok = False
+        try:
+            s.clear()
+            ok = s.value(pos, workers=2) == v and s.solve(pos, workers=2).value == v
+            del s                  # frees the solver and its helpers here
+            gc.collect()
+        finally:
+            os._exit(0 if ok else 1)
+    for _ in range(600):           # a child stuck on a thread it does not have: fail, not hang
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child did not finish within 60 s")
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    s.clear()
+    assert s.value(pos, workers=2) == v
 
 
 @pytest.mark.parametrize("workers", [0, -1, 1.5, "2", True, 9])

@@ -262,9 +262,12 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
 int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root, int *taken,
                                int32_t values[64], rook_dd_team *team);
 
-/* The same two with the threads started here: n solvers (up to
+/* The same two with the threads run here: n solvers (up to
  * ROOK_DD_TEAM_MAX) sharing one table, ss[0] searching in the calling
- * thread.  The value: as rook_dd_value_split, within [wlo, whi].  Every
+ * thread and each other one on a thread of its own, kept from call to call
+ * (src/rook/solve/worker.h; a helper that has not begun when ss[0]'s
+ * search ends never begins, so a short search waits for no thread, and
+ * rook_solver_free ends the thread).  The value: as rook_dd_value_split, within [wlo, whi].  Every
  * card's value: as rook_dd_move_values_shared from `root`, the position's
  * value; or, with root < 0, without it: the threads start on the classes
  * at once, the first ones (while no class has a value) by a wide search,

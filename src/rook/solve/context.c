@@ -19,6 +19,7 @@
 #include "rook/solve/search.h"
 #include "rook/solve/table.h"
 #include "rook/solve/endgame.h"
+#include "rook/solve/worker.h"
 
 #define MIN_BUCKETS 256
 
@@ -145,6 +146,7 @@ rook_solver *rook_solver_new(size_t tt_bytes)
 void rook_solver_free(rook_solver *s)
 {
     if (s) {
+        dd_worker_stop(s);
         table_release(s->t);
         free(s->two);
         free(s);

@@ -42,6 +42,7 @@ typedef struct dd_key {
 typedef struct dd_entry dd_entry;
 typedef struct dd_two_entry dd_two_entry;
 typedef struct dd_split dd_split;
+typedef struct dd_worker dd_worker;
 typedef struct dd_qentry dd_qentry;
 
 /* The memory of the tables, which several solvers (threads) may share: they
@@ -61,6 +62,14 @@ typedef struct dd_table {
 } dd_table;
 
 #define DD_KINDS 3 /* the most point values of unmarked cards an entry counts below its kept line */
+
+/* A pause in a spin loop (a thread waiting for another's store). */
+static inline void dd_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
 
 struct rook_solver {
     /* the table (a copy of the shared one's fields, made at setup) */
@@ -91,6 +100,7 @@ struct rook_solver {
                                         first move of nodes of this many cards or more last (0: never) */
     struct rook_dd_team *split_team; /* a team sharing the later moves of big nodes (split.h) */
     dd_split *split;                 /* the innermost split point this thread searches under */
+    dd_worker *worker;               /* its own thread for team calls (worker.c; NULL: none yet) */
     /* per (rules, trump): the layout */
     const rook_rules *r;
     uint8_t sbit[64]; /* card id -> solver bit (DD_NONE: not in the deck) */

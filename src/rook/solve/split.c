@@ -16,13 +16,6 @@
 #include "rook/solve/split.h"
 #include "rook/solve/node.h"
 
-static inline void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
 /* (under the lock) Take sp off the open list. */
 static void close_split(rook_dd_team *t, dd_split *sp)
 {
@@ -192,7 +185,7 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
                 continue;
             }
         }
-        relax();
+        dd_relax();
     }
     __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
     dd_team_lock(t); /* (the last worker's results are seen) */
@@ -226,7 +219,7 @@ int dd_split_help(rook_solver *s)
             break;
         }
         if (!__atomic_load_n(&t->n_open, __ATOMIC_RELAXED)) {
-            relax();
+            dd_relax();
             continue;
         }
         dd_team_lock(t);

@@ -1,8 +1,9 @@
 /* team.c: several threads on one position, one solver each, one table.
  *
  * One value: member 0 searches it as one thread would (driver.c's wide
- * window), and the others join the nodes it shares (split.c); the threads
- * are started here (rook_dd_value_shared) or by the caller.
+ * window), and the others join the nodes it shares (split.c); the others
+ * run on their solvers' own threads (worker.h: rook_dd_value_shared) or on
+ * the caller's.
  * Every card's value: each thread takes a class of the root's cards not yet
  * taken (an atomic mask; every second thread from the back of the order)
  * until none is left, narrowed from the position's value or, without it,
@@ -16,12 +17,12 @@
  * mate has settled stops at once (search.c looks every 256 nodes).  The
  * table's entries are written and read without locks (table.h).
  */
-#include <pthread.h>
 #include <string.h>
 #include "rook/solve/context.h"
 #include "rook/solve/driver.h"
 #include "rook/solve/search.h"
 #include "rook/solve/split.h"
+#include "rook/solve/worker.h"
 
 int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
 {
@@ -195,7 +196,7 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
     return v;
 }
 
-/* ---- the team's threads, started here ---- */
+/* ---- the team run: members on their solvers' own threads ---- */
 
 typedef struct member {
     rook_solver *s;
@@ -219,31 +220,26 @@ static void *value_member(void *arg)
 static void *cards_member(void *arg)
 {
     member *m = arg;
+    if (m->me)
+        __atomic_add_fetch(&m->team->active, 1, __ATOMIC_ACQ_REL);
     m->result = rook_dd_move_values_shared(m->s, m->r, m->p, m->root, m->taken, m->values, m->team);
     return NULL;
 }
 
-/* Run fn for members 1 .. n-1 in threads of their own and member 0 here;
- * wait for all.  A thread that cannot be started counts as done (its
- * member's share of `active` is taken off first).  Return the first
- * negative result, else member 0's. */
+/* Run fn for members 1 .. n-1 on their solvers' own threads (worker.h)
+ * and for member 0 here; then end the others' jobs: one not begun is taken
+ * back (its member counts as done), one begun is waited for.  Return the
+ * first negative result, else member 0's. */
 static int run_team(member *ms, int n, void *(*fn)(void *))
 {
-    pthread_t th[ROOK_DD_TEAM_MAX];
-    int started[ROOK_DD_TEAM_MAX] = {0};
-    for (int i = 1; i < n; i++) {
-        started[i] = pthread_create(&th[i], NULL, fn, &ms[i]) == 0;
-        if (!started[i]) {
-            ms[i].result = 0;
-            if (__atomic_sub_fetch(&ms[i].team->active, 1, __ATOMIC_ACQ_REL) == 0)
-                __atomic_store_n(&ms[i].team->quit, 1, __ATOMIC_RELEASE);
-        }
-    }
+    int posted[ROOK_DD_TEAM_MAX] = {0};
+    for (int i = 1; i < n; i++)
+        posted[i] = dd_worker_post(ms[i].s, fn, &ms[i]) == 0;
     fn(&ms[0]);
     int r = ms[0].result;
     for (int i = 1; i < n; i++) {
-        if (started[i])
-            pthread_join(th[i], NULL);
+        if (!posted[i] || !dd_worker_reclaim(ms[i].s))
+            ms[i].result = 0;
         if (ms[i].result < 0 && r >= 0)
             r = ms[i].result;
     }
@@ -272,7 +268,7 @@ int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const roo
     n = team_size(ss[0], n, DD_SPLIT_ROOT_MIN - 1);
     rook_dd_team team;
     rook_dd_team_init(&team, dd_total(ss[0]), wlo, whi);
-    team.active = n;
+    team.active = 1; /* member 0; the others count in as they begin */
     member ms[ROOK_DD_TEAM_MAX];
     for (int i = 0; i < n; i++)
         ms[i] = (member){ss[i], r, p, &team, i, guess, 0, lo, hi, NULL, NULL, 0};
@@ -293,7 +289,7 @@ int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const
     n = team_size(ss[0], n, DD_CLASSES_TEAM_MIN);
     rook_dd_team team;
     rook_dd_team_init(&team, dd_total(ss[0]), 0, dd_total(ss[0]));
-    team.active = n;
+    team.active = 1; /* member 0; the others count in as they begin */
     int taken = 0;
     member ms[ROOK_DD_TEAM_MAX];
     for (int i = 0; i < n; i++)
