@@ -23,7 +23,8 @@ agree.  Timings are printed, never asserted; node counts are deterministic.
   deals on 2 threads against 1, interleaved; each deal's best of
   ``ROOK_BENCH_THREAD_RUNS`` runs (default 3) per setting; beside them the
   machine's ceiling (each deal solved twice at once by two one-thread
-  solvers) and the efficiency against it.
+  solvers) and the efficiency against it; and workers=2 against one on
+  short positions (24-card values, 20-card every card's value).
 """
 
 from __future__ import annotations
@@ -241,6 +242,40 @@ def test_two_threads_against_one(benchmark, ledger):  # type: ignore[no-untyped-
         f"2 threads vs 1, {len(deals)} full tournament deals, each deal's best of {THREAD_RUNS} runs (targets: one "
         f"value >= 1.4x, every card and batches >= 1.8x): value {line('value')}; every card {line('cards')}; "
         f"solve_many batch {statistics.median(batch):.2f}x (median of 3 pairs: {', '.join(f'{x:.2f}' for x in batch)})")
+
+
+@pytest.mark.benchmark(group="solver-threads")
+def test_two_threads_on_short_positions(benchmark, ledger):  # type: ignore[no-untyped-def]
+    """``workers=2`` on positions a few tricks from the end, whose searches
+    take a tenth of a millisecond to a few: the value of 24-card positions,
+    every card's value of 20-card ones, against one thread on the same
+    position (interleaved, each position's best of THREAD_RUNS runs).  A
+    helper that has not begun when the search ends is taken back
+    (src/rook/solve/worker.h), so two workers should cost about what one
+    does here; before that, a tenth of these took 3-4 times as long."""
+    sets = {"value": _deals("tournament", N_THREADS, 24, seed=3000),
+            "cards": _deals("tournament", N_THREADS, 20, seed=3000)}
+    s = Solver()
+    ratios: dict[str, list[float]] = {"value": [], "cards": []}
+
+    def run() -> None:
+        for what, deals in sets.items():
+            for i, h in enumerate(deals):
+                best = {1: float("inf"), 2: float("inf")}
+                for k in range(THREAD_RUNS):
+                    for w in ((1, 2) if (i + k) % 2 else (2, 1)):
+                        s.clear()
+                        t = time.perf_counter()
+                        s.value(h, workers=w) if what == "value" else s.solve(h, workers=w)
+                        best[w] = min(best[w], time.perf_counter() - t)
+                ratios[what].append(best[1] / best[2])
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    ledger.record("solver-threads/short", benchmark, 2 * N_THREADS, "position")
+    ledger.target(
+        "2 threads vs 1 on short positions (no target; two should cost about what one does): "
+        + "; ".join(f"{what} of {n} cards: per-position median {statistics.median(r):.2f}x (p10 "
+                    f"{quantile(r, .1):.2f}x)" for (what, r), n in zip(ratios.items(), (24, 20))))
 
 
 def test_signature_of_the_new_side(sides, ledger):  # type: ignore[no-untyped-def]
