@@ -25,6 +25,7 @@ from __future__ import annotations
 import gc
 import os
 import random
+import signal
 import time
 import warnings
 from pathlib import Path
@@ -322,6 +323,24 @@ def test_T14_kept_helper_threads_answer_many_short_calls_as_one_thread() -> None
         assert team.value(h, workers=2) == want.value
         team.clear()
         assert team.solve(h, workers=1 + 1 + i % 2).move_values == want.move_values
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads Linux's /proc")
+def test_a_helpers_kept_thread_takes_no_ctrl_c() -> None:
+    """After a call on two workers the helper's thread stays (worker.h), and it
+    blocks SIGINT, so that a Ctrl-C always reaches a thread of the host, also
+    while the helper sleeps between calls."""
+    tasks = Path("/proc/self/task")
+    before = {t.name for t in tasks.iterdir()}
+    s = Solver()
+    pos, v = _position(FULL[0]), FULL[0]["value"]
+    assert s.value(pos, workers=2) == v
+    kept = [t for t in tasks.iterdir() if t.name not in before]
+    assert kept
+    for t in kept:
+        blocked = next(int(line.split()[1], 16) for line in (t / "status").read_text().splitlines()
+                       if line.startswith("SigBlk:"))
+        assert blocked >> (signal.SIGINT - 1) & 1
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")

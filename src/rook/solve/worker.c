@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "rook/solve/worker.h"
@@ -92,7 +93,15 @@ static dd_worker *worker_of(rook_solver *s)
         free(w);
         return NULL;
     }
-    if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
+    /* the thread takes no signals: a Ctrl-C goes to the host's threads
+     * (the search still stops on it: interrupt.c), even while this one
+     * sleeps between calls */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int started = pthread_create(&w->th, NULL, worker_main, w) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!started) {
         pthread_cond_destroy(&w->cv);
         pthread_mutex_destroy(&w->mu);
         free(w);

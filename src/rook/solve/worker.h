@@ -7,7 +7,8 @@
  * back and never runs (return 0); else it waits until fn has returned
  * (return 1).  The caller keeps arg alive until then.  A thread begins a job
  * only under its lock, so a job taken back cannot begin.  One job at a
- * time per solver.  dd_worker_stop(s) ends the thread (rook_solver_free).
+ * time per solver.  The thread blocks every signal (a Ctrl-C is the
+ * host's to take).  dd_worker_stop(s) ends the thread (rook_solver_free).
  * In a process forked from the one that started the thread the thread is
  * gone: the solver forgets it, and starts another on its next post.
  *
