@@ -48,7 +48,7 @@
 #endif
 /* The fewest cards in hands at the root for which a node below the root
  * may be shared (team.c starts no helper for a value below it: there only
- * the root could be, and its tests are too small to pay for a thread). */
+ * the root could be, and its tests are too small to pay for a helper). */
 #define DD_SPLIT_ROOT_MIN (DD_SPLIT_MIN + DD_SPLIT_DEPTH)
 
 /* The fields of a solver that say where the search is. */
