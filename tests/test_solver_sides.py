@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from ceiling import MODES  # noqa: E402
 from ceiling import compare as ceiling_compare  # noqa: E402
 from order_study import parse, places_of  # noqa: E402
-from root_order import report, root_runs  # noqa: E402
+from root_order import KINDS, breakdown_report, grain_of, report, root_breakdown, root_runs  # noqa: E402
 from solver_sides import Side, build, play_until, pos_of, solver_opt_level, spec_of  # noqa: E402
 from solver_vs import anytime_bounds, compare  # noqa: E402
 
@@ -137,6 +137,34 @@ def test_T14_the_root_order_tool_tries_a_best_card_first_and_leaves_the_rules_or
             assert r.best_first[1] == r.rules[1]
     assert any(not r.first_is_best and r.best_first[1] != r.rules[1] for r in runs)
     assert f"best card in {sum(r.first_is_best for r in runs)}" in report(runs)[0]
+
+
+def test_T14_the_root_breakdown_accounts_for_every_node_of_the_value_and_sorts_the_later_cards(
+        side: Side, tmp_path: Path) -> None:
+    """``tools/root_order.py --breakdown``: on the ``-D DD_FORCE_ROOT``
+    build, each deal's value takes the default build's nodes; its root's
+    moves, the sibling rule's skips left out, account for all of them but
+    the root's own node; the first move is the rules' first card, and each
+    later one is sorted by every card's value against the best before it."""
+    forced = Side("forced", build("worktree", tmp_path, extra=["-DDD_FORCE_ROOT"]))
+    deals = root_breakdown(forced, "tournament", 2000, 8)
+    first = ctypes.c_int.in_dll(forced.lib, "dd_root_first_card")
+    kinds = set()
+    for i, (total, moves) in enumerate(deals):
+        h = play_until("tournament", 2000 + i, 36)
+        spec, pos = spec_of(h.variant), pos_of(h)
+        assert total == side.run("value", spec, pos)[2]
+        assert sum(n for _, n in moves) == total - 1
+        assert [k for k, _ in moves[:1]] == ["first"] and all(k in KINDS[1:] for k, _ in moves[1:])
+        kinds |= {k for k, _ in moves}
+        (value, values), _, _ = side.run("cards", spec, pos)
+        forced.run("value", spec, pos)
+        assert first.value in {c for c in range(64) if values[c] >= 0}
+    assert {"first", "tied", "worse"} <= kinds
+    lines = breakdown_report(deals)
+    assert f": {sum(t for t, _ in deals)} nodes, crc " in lines[0]
+    assert sum(int(x.split()[-6].replace(",", "")) for x in lines[1:]) == sum(t - 1 for t, _ in deals)
+    assert grain_of(play_until("tournament", 2000, 36).variant) == 5
 
 
 def test_T14_the_order_study_dumps_every_moves_outcome_without_changing_the_search(

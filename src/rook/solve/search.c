@@ -523,9 +523,14 @@ static void oracle_order(rook_solver *s, dd_moves *mv, int n_cards, int maximize
 #ifdef DD_FORCE_ROOT
 /* A diagnostic build's root order (tools/root_order.py): the card id that
  * the root of a value's wide search tries first (-1: the rules' order),
- * and the card it did try first in the last one. */
+ * and the card it did try first in the last one; and the root's moves of
+ * the last one in the order searched (the sibling rule's skips left out):
+ * each card id and the nodes its search took, re-search included. */
 __attribute__((visibility("default"))) int dd_force_root_card = -1;
 __attribute__((visibility("default"))) int dd_root_first_card = -1;
+__attribute__((visibility("default"))) int dd_root_moves_n;
+__attribute__((visibility("default"))) int dd_root_move_card[DD_MAX_MOVES];
+__attribute__((visibility("default"))) uint64_t dd_root_move_nodes[DD_MAX_MOVES];
 #endif
 
 int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
@@ -593,6 +598,7 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
                 break;
             }
         dd_root_first_card = s->card[mv.card[0]];
+        dd_root_moves_n = 0;
     }
 #endif
     int maximize = !(seat & 1);
@@ -614,8 +620,17 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
             continue;
         uint64_t crel;
         dd_stats_child(&st, s->nodes, (mv.card[i] >> 4) != s->trump);
+#ifdef DD_FORCE_ROOT
+        uint64_t nodes_before = s->nodes;
+#endif
         v = i && beta - alpha > 1 ? pv_child(s, mv.card[i], maximize, alpha, beta, &crel)
                                   : child(s, mv.card[i], alpha, beta, &crel);
+#ifdef DD_FORCE_ROOT
+        if (root) {
+            dd_root_move_card[dd_root_moves_n] = s->card[mv.card[i]];
+            dd_root_move_nodes[dd_root_moves_n++] = s->nodes - nodes_before;
+        }
+#endif
         if (s->aborted) {
             if (b.key)
                 b.key->live = 0;
