@@ -26,6 +26,7 @@ import gc
 import os
 import random
 import signal
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -323,6 +324,46 @@ def test_T14_kept_helper_threads_answer_many_short_calls_as_one_thread() -> None
         assert team.value(h, workers=2) == want.value
         team.clear()
         assert team.solve(h, workers=2 + i % 2).move_values == want.move_values
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_T14_a_team_of_probes_runs_on_the_kept_threads_and_stops_as_one(workers: int) -> None:
+    """With ``anytime`` (or a progress function) each member of a team
+    narrows the value by probes of its own, on its solver's kept thread
+    (team.c's rook_dd_value_probes).  Short and middling positions one
+    after another answer as one thread does (a member not begun when the
+    value is known is taken back); a progress function that raises on a
+    helper's thread stops the first member, and with it the whole team
+    (each member looks at the first one's stop), and its exception ends
+    the call; a budget
+    that stops a member stops the team, with the bounds proven; and the
+    same solver answers on."""
+    team, one = Solver(), Solver()
+    for i in range(30):
+        h = _played(("tournament", "crowsnest", "partnership-57")[i % 3], 900 + i, 20 + 4 * (i % 4))
+        one.clear()
+        team.clear()
+        assert team.value(h, anytime=True, workers=workers) == one.value(h)
+    pos, v = _position(FULL[1]), FULL[1]["value"]
+
+    def stop(lo: int, hi: int, nodes: int) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            raise KeyboardInterrupt("enough")   # on a helper's thread
+
+    team.clear()
+    assert team.value(pos, anytime=True, workers=workers) == v
+    whole = team.last_nodes
+    team.clear()
+    with pytest.raises(KeyboardInterrupt, match="enough"):
+        team.value(pos, anytime=True, workers=workers, progress=stop)
+    assert team.last_nodes < whole   # the team stopped (search.c's team check), it did not search on
+    tight = Solver(node_budget=5_000)
+    with pytest.raises(BudgetExceeded) as err:
+        tight.value(pos, anytime=True, workers=workers)
+    assert err.value.lo <= v <= err.value.hi and tight.last_nodes <= workers * 5_001
+    team.clear()
+    assert team.value(pos, anytime=True, workers=workers) == v
+    assert team.solve(pos, workers=workers).value == v
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads Linux's /proc")

@@ -190,7 +190,6 @@ cdef extern from "rook/solve.h" nogil:
     void rook_dd_work_begun_at(int set, unsigned count)
     unsigned rook_dd_work_interrupts()
     void rook_solver_share(rook_solver *s, rook_solver *owner)
-    int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     int rook_dd_solve_batch(rook_solver *s, const rook_rules *r, const rook_dd_pos *ps, int n, int keep,
                             int guesses, int32_t *values, int32_t *roots)
     ctypedef struct rook_dd_team:
@@ -200,8 +199,8 @@ cdef extern from "rook/solve.h" nogil:
         rook_dd_progress_fn progress
         void *progress_arg
     void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi)
-    int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team,
-                           int me)
+    int rook_dd_value_probes(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p,
+                             rook_dd_team *team)
     int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int wlo,
                              int whi, int guess, int *lo, int *hi)
     int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p,

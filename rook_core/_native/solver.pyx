@@ -17,8 +17,8 @@ from rook_core._native.crook cimport (
     rook_solver_stop_reason, rook_solver_clear, rook_solver_set_progress, rook_solver_abort,
     rook_dd_watch_interrupts, rook_dd_interrupts, rook_solver_watch_interrupts_from, rook_dd_work_begun_at,
     rook_dd_work_interrupts,
-    rook_solver_share, rook_dd_prepare,
-    rook_dd_team, rook_dd_team_init, rook_dd_value_team, rook_dd_value_shared, rook_dd_move_values_team,
+    rook_solver_share,
+    rook_dd_team, rook_dd_team_init, rook_dd_value_probes, rook_dd_value_shared, rook_dd_move_values_team,
     rook_dd_solve_batch,
 )
 from libc.stdlib cimport malloc, free
@@ -26,7 +26,6 @@ from cpython.exc cimport PyErr_CheckSignals
 from rook_core._native.rules cimport Rules
 
 import _signal as _csignal
-import threading
 
 from rook_core._native.rules import rules_for
 from rook_core.errors import PositionError, RookError
@@ -514,8 +513,9 @@ cdef class SolverCore:
 
 
 cdef class _Job:
-    """One position searched by a team of solvers sharing a table, one
-    thread each (the search releases the GIL)."""
+    """One position searched by a team of solvers sharing a table, each on
+    its own thread (src/rook/solve/team.c: rook_dd_value_probes), narrowing
+    the value together by null-window probes."""
 
     cdef rook_dd_pos p
     cdef Rules rules
@@ -529,59 +529,24 @@ cdef class _Job:
         job.rules = rules
         return job
 
-    cdef _run(self, list team, object work):
-        """Run ``work(solver, i)`` for every solver of the team, each in a
-        thread of its own (the first in this one), and wait for them all."""
-        threads = [threading.Thread(target=work, args=(team[i], i)) for i in range(1, len(team))]
-        for t in threads:
-            t.start()
-        try:
-            work(team[0], 0)
-        finally:
-            # every thread is waited for, even past a Ctrl-C (which stops
-            # their searches at once): the table and job outlive them
-            interrupted = None
-            for t in threads:
-                while t.is_alive():
-                    try:
-                        t.join()
-                    except KeyboardInterrupt as e:
-                        interrupted = e
-            if interrupted is not None:
-                raise interrupted
-
     def value(self, list team):
-        """Return the value, the team narrowing it together (-1: a budget ran
-        out; lo/hi hold the bounds proven)."""
+        """Return the value, the team narrowing it together (-1: a member
+        stopped, a budget or its caller; lo/hi hold the bounds proven; -2:
+        a position beyond the solver).  Every member's search has ended
+        when it returns, also after a Ctrl-C (which stops them all)."""
         cdef SolverCore lead = team[0]
-        cdef int r
+        cdef rook_solver *ss[TEAM_MAX]
+        cdef int n = _team_pointers(team, ss), v
         cdef rook_dd_team t
-        with nogil:
-            r = rook_dd_prepare(lead.s, &self.rules.r, &self.p)
-        if r < 0:
-            return -2
         rook_dd_team_init(&t, _total(self.rules, &self.p), self.wlo, self.whi)
         if lead._progress is not None:
             t.progress = _on_step
             t.progress_arg = <void *>lead
-        results = [None] * len(team)
-
-        def work(SolverCore solver, int i):
-            cdef int v
-            with nogil:
-                v = rook_dd_value_team(solver.s, &self.rules.r, &self.p, &t, i)
-            results[i] = v
-            if v < 0:   # a budget: the whole team stops
-                for other in team:
-                    if other is not solver:
-                        rook_solver_abort((<SolverCore>other).s)
-
-        self._run(team, work)
+        with nogil:
+            v = rook_dd_value_probes(ss, n, &self.rules.r, &self.p, &t)
         self.nodes = sum(rook_solver_nodes((<SolverCore>x).s) for x in team)
         self.lo, self.hi = t.lo, t.hi
-        if any(v is None or v < 0 for v in results):
-            return -1
-        return results[0]
+        return v
 
 
 cdef int _team_pointers(list team, rook_solver **ss):

@@ -110,7 +110,10 @@ enum {
 
 /* Stop the search under way as soon as it looks (from the progress function,
  * or from another thread): the call returns -1 with stop reason
- * ROOK_STOP_CALLER and the bounds proven so far. */
+ * ROOK_STOP_CALLER and the bounds proven so far.  A stop asked while no
+ * call runs is forgotten when the next one begins; in a team's call it
+ * holds from the call's start (so a mate's progress function that stops
+ * the first member before that member has begun its own search stops it). */
 void rook_solver_abort(rook_solver *s);
 int rook_solver_stop_reason(const rook_solver *s);
 
@@ -222,6 +225,7 @@ typedef struct rook_dd_team {
     int active;            /* members still searching work of their own (cards) */
     int arrivals;          /* members that have started on the cards */
     int failed, fail_stop; /* a member stopped (budget, caller): why; all stop */
+    rook_solver *lead;     /* probes: the first member; a stop asked of it stops all */
 } rook_dd_team;
 
 /* Start a team on a position whose value lies in [0, total]: the window
@@ -232,8 +236,19 @@ void rook_dd_team_init(rook_dd_team *team, int total, int wlo, int whi);
  * value is known (or known to be outside the window); every member's call
  * returns then.  Call rook_dd_prepare on one member first.  Return the
  * value clipped to the window, or -1 when this member's budget ran out
- * (the team's bounds hold what was proven). */
+ * (the team's bounds hold what was proven); a member that stops (its
+ * budget, its caller) stops the others, for its reason. */
 int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team, int me);
+
+/* Run rook_dd_value_team for ss[0] .. ss[n-1] as members 0 .. n-1 of
+ * `team` (rook_dd_team_init'ed, its progress function set or not): ss[0]
+ * on the caller's thread, the others on their solvers' own threads, as
+ * rook_dd_value_shared runs its helpers (and a helper not begun when the
+ * value is known is taken back).  Return the value clipped to the window,
+ * or -1 when a member stopped (ss[0]'s stop reason says why; the team's
+ * bounds hold what was proven), -2 for a position beyond the solver. */
+int rook_dd_value_probes(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p,
+                         rook_dd_team *team);
 
 /* One value by a team sharing nodes: member 0 searches the value as
  * rook_dd_value_in does (the team's window, `guess`; no anytime order),

@@ -196,8 +196,7 @@ void rook_solver_watch_interrupts_from(rook_solver *s, unsigned count)
 
 void rook_solver_abort(rook_solver *s)
 {
-    s->stop = ROOK_STOP_CALLER;
-    __atomic_store_n(&s->aborted, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->abort_request, 1, __ATOMIC_RELAXED);
 }
 
 void rook_solver_set_generalize(rook_solver *s, int on)
@@ -377,6 +376,12 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     memset(s->nodes_by_cards, 0, sizeof s->nodes_by_cards);
     s->aborted = 0;
     s->stop = ROOK_STOP_NONE;
+    /* a call begins: a stop asked before it is forgotten -- but not by a
+     * member of a team (s->team or s->split_team set), whose call began
+     * with the team's (the first member's rook_dd_prepare): a stop asked
+     * of it since, by a mate's progress function for one, holds */
+    if (!s->team && !s->split_team)
+        __atomic_store_n(&s->abort_request, 0, __ATOMIC_RELAXED);
     s->deadline_ns = s->time_budget_ns ? dd_now_ns() + s->time_budget_ns : 0;
     if (p->trump > 3 || layout(s, r, p->trump) < 0)
         return -2;

@@ -83,8 +83,9 @@ struct rook_solver {
     /* budgets and statistics */
     uint64_t nodes, budget;
     uint64_t time_budget_ns, deadline_ns;
-    int stop, aborted;
-    int tolerance; /* card values wanted only to within this many points (rook_dd_move_bounds; 0: exact) */
+    int stop, aborted; /* (the searching thread's own) */
+    int abort_request; /* rook_solver_abort, from any thread: read and written atomically */
+    int tolerance;     /* card values wanted only to within this many points (rook_dd_move_bounds; 0: exact) */
     unsigned interrupts; /* the count of Ctrl-Cs its caller began at (interrupt.c) */
     uint64_t nodes_by_cards[65];
     uint64_t tt_hits;
@@ -236,6 +237,20 @@ static inline int dd_trick_winner(const rook_solver *s, const uint8_t *t)
         }
     }
     return best;
+}
+
+/* Whether the solver's caller asked it to stop (rook_solver_abort, from
+ * any thread); the search then sets its own aborted and stop. */
+static inline int dd_abort_requested(const rook_solver *s)
+{
+    return __atomic_load_n(&s->abort_request, __ATOMIC_RELAXED);
+}
+
+/* Whether a team of probes must stop: a member stopped (its budget, its
+ * caller: team->failed), or its first member was asked to stop. */
+static inline int dd_team_stopped(const rook_dd_team *t)
+{
+    return __atomic_load_n(&t->failed, __ATOMIC_RELAXED) || (t->lead && dd_abort_requested(t->lead));
 }
 
 /* Points still to be taken from the current position (team 0 + team 1). */

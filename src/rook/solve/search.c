@@ -162,8 +162,13 @@ static inline int later_child(rook_solver *s, int card, int maximize, int alpha,
  * search's question. */
 static inline int must_stop(rook_solver *s)
 {
-    if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED))
+    if (s->aborted)
         return 1;
+    if (dd_abort_requested(s)) {
+        s->aborted = 1;
+        s->stop = ROOK_STOP_CALLER;
+        return 1;
+    }
     if (++s->nodes > s->budget && s->budget) {
         s->aborted = 1;
         s->stop = ROOK_STOP_NODES;
@@ -184,6 +189,13 @@ static inline int must_stop(rook_solver *s)
     if (s->split_team && !(s->nodes & 15) && dd_split_stopped(s))
         return 1;
     if (s->team && !(s->nodes & 255)) {
+        if (dd_team_stopped(s->team)) {
+            s->aborted = 1;
+            s->stop = __atomic_load_n(&s->team->failed, __ATOMIC_RELAXED)
+                ? __atomic_load_n(&s->team->fail_stop, __ATOMIC_RELAXED)
+                : ROOK_STOP_CALLER;
+            return 1;
+        }
         int lo = __atomic_load_n(&s->team->lo, __ATOMIC_RELAXED);
         int hi = __atomic_load_n(&s->team->hi, __ATOMIC_RELAXED);
         if (s->probe <= lo || s->probe > hi) {

@@ -167,10 +167,10 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
     /* wait for the others, helping below */
     __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
     while (__atomic_load_n(&sp->workers, __ATOMIC_RELAXED) > 1) {
-        if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED) && !aborted) {
+        if (!aborted && dd_abort_requested(s)) {
             /* the caller stopped this solver while it waits */
             aborted = 1;
-            stop = s->stop;
+            stop = ROOK_STOP_CALLER;
             dd_split_fail(t, stop);
         }
         if (__atomic_load_n(&t->n_open, __ATOMIC_RELAXED)) {
@@ -214,8 +214,10 @@ int dd_split_help(rook_solver *s)
     for (;;) {
         if (__atomic_load_n(&t->quit, __ATOMIC_ACQUIRE) || __atomic_load_n(&t->failed, __ATOMIC_RELAXED))
             break;
-        if (__atomic_load_n(&s->aborted, __ATOMIC_RELAXED)) {
-            r = -1; /* the caller stopped this member */
+        if (dd_abort_requested(s)) {
+            s->aborted = 1; /* the caller stopped this member */
+            s->stop = ROOK_STOP_CALLER;
+            r = -1;
             break;
         }
         if (!__atomic_load_n(&t->n_open, __ATOMIC_RELAXED)) {

@@ -14,7 +14,9 @@
  * the targets the others are searching (when every target is taken it
  * helps with another's, trying the first move of the top nodes last so
  * that the two searches part ways), and a search whose question a team
- * mate has settled stops at once (search.c looks every 256 nodes).  The
+ * mate has settled stops at once (search.c looks every 256 nodes); a
+ * member that stops on its budget or its caller's word stops the team
+ * (the same look).  Its members run as the value's do (run_team).  The
  * table's entries are written and read without locks (table.h).
  */
 #include <string.h>
@@ -32,12 +34,14 @@ int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
 int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root, int *taken,
                                int32_t values[64], rook_dd_team *team)
 {
-    if (dd_setup(s, r, p) < 0)
+    s->split_team = team; /* (before the set-up: see dd_setup) */
+    if (dd_setup(s, r, p) < 0) {
+        s->split_team = NULL;
         return -2;
+    }
     int total = dd_total(s), res;
     dd_moves mv;
     int maximize = dd_root_moves(s, &mv);
-    s->split_team = team;
     int own = maximize ? 0 : total;
     int *bound = !team ? &own : maximize ? &team->lo : &team->hi;
     /* every second member takes the classes from the back: the ones that
@@ -107,12 +111,23 @@ static int team_pick(const rook_dd_team *t, int me, int L, int H, int gr)
 
 int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team, int me)
 {
-    if (me < 0 || me >= ROOK_DD_TEAM_MAX || dd_setup(s, r, p) < 0)
+    if (me < 0 || me >= ROOK_DD_TEAM_MAX)
         return -2;
+    s->team = team; /* (before the set-up: see dd_setup) */
+    if (dd_setup(s, r, p) < 0) {
+        s->team = NULL;
+        return -2;
+    }
     int gr = s->grain, result = 0;
-    s->team = team;
     for (;;) {
         dd_team_lock(team);
+        if (dd_team_stopped(team)) {
+            /* a mate stopped (a budget, its caller): so does the team */
+            s->stop = team->failed ? team->fail_stop : ROOK_STOP_CALLER;
+            dd_team_unlock(team);
+            result = -1;
+            break;
+        }
         int L = team->lo > team->wlo ? team->lo : team->wlo;
         int H = team->hi < team->whi ? team->hi : team->whi;
         if (L >= H) {
@@ -147,6 +162,7 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
                 continue;
             }
             dd_team_unlock(team);
+            dd_split_fail(team, s->stop); /* the whole team stops, for this reason */
             result = -1;
             break;
         }
@@ -180,9 +196,11 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
     if (me < 0 || me >= ROOK_DD_TEAM_MAX)
         return -2;
     if (me) {
-        if (dd_setup(s, r, p) < 0)
+        s->split_team = team; /* (before the set-up: see dd_setup) */
+        if (dd_setup(s, r, p) < 0) {
+            s->split_team = NULL;
             return -2;
-        s->split_team = team;
+        }
         int v = dd_split_help(s);
         s->split_team = NULL;
         return v;
@@ -214,6 +232,13 @@ static void *value_member(void *arg)
 {
     member *m = arg;
     m->result = rook_dd_value_split(m->s, m->r, m->p, m->team, m->me, m->guess, m->lo, m->hi);
+    return NULL;
+}
+
+static void *probe_member(void *arg)
+{
+    member *m = arg;
+    m->result = rook_dd_value_team(m->s, m->r, m->p, m->team, m->me);
     return NULL;
 }
 
@@ -279,6 +304,22 @@ int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const roo
         v = -1;
     }
     return v;
+}
+
+int rook_dd_value_probes(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team)
+{
+    if (rook_dd_prepare(ss[0], r, p) < 0)
+        return -2;
+    n = n < 1 ? 1 : n > ROOK_DD_TEAM_MAX ? ROOK_DD_TEAM_MAX : n;
+    member ms[ROOK_DD_TEAM_MAX];
+    for (int i = 0; i < n; i++)
+        ms[i] = (member){ss[i], r, p, team, i, 0, 0, NULL, NULL, NULL, NULL, 0};
+    team->lead = ss[0];
+    int v = run_team(ms, n, probe_member);
+    team->lead = NULL;
+    if (v < 0 && ms[0].result >= 0)
+        ss[0]->stop = team->fail_stop;
+    return v < 0 ? -1 : v;
 }
 
 int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int root,
