@@ -246,11 +246,14 @@ static inline int dd_abort_requested(const rook_solver *s)
     return __atomic_load_n(&s->abort_request, __ATOMIC_RELAXED);
 }
 
-/* Whether a team of probes must stop: a member stopped (its budget, its
- * caller: team->failed), or its first member was asked to stop. */
-static inline int dd_team_stopped(const rook_dd_team *t)
+/* Why a team of probes must stop (ROOK_STOP_NONE: it need not): a member
+ * stopped (its budget, its caller: team->failed, for its reason), or its
+ * first member was asked to stop (ROOK_STOP_CALLER). */
+static inline int dd_team_stop(const rook_dd_team *t)
 {
-    return __atomic_load_n(&t->failed, __ATOMIC_RELAXED) || (t->lead && dd_abort_requested(t->lead));
+    if (__atomic_load_n(&t->failed, __ATOMIC_RELAXED))
+        return __atomic_load_n(&t->fail_stop, __ATOMIC_RELAXED);
+    return t->lead && dd_abort_requested(t->lead) ? ROOK_STOP_CALLER : ROOK_STOP_NONE;
 }
 
 /* Points still to be taken from the current position (team 0 + team 1). */

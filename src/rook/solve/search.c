@@ -189,11 +189,10 @@ static inline int must_stop(rook_solver *s)
     if (s->split_team && !(s->nodes & 15) && dd_split_stopped(s))
         return 1;
     if (s->team && !(s->nodes & 255)) {
-        if (dd_team_stopped(s->team)) {
+        int stop = dd_team_stop(s->team);
+        if (stop != ROOK_STOP_NONE) {
             s->aborted = 1;
-            s->stop = __atomic_load_n(&s->team->failed, __ATOMIC_RELAXED)
-                ? __atomic_load_n(&s->team->fail_stop, __ATOMIC_RELAXED)
-                : ROOK_STOP_CALLER;
+            s->stop = stop;
             return 1;
         }
         int lo = __atomic_load_n(&s->team->lo, __ATOMIC_RELAXED);

@@ -121,9 +121,10 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
     int gr = s->grain, result = 0;
     for (;;) {
         dd_team_lock(team);
-        if (dd_team_stopped(team)) {
+        int stop = dd_team_stop(team);
+        if (stop != ROOK_STOP_NONE) {
             /* a mate stopped (a budget, its caller): so does the team */
-            s->stop = team->failed ? team->fail_stop : ROOK_STOP_CALLER;
+            s->stop = stop;
             dd_team_unlock(team);
             result = -1;
             break;
@@ -253,8 +254,9 @@ static void *cards_member(void *arg)
 
 /* Run fn for members 1 .. n-1 on their solvers' own threads (worker.h)
  * and for member 0 here; then end the others' jobs: one not begun is taken
- * back (its member counts as done), one begun is waited for.  Return the
- * first negative result, else member 0's. */
+ * back (its member counts as done), one begun is waited for.  Return
+ * member 0's result, or -1 when a helper stopped (a budget, its caller)
+ * and member 0 did not: member 0's stop reason becomes the team's. */
 static int run_team(member *ms, int n, void *(*fn)(void *))
 {
     int posted[ROOK_DD_TEAM_MAX] = {0};
@@ -265,8 +267,10 @@ static int run_team(member *ms, int n, void *(*fn)(void *))
     for (int i = 1; i < n; i++) {
         if (!posted[i] || !dd_worker_reclaim(ms[i].s))
             ms[i].result = 0;
-        if (ms[i].result < 0 && r >= 0)
-            r = ms[i].result;
+        if (ms[i].result < 0 && r >= 0) {
+            ms[0].s->stop = ms[0].team->fail_stop;
+            r = -1;
+        }
     }
     return r;
 }
@@ -297,29 +301,21 @@ int rook_dd_value_shared(rook_solver **ss, int n, const rook_rules *r, const roo
     member ms[ROOK_DD_TEAM_MAX];
     for (int i = 0; i < n; i++)
         ms[i] = (member){ss[i], r, p, &team, i, guess, 0, lo, hi, NULL, NULL, 0};
-    int v = run_team(ms, n, value_member);
-    if (v < 0 && ms[0].result >= 0) {
-        /* a helper stopped (a budget): the value is not known */
-        ss[0]->stop = team.fail_stop;
-        v = -1;
-    }
-    return v;
+    return run_team(ms, n, value_member);
 }
 
 int rook_dd_value_probes(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, rook_dd_team *team)
 {
     if (rook_dd_prepare(ss[0], r, p) < 0)
         return -2;
-    n = n < 1 ? 1 : n > ROOK_DD_TEAM_MAX ? ROOK_DD_TEAM_MAX : n;
+    n = team_size(ss[0], n, 0);
     member ms[ROOK_DD_TEAM_MAX];
     for (int i = 0; i < n; i++)
         ms[i] = (member){ss[i], r, p, team, i, 0, 0, NULL, NULL, NULL, NULL, 0};
     team->lead = ss[0];
     int v = run_team(ms, n, probe_member);
     team->lead = NULL;
-    if (v < 0 && ms[0].result >= 0)
-        ss[0]->stop = team->fail_stop;
-    return v < 0 ? -1 : v;
+    return v;
 }
 
 int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const rook_dd_pos *p, int root,
@@ -336,8 +332,6 @@ int rook_dd_move_values_team(rook_solver **ss, int n, const rook_rules *r, const
     for (int i = 0; i < n; i++)
         ms[i] = (member){ss[i], r, p, &team, i, 0, root, NULL, NULL, &taken, values, 0};
     int v = run_team(ms, n, cards_member);
-    if (v < 0 && ms[0].result >= 0)
-        ss[0]->stop = team.fail_stop;
     if (root >= 0) {
         *lo = *hi = root;
         return v < 0 ? v : root;
