@@ -179,18 +179,25 @@ def test_two_threads_against_one(benchmark, ledger):  # type: ignore[no-untyped-
     (PAIR), so that 2 x the one-thread time over that time is what two
     cores give this work when nothing is shared.  The two-thread ratios
     over it (per deal) are the search's parallel efficiency; a machine
-    whose ceiling is under a target cannot meet it."""
+    whose ceiling is under a target cannot meet it.
+
+    Beside the times, the nodes: two threads' nodes (summed over the team,
+    in each deal's fastest run) over one thread's, the work the shared
+    search adds; a time ratio that falls short of the ceiling by much more
+    than that is time the threads spend waiting or on each other's
+    memory."""
     deals = _deals("tournament", N_THREADS, 36, seed=2200)
     one, two, pa, pb = Solver(), Solver(), Solver(), Solver()
     for s in (one, two, pa, pb):   # touch the tables' pages once
         s.value(deals[0], workers=2)
     times: dict[tuple[str, int], list[list[float]]] = {(what, w): [] for what in ("value", "cards")
                                                        for w in (1, 2, PAIR)}
+    nodes: dict[tuple[str, int], list[list[int]]] = {(what, w): [] for what in ("value", "cards") for w in (1, 2)}
 
     def solve(s: Solver, h, what: str, workers: int) -> None:  # type: ignore[no-untyped-def]
         s.value(h, workers=workers) if what == "value" else s.solve(h, workers=workers)
 
-    def timed(h, what: str, w: int) -> float:  # type: ignore[no-untyped-def]
+    def timed(h, what: str, w: int) -> tuple[float, int]:  # type: ignore[no-untyped-def]
         solvers = (pa, pb) if w == PAIR else (one if w == 1 else two,)
         for s in solvers:
             s.clear()
@@ -200,17 +207,22 @@ def test_two_threads_against_one(benchmark, ledger):  # type: ignore[no-untyped-
         else:
             for f in [pool.submit(solve, s, h, what, 1) for s in solvers]:
                 f.result()
-        return time.perf_counter() - t
+        return time.perf_counter() - t, solvers[0].last_nodes
 
     def run() -> None:
         for i, h in enumerate(deals):
             for what in ("value", "cards"):
                 runs: dict[int, list[float]] = {1: [], 2: [], PAIR: []}
+                counts: dict[int, list[int]] = {1: [], 2: [], PAIR: []}
                 for k in range(THREAD_RUNS):
                     for w in ((1, 2, PAIR) if (i + k) % 2 else (2, PAIR, 1)):
-                        runs[w].append(timed(h, what, w))
+                        t, n = timed(h, what, w)
+                        runs[w].append(t)
+                        counts[w].append(n)
                 for w in (1, 2, PAIR):
                     times[what, w].append(runs[w])
+                for w in (1, 2):
+                    nodes[what, w].append(counts[w])
 
     with ThreadPoolExecutor(2) as pool:   # two threads kept for PAIR (not started per deal)
         benchmark.pedantic(run, rounds=1, iterations=1)
@@ -223,10 +235,15 @@ def test_two_threads_against_one(benchmark, ledger):  # type: ignore[no-untyped-
         best, first = ratios(what, min), ratios(what, lambda r: r[0])
         total = sum(min(a) for a in times[what, 1]) / sum(min(b) for b in times[what, 2])
         ceiling = [2 * min(a) / min(p) for a, p in zip(times[what, 1], times[what, PAIR])]
+        # each deal's nodes in its fastest run (one thread's are the same in every run)
+        fastest = [n[t.index(min(t))] for t, n in zip(times[what, 2], nodes[what, 2])]
+        more = [b / a[0] for a, b in zip(nodes[what, 1], fastest)]
         return (f"per-deal median {statistics.median(best):.2f}x (p10 {quantile(best, .1):.2f}x, total time "
                 f"{total:.2f}x; first runs alone: median {statistics.median(first):.2f}x; the machine's ceiling, "
                 f"two one-thread solves at once: {statistics.median(ceiling):.2f}x, efficiency "
-                f"{statistics.median([r / c for r, c in zip(best, ceiling)]):.2f})")
+                f"{statistics.median([r / c for r, c in zip(best, ceiling)]):.2f}; nodes on two threads over one: "
+                f"{sum(fastest) / sum(a[0] for a in nodes[what, 1]):.2f}x in total, per-deal median "
+                f"{statistics.median(more):.2f}x)")
 
     # batches: both kept tables touched first, then three pairs in turns
     solve_many(deals[:2], workers=2, what="value")
