@@ -24,6 +24,8 @@ from order_study import parse, places_of  # noqa: E402
 from root_order import KINDS, breakdown_report, grain_of, report, root_breakdown, root_runs  # noqa: E402
 from solver_sides import Side, build, play_until, pos_of, solver_opt_level, spec_of  # noqa: E402
 from solver_vs import anytime_bounds, compare  # noqa: E402
+from team_study import read_tally, study, team_side  # noqa: E402
+from team_study import report as team_report  # noqa: E402
 
 from rook_core.solver import Solver  # noqa: E402
 
@@ -165,6 +167,37 @@ def test_T14_the_root_breakdown_accounts_for_every_node_of_the_value_and_sorts_t
     assert f": {sum(t for t, _ in deals)} nodes, crc " in lines[0]
     assert sum(int(x.split()[-6].replace(",", "")) for x in lines[1:]) == sum(t - 1 for t, _ in deals)
     assert grain_of(play_until("tournament", 2000, 36).variant) == 5
+
+
+def test_T14_the_team_study_build_answers_as_one_thread_and_its_tallies_hold_together(
+        side: Side, tmp_path: Path) -> None:
+    """``tools/team_study.py`` (a ``-D DD_TEAM_STATS`` build): on one thread
+    it searches the default build's nodes and tallies nothing; on two it
+    answers as one thread (study stops otherwise), and its tallies hold
+    together: the helper searched at split points for part of its loop
+    time, the owners searched below for part of their waits, no more split
+    points were cut than opened, and the nodes after a cut are a part of
+    two threads' nodes.  On full deals the value's helper joins split
+    points; every card's joins only once one thread has run out of cards."""
+    team = team_side(tmp_path)
+    for i in range(3):
+        h = play_until("tournament", 2200 + i, 36)
+        spec, pos = spec_of(h.variant), pos_of(h)
+        before = read_tally(team)
+        assert team.run("value", spec, pos)[2] == side.run("value", spec, pos)[2]
+        assert team.run("cards", spec, pos)[2] == side.run("cards", spec, pos)[2]
+        assert read_tally(team) == before
+    for what in ("value", "cards"):
+        r = study(team, what, "tournament", 2200, 4)
+        t = r.tally
+        assert r.deals == 4 and r.nodes_one > 0 and r.nodes_two > 0
+        assert 0 < t["help_join_ns"] <= t["help_ns"]
+        assert t["wait_join_ns"] <= t["wait_ns"]
+        assert 0 < t["joins"] and 0 < t["join_nodes"] <= r.nodes_two
+        assert t["cuts"] <= t["splits"] and t["after_cut"] < r.nodes_two
+        lines = team_report(r)
+        assert lines[0].startswith(f"{what}, 4 deals: one thread {r.nodes_one:,} nodes")
+        assert f"{t['splits']:,} opened, {t['cuts']:,} cut" in lines[3]
 
 
 def test_T14_the_order_study_dumps_every_moves_outcome_without_changing_the_search(

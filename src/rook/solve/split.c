@@ -12,9 +12,60 @@
  * under the split point (search.c's must_stop looks every 16 nodes).  All
  * share one table, whose entries are written and read without locks; the
  * split points' own state is under the team's spin lock.
+ *
+ * A diagnostic build (-D DD_TEAM_STATS, tools/team_study.py) tallies where
+ * a team's time goes, process-wide, in dd_team_stat[]: the helpers' time
+ * in dd_split_help and the part of it spent searching at split points;
+ * the owners' waits at their own split points and the part spent searching
+ * below; the joins and the nodes searched in them; the split points opened
+ * and cut; and the nodes a thread spent on moves after the one that cut
+ * (work one thread would not have done).  Without it nothing is counted.
  */
+#ifdef DD_TEAM_STATS
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <time.h>
+#endif
 #include "rook/solve/split.h"
 #include "rook/solve/node.h"
+
+#ifdef DD_TEAM_STATS
+enum {
+    TS_HELP_NS,      /* helpers in dd_split_help */
+    TS_HELP_JOIN_NS, /* ... of it at split points */
+    TS_WAIT_NS,      /* owners waiting at their own split points */
+    TS_WAIT_JOIN_NS, /* ... of it at split points below */
+    TS_JOINS,        /* split points joined (both kinds) */
+    TS_JOIN_NODES,   /* the nodes searched there */
+    TS_SPLITS,       /* split points opened */
+    TS_CUTS,         /* ... that a move cut */
+    TS_AFTER_CUT,    /* nodes of moves after the move that cut */
+    TS_KINDS
+};
+__attribute__((visibility("default"))) const int dd_team_stat_n = TS_KINDS;
+__attribute__((visibility("default"))) uint64_t dd_team_stat[TS_KINDS];
+static uint64_t ts_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+#define TS_ADD(k, v) __atomic_add_fetch(&dd_team_stat[k], (v), __ATOMIC_RELAXED)
+/* a move's nodes, and at the end the ones after the move that cut */
+#define TS_MOVE(sp, i, n) ((sp)->stat_nodes[i] += (n))
+#define TS_CUT(sp, i)     ((sp)->stat_cut = (i))
+static void ts_split_end(const dd_split *sp)
+{
+    TS_ADD(TS_SPLITS, 1);
+    if (!sp->cut)
+        return;
+    TS_ADD(TS_CUTS, 1);
+    for (int k = sp->stat_cut + 1; k < sp->mv.n; k++)
+        TS_ADD(TS_AFTER_CUT, sp->stat_nodes[k]);
+}
+#else
+#define TS_MOVE(sp, i, n) ((void)(n))
+#define TS_CUT(sp, i)     ((void)0)
+#endif
 
 /* (under the lock) Take sp off the open list. */
 static void close_split(rook_dd_team *t, dd_split *sp)
@@ -78,6 +129,7 @@ static void work(rook_solver *s, dd_split *sp)
                                 sp->alpha, sp->beta, &v, &sp->R, 1);
         if (sc) {
             if (sc == 2 && ab_step(sp->maximize, v, &sp->best, &sp->alpha, &sp->beta)) {
+                TS_CUT(sp, i);
                 __atomic_store_n(&sp->cut, 1, __ATOMIC_RELAXED);
                 close_split(t, sp);
             }
@@ -86,9 +138,10 @@ static void work(rook_solver *s, dd_split *sp)
         }
         int a = sp->alpha, b = sp->beta, card = sp->mv.card[i];
         dd_team_unlock(t);
-        uint64_t crel;
+        uint64_t crel, before = s->nodes;
         v = sp->search_move(s, card, sp->maximize, a, b, &crel);
         dd_team_lock(t);
+        TS_MOVE(sp, i, s->nodes - before);
         if (s->aborted) {
             if (s->stop == ROOK_STOP_CUT && sp->cut) {
                 /* this split point's own cut: the result is not needed */
@@ -108,6 +161,7 @@ static void work(rook_solver *s, dd_split *sp)
         sp->searched[i] = 1;
         sp->R |= crel;
         if (!sp->cut && ab_step(sp->maximize, v, &sp->best, &sp->alpha, &sp->beta)) {
+            TS_CUT(sp, i);
             __atomic_store_n(&sp->cut, 1, __ATOMIC_RELAXED);
             sp->cut_card = card;
             close_split(t, sp);
@@ -147,9 +201,28 @@ void dd_split_fail(rook_dd_team *t, int stop)
     dd_team_unlock(t);
 }
 
+#ifdef DD_TEAM_STATS
+/* join, tallied: its time to `kind`, a join and its nodes */
+static void join_counted(rook_solver *s, dd_split *sp, int kind)
+{
+    uint64_t t0 = ts_now(), n0 = s->nodes;
+    join(s, sp);
+    TS_ADD(kind, ts_now() - t0);
+    TS_ADD(TS_JOINS, 1);
+    TS_ADD(TS_JOIN_NODES, s->nodes - n0);
+}
+#else
+#define join_counted(s, sp, kind) join(s, sp)
+#endif
+
 void dd_split_rest(rook_solver *s, dd_split *sp)
 {
     rook_dd_team *t = s->split_team;
+#ifdef DD_TEAM_STATS
+    sp->stat_cut = DD_MAX_MOVES;
+    for (int k = 0; k < DD_MAX_MOVES; k++)
+        sp->stat_nodes[k] = 0;
+#endif
     dd_team_lock(t);
     if (t->n_open < (int)(sizeof t->open / sizeof t->open[0])) {
         t->open[t->n_open] = sp;
@@ -165,6 +238,9 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
         fail(t, stop);
     dd_team_unlock(t);
     /* wait for the others, helping below */
+#ifdef DD_TEAM_STATS
+    uint64_t wait0 = ts_now();
+#endif
     __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
     while (__atomic_load_n(&sp->workers, __ATOMIC_RELAXED) > 1) {
         if (!aborted && dd_abort_requested(s)) {
@@ -180,7 +256,7 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
                 __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
             dd_team_unlock(t);
             if (under) {
-                join(s, under);
+                join_counted(s, under, TS_WAIT_JOIN_NS);
                 __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
                 continue;
             }
@@ -191,6 +267,10 @@ void dd_split_rest(rook_solver *s, dd_split *sp)
     dd_team_lock(t); /* (the last worker's results are seen) */
     int failed = t->failed, abandoned = sp->abandoned && !sp->cut;
     dd_team_unlock(t);
+#ifdef DD_TEAM_STATS
+    TS_ADD(TS_WAIT_NS, ts_now() - wait0);
+    ts_split_end(sp);
+#endif
     if (aborted) {
         s->aborted = 1;
         s->stop = stop;
@@ -210,6 +290,9 @@ int dd_split_help(rook_solver *s)
 {
     rook_dd_team *t = s->split_team;
     int r = 0;
+#ifdef DD_TEAM_STATS
+    uint64_t help0 = ts_now();
+#endif
     __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
     for (;;) {
         if (__atomic_load_n(&t->quit, __ATOMIC_ACQUIRE) || __atomic_load_n(&t->failed, __ATOMIC_RELAXED))
@@ -231,7 +314,7 @@ int dd_split_help(rook_solver *s)
         dd_team_unlock(t);
         if (!sp)
             continue;
-        join(s, sp);
+        join_counted(s, sp, TS_HELP_JOIN_NS);
         if (s->aborted) {
             r = -1;
             break;
@@ -239,5 +322,8 @@ int dd_split_help(rook_solver *s)
         __atomic_add_fetch(&t->idle, 1, __ATOMIC_RELAXED);
     }
     __atomic_sub_fetch(&t->idle, 1, __ATOMIC_RELAXED);
+#ifdef DD_TEAM_STATS
+    TS_ADD(TS_HELP_NS, ts_now() - help0);
+#endif
     return r;
 }

@@ -115,6 +115,10 @@ struct dd_split {
     /* how to search one of its moves: the node's own later-move search
      * (search.c gives it, so that this file knows nothing of the search) */
     int (*search_move)(rook_solver *s, int card, int maximize, int alpha, int beta, uint64_t *rel);
+#ifdef DD_TEAM_STATS
+    uint64_t stat_nodes[DD_MAX_MOVES]; /* (split.c's tallies) the nodes of each move */
+    int stat_cut;                      /* the move that cut (DD_MAX_MOVES: none yet) */
+#endif
 };
 
 /* The team's spin lock (over the split points and the team's fields). */
