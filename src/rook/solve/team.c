@@ -31,14 +31,26 @@ int rook_dd_prepare(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     return dd_setup(s, r, p) < 0 ? -2 : 0;
 }
 
+/* dd_setup for a member of a team: its team pointer (*slot, s->team or
+ * s->split_team) is set first, so that dd_setup keeps a stop asked of the
+ * member since the team's call began, and is taken back when the position
+ * is beyond the solver.  Return 0, or -2. */
+static int member_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, struct rook_dd_team **slot,
+                        rook_dd_team *team)
+{
+    *slot = team;
+    if (dd_setup(s, r, p) < 0) {
+        *slot = NULL;
+        return -2;
+    }
+    return 0;
+}
+
 int rook_dd_move_values_shared(rook_solver *s, const rook_rules *r, const rook_dd_pos *p, int root, int *taken,
                                int32_t values[64], rook_dd_team *team)
 {
-    s->split_team = team; /* (before the set-up: see dd_setup) */
-    if (dd_setup(s, r, p) < 0) {
-        s->split_team = NULL;
+    if (member_setup(s, r, p, &s->split_team, team) < 0)
         return -2;
-    }
     int total = dd_total(s), res;
     dd_moves mv;
     int maximize = dd_root_moves(s, &mv);
@@ -113,11 +125,8 @@ int rook_dd_value_team(rook_solver *s, const rook_rules *r, const rook_dd_pos *p
 {
     if (me < 0 || me >= ROOK_DD_TEAM_MAX)
         return -2;
-    s->team = team; /* (before the set-up: see dd_setup) */
-    if (dd_setup(s, r, p) < 0) {
-        s->team = NULL;
+    if (member_setup(s, r, p, &s->team, team) < 0)
         return -2;
-    }
     int gr = s->grain, result = 0;
     for (;;) {
         dd_team_lock(team);
@@ -197,11 +206,8 @@ int rook_dd_value_split(rook_solver *s, const rook_rules *r, const rook_dd_pos *
     if (me < 0 || me >= ROOK_DD_TEAM_MAX)
         return -2;
     if (me) {
-        s->split_team = team; /* (before the set-up: see dd_setup) */
-        if (dd_setup(s, r, p) < 0) {
-            s->split_team = NULL;
+        if (member_setup(s, r, p, &s->split_team, team) < 0)
             return -2;
-        }
         int v = dd_split_help(s);
         s->split_team = NULL;
         return v;
