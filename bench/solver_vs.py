@@ -15,9 +15,11 @@ the run hits both alike.  Every answer must agree: the value, and in
 
 Printed per mode: for each side the median, p90, p99 and max time per deal
 and the nodes per second; then the ratio base/new of the medians, of the
-total time, and the median of the per-deal ratios; and a node signature of
-the new side (the sum and a CRC of its node counts) that changes whenever
-the search does.
+total time, and the median of the per-deal ratios, each with a 95%
+bootstrap interval over the deals (how far another draw of as many deals
+could move it: the ratio of the medians of 60 deals swings by a third
+between sets of deals); and a node signature of the new side (the sum and
+a CRC of its node counts) that changes whenever the search does.
 
 ``anytime`` asks each side for the value with probes from the ends (the
 bounds narrow from the start) and reads the bounds when ``--budget`` nodes
@@ -32,8 +34,10 @@ cards are in the hands (36 = a full ``tournament`` deal after the nest).
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -125,19 +129,53 @@ def anytime_report(name: str, bounds: list[tuple[int, int, int]]) -> str:
             f"max {max(widths)}); {signature([n for _, _, n in bounds])}")
 
 
+def ratios(base: Sequence[float], new: Sequence[float]) -> tuple[float, float, float]:
+    """Return base/new for paired per-deal times: the ratio of the medians,
+    of the means, and the median of the per-deal ratios."""
+    return (statistics.median(base) / statistics.median(new), statistics.mean(base) / statistics.mean(new),
+            statistics.median([b / n for b, n in zip(base, new)]))
+
+
+def ratio_intervals(base: Sequence[float], new: Sequence[float], rounds: int = 1000,
+                    seed: int = 0) -> list[tuple[float, float]]:
+    """Return the 95% percentile-bootstrap interval of each of :func:`ratios`:
+    the deals drawn again with replacement (a deal's two times stay
+    together), ``rounds`` times, from a fixed ``seed`` so that the interval
+    is the same on every run of the same times.
+
+    :raises ValueError: for times of unequal length, none, or a time <= 0.
+    """
+    if len(base) != len(new) or not base:
+        raise ValueError(f"paired times needed: {len(base)} base against {len(new)} new")
+    if min(base) <= 0 or min(new) <= 0:
+        raise ValueError("every time must be > 0")
+    rng = random.Random(seed)
+    n = len(base)
+    drawn: list[tuple[float, float, float]] = []
+    for _ in range(rounds):
+        pick = [rng.randrange(n) for _ in range(n)]
+        drawn.append(ratios([base[i] for i in pick], [new[i] for i in pick]))
+    return [(quantile([d[k] for d in drawn], .025), quantile([d[k] for d in drawn], .975)) for k in range(3)]
+
+
 def report(what: str, tallies: dict[str, Tally], new_name: str, base_name: str) -> list[str]:
     new, base = tallies["new"], tallies["base"]
     lines = [f"== {what}: {len(new.times)} deals", new.line(new_name)]
     if base.times:
         lines.append(base.line(base_name))
-        per = [b / n for b, n in zip(base.times, new.times) if n > 0]
+        per = [b / n for b, n in zip(base.times, new.times)]
         pern = [b / n for b, n in zip(base.nodes, new.nodes) if n > 0]
+        of_medians, of_means, per_deal = ratios(base.times, new.times)
         lines.append(
-            f"     ratio: median {statistics.median(base.times) / statistics.median(new.times):.2f}x"
-            f"  mean {statistics.mean(base.times) / statistics.mean(new.times):.2f}x"
-            f"  per-deal median {statistics.median(per):.2f}x (p10 {quantile(per, .1):.2f}x, p90 "
+            f"     ratio: median {of_medians:.2f}x  mean {of_means:.2f}x"
+            f"  per-deal median {per_deal:.2f}x (p10 {quantile(per, .1):.2f}x, p90 "
             f"{quantile(per, .9):.2f}x); nodes total {sum(base.nodes) / sum(new.nodes):.2f}x, "
             f"per-deal median {statistics.median(pern):.2f}x")
+        if min(base.times) > 0 and min(new.times) > 0:
+            ci = ratio_intervals(base.times, new.times)
+            lines.append("       95%: " + "  ".join(f"{name} {lo:.2f}-{hi:.2f}x" for name, (lo, hi)
+                                                 in zip(("median", "mean", "per-deal median"), ci))
+                         + f" (bootstrap over the {len(per)} deals)")
     lines.append(f" signature: {signature(new.nodes)}")
     return lines
 

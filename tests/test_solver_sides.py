@@ -23,7 +23,7 @@ from ceiling import compare as ceiling_compare  # noqa: E402
 from order_study import parse, places_of  # noqa: E402
 from root_order import KINDS, breakdown_report, grain_of, report, root_breakdown, root_runs  # noqa: E402
 from solver_sides import Side, build, play_until, pos_of, solver_opt_level, spec_of  # noqa: E402
-from solver_vs import anytime_bounds, compare  # noqa: E402
+from solver_vs import anytime_bounds, compare, ratio_intervals, ratios  # noqa: E402
 from team_study import read_tally, study, team_side  # noqa: E402
 from team_study import report as team_report  # noqa: E402
 
@@ -48,6 +48,31 @@ def test_T14_a_side_answers_as_the_package_on_one_thread_and_two(side: Side, pre
             (v, values), _, _ = side.run("cards", spec, pos, threads=threads)
             assert v == want.value
             assert {c: x for c, x in enumerate(values) if x >= 0} == cards_want
+
+
+def test_ratio_intervals_hold_the_ratios_and_repeat_from_their_seed() -> None:
+    """solver_vs.py's 95% bootstrap intervals: a constant ratio gives a point,
+    each interval holds its ratio, the same times give the same interval,
+    and more deals give a narrower one."""
+    import random
+    new = [0.001 * (1 + i % 7) for i in range(40)]
+    assert ratio_intervals([2 * x for x in new], new) == [(2.0, 2.0)] * 3
+    rng = random.Random(5)
+
+    def draw(n: int) -> tuple[list[float], list[float]]:
+        nt = [rng.lognormvariate(0, 1) for _ in range(n)]
+        return [x * rng.lognormvariate(1.8, .6) for x in nt], nt
+    base, new = draw(60)
+    ci = ratio_intervals(base, new)
+    for (lo, hi), point in zip(ci, ratios(base, new)):
+        assert 0 < lo <= point <= hi
+    assert ratio_intervals(base, new) == ci
+    assert ratio_intervals(base, new, seed=1) != ci
+    few, many = ratio_intervals(*draw(20)), ratio_intervals(*draw(500))
+    assert all(m[1] - m[0] < f[1] - f[0] for f, m in zip(few, many))
+    for bad in (([], []), ([1.0], [1.0, 2.0]), ([1.0, 0.0], [1.0, 1.0])):
+        with pytest.raises(ValueError):
+            ratio_intervals(*bad)
 
 
 def test_compare_keeps_each_deals_best_run_and_refuses_other_questions_on_threads(side: Side) -> None:
