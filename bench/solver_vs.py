@@ -2,6 +2,7 @@
 
     python bench/solver_vs.py                          # worktree vs 649b7bd, 60 tournament deals
     python bench/solver_vs.py --base 649b7bd --deals 300 --what value,cards
+    python bench/solver_vs.py --seeds 1000,2000,5000 --deals 300 --what value,cards   # 900 deals, one report
     python bench/solver_vs.py --preset crowsnest --cards-left 36 --what value
     python bench/solver_vs.py --base HEAD --preset partnership-57 --cards-left 56 --deals 8 \
         --seed 4000 --tt-mib 512 --what anytime --budget 40000000
@@ -187,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     add_deal_arguments(ap, deals=60, seed=2000)
     ap.add_argument("--what", default="value",
                     help="comma list of value, cards, at_value, anytime (bounds when --budget ends the search)")
+    ap.add_argument("--seeds", default="",
+                    help="comma list of first seeds, each giving --deals deals, all in one report (instead of --seed)")
     ap.add_argument("--tt-mib", type=int, default=24)
     ap.add_argument("--base-tt-mib", type=int, default=None,
                     help="the base side's table (default: --tt-mib)")
@@ -201,6 +204,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base-D", dest="base_defines", action="append", default=[],
                     help="-D definition for the base side's build (experiments)")
     a = ap.parse_args(argv)
+    try:
+        seeds = [int(x) for x in a.seeds.split(",")] if a.seeds else [a.seed]
+    except ValueError:
+        raise SystemExit(f"solver_vs: --seeds takes a comma list of ints, not {a.seeds!r}") from None
     new_lib = build(a.new, extra=[f"-D{d}" for d in a.defines] + a.cflags)
     new = Side(a.new, new_lib, a.tt_mib << 20)
     base = None
@@ -210,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     for side in (new, base):
         if side is not None and a.budget:
             side.set_budget(a.budget)
-    deals = [play_until(a.preset, a.seed + i, a.cards_left) for i in range(a.deals)]
-    print(f"{a.preset}, {a.deals} deals from seed {a.seed}, {a.cards_left} cards in hands; "
+    deals = [play_until(a.preset, seed + i, a.cards_left) for seed in seeds for i in range(a.deals)]
+    print(f"{a.preset}, {a.deals} deals from seed {', '.join(map(str, seeds))}, {a.cards_left} cards in hands; "
           f"new = {a.new}, base = {a.base}; {a.tt_mib} MiB tables"
           + (f" (base {a.base_tt_mib} MiB)" if a.base_tt_mib is not None else "")
           + (f"; {a.threads} threads" if a.threads > 1 else "") + (f"; best of {a.runs} runs" if a.runs > 1 else ""))

@@ -24,6 +24,7 @@ from order_study import parse, places_of  # noqa: E402
 from root_order import KINDS, breakdown_report, grain_of, report, root_breakdown, root_runs  # noqa: E402
 from solver_sides import Side, build, play_until, pos_of, solver_opt_level, spec_of  # noqa: E402
 from solver_vs import anytime_bounds, compare, ratio_intervals, ratios  # noqa: E402
+from solver_vs import main as solver_vs_main  # noqa: E402
 from team_study import read_tally, study, team_side  # noqa: E402
 from team_study import report as team_report  # noqa: E402
 
@@ -73,6 +74,14 @@ def test_ratio_intervals_hold_the_ratios_and_repeat_from_their_seed() -> None:
     for bad in (([], []), ([1.0], [1.0, 2.0]), ([1.0, 0.0], [1.0, 1.0])):
         with pytest.raises(ValueError):
             ratio_intervals(*bad)
+
+
+def test_solver_vs_pools_the_deals_of_several_seeds_in_one_report(capsys: pytest.CaptureFixture[str]) -> None:
+    assert solver_vs_main(["--base", "none", "--seeds", "970,980", "--deals", "2", "--cards-left", "16"]) == 0
+    out = capsys.readouterr().out
+    assert "2 deals from seed 970, 980" in out and "== value: 4 deals" in out
+    with pytest.raises(SystemExit, match="comma list of ints"):
+        solver_vs_main(["--seeds", "970,x"])
 
 
 def test_compare_keeps_each_deals_best_run_and_refuses_other_questions_on_threads(side: Side) -> None:
