@@ -172,11 +172,10 @@ def report(what: str, tallies: dict[str, Tally], new_name: str, base_name: str) 
             f"  per-deal median {per_deal:.2f}x (p10 {quantile(per, .1):.2f}x, p90 "
             f"{quantile(per, .9):.2f}x); nodes total {sum(base.nodes) / sum(new.nodes):.2f}x, "
             f"per-deal median {statistics.median(pern):.2f}x")
-        if min(base.times) > 0 and min(new.times) > 0:
-            ci = ratio_intervals(base.times, new.times)
-            lines.append("       95%: " + "  ".join(f"{name} {lo:.2f}-{hi:.2f}x" for name, (lo, hi)
-                                                 in zip(("median", "mean", "per-deal median"), ci))
-                         + f" (bootstrap over the {len(per)} deals)")
+        ci = ratio_intervals(base.times, new.times)
+        lines.append("       95%: " + "  ".join(f"{name} {lo:.2f}-{hi:.2f}x" for name, (lo, hi)
+                                             in zip(("median", "mean", "per-deal median"), ci))
+                     + f" (bootstrap over the {len(per)} deals)")
     lines.append(f" signature: {signature(new.nodes)}")
     return lines
 

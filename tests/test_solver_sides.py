@@ -5,6 +5,7 @@ its own, answers as the package does, on one thread and on two."""
 from __future__ import annotations
 
 import ctypes
+import random
 import re
 import subprocess
 import sys
@@ -18,13 +19,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import solver_vs  # noqa: E402
 from ceiling import MODES  # noqa: E402
 from ceiling import compare as ceiling_compare  # noqa: E402
 from order_study import parse, places_of  # noqa: E402
 from root_order import KINDS, breakdown_report, grain_of, report, root_breakdown, root_runs  # noqa: E402
 from solver_sides import Side, build, play_until, pos_of, solver_opt_level, spec_of  # noqa: E402
 from solver_vs import anytime_bounds, compare, ratio_intervals, ratios  # noqa: E402
-from solver_vs import main as solver_vs_main  # noqa: E402
 from team_study import read_tally, study, team_side  # noqa: E402
 from team_study import report as team_report  # noqa: E402
 
@@ -32,8 +33,13 @@ from rook_core.solver import Solver  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def side(tmp_path_factory: pytest.TempPathFactory) -> Side:
-    return Side("worktree", build("worktree", tmp_path_factory.mktemp("sides")))
+def side_lib(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build("worktree", tmp_path_factory.mktemp("sides"))
+
+
+@pytest.fixture(scope="module")
+def side(side_lib: Path) -> Side:
+    return Side("worktree", side_lib)
 
 
 @pytest.mark.parametrize("preset,cards", [("tournament", 36), ("tournament", 29), ("crowsnest", 33)])
@@ -55,7 +61,6 @@ def test_ratio_intervals_hold_the_ratios_and_repeat_from_their_seed() -> None:
     """solver_vs.py's 95% bootstrap intervals: a constant ratio gives a point,
     each interval holds its ratio, the same times give the same interval,
     and more deals give a narrower one."""
-    import random
     new = [0.001 * (1 + i % 7) for i in range(40)]
     assert ratio_intervals([2 * x for x in new], new) == [(2.0, 2.0)] * 3
     rng = random.Random(5)
@@ -76,12 +81,14 @@ def test_ratio_intervals_hold_the_ratios_and_repeat_from_their_seed() -> None:
             ratio_intervals(*bad)
 
 
-def test_solver_vs_pools_the_deals_of_several_seeds_in_one_report(capsys: pytest.CaptureFixture[str]) -> None:
-    assert solver_vs_main(["--base", "none", "--seeds", "970,980", "--deals", "2", "--cards-left", "16"]) == 0
+def test_solver_vs_pools_the_deals_of_several_seeds_in_one_report(
+        side_lib: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(solver_vs, "build", lambda commit, extra=None: side_lib)   # the suite's build, not another
+    assert solver_vs.main(["--base", "none", "--seeds", "970,980", "--deals", "2", "--cards-left", "16"]) == 0
     out = capsys.readouterr().out
     assert "2 deals from seed 970, 980" in out and "== value: 4 deals" in out
     with pytest.raises(SystemExit, match="comma list of ints"):
-        solver_vs_main(["--seeds", "970,x"])
+        solver_vs.main(["--seeds", "970,x"])
 
 
 def test_compare_keeps_each_deals_best_run_and_refuses_other_questions_on_threads(side: Side) -> None:
