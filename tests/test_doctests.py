@@ -18,6 +18,7 @@ MODULES = [
     "rook_core.sim.toonerville", "rook_core.hosting", "rook_core.service.store",
     "rook_core.service.hub", "rook_core.service.jobs", "rook_core.engine", "rook_core.analysis",
     "rook_core.rl.encoding", "rook_core.rl.aec", "rook_core.rl.gym", "rook_core.rl.openspiel", "rook_core.rl.vector",
+    "rook_core.intervals", "rook_core.sim.stats", "rook_core.odds",
 ]
 
 

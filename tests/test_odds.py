@@ -64,6 +64,23 @@ def test_the_odds_fall_with_the_bid_and_read_as_text_and_json() -> None:
     assert bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=12, seed=2) == odds
 
 
+def test_each_make_rate_carries_its_95_interval_which_narrows_with_more_worlds() -> None:
+    hand = "R14 R13 R12 R10 R9 B14 B5 G14 Y5"
+    few, many = bid_odds("tournament", hand, worlds=12, seed=2), bid_odds("tournament", hand, worlds=60, seed=2)
+    data = json.loads(json.dumps(many.to_json()))
+    for odds in (few, many):
+        for t in range(4):
+            for b in odds.levels:
+                lo, hi = odds.make_rate_95(t, b)
+                assert 0.0 <= lo <= odds.make_rate(t, b) <= hi <= 1.0
+                assert lo < hi    # a share of 0 or 1 from a sample is not certain either
+    for t, name in enumerate("BGRY"):
+        assert data["trumps"][name]["make_rate_95"] == {str(b): [round(x, 4) for x in many.make_rate_95(t, b)]
+                                                       for b in many.levels}
+    assert 0 < many.widest_95() < few.widest_95() <= 0.5
+    assert f"each share within {100 * few.widest_95():.0f} points of percentage at most, from 12 deals" in few.text()
+
+
 def test_a_cut_search_leaves_a_world_out_not_a_wrong_sample() -> None:
     cut = bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=4, seed=2, node_budget=50)
     assert any(x is None for xs in cut.samples.values() for x in xs)

@@ -126,9 +126,12 @@ def write_odds_plot(odds: BidOdds, path: str | os.PathLike[str]) -> str:
         name = color_name(t)
         ax.plot(odds.levels, [100 * odds.make_rate(t, b) for b in odds.levels], marker="o",
                 color=colors[name], label=f"trump {name}")
+        band = [odds.make_rate_95(t, b) for b in odds.levels]
+        ax.fill_between(odds.levels, [100 * lo for lo, _ in band], [100 * hi for _, hi in band],
+                        color=colors[name], alpha=0.12, linewidth=0)
     ax.set(xlabel="bid", ylabel="made (%) with every hand open", ylim=(0, 100),
            title=f"{odds.variant.name}, seat {odds.seat}: {CardSet(odds.hand)}\n"
-                 f"{odds.worlds} deals of the unseen cards")
+                 f"{odds.worlds} deals of the unseen cards (bands: 95% intervals)")
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()

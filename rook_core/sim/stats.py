@@ -1,4 +1,5 @@
-"""Summary statistics of simulation runs: a mean with its interval, a proportion with its interval.
+"""Summary statistics of simulation runs: a mean with its interval, a proportion with its interval
+(:func:`rook_core.intervals.wilson`).
 
 Both return ``(estimate, low, high)`` at 95%; an empty sample gives NaNs.
 
@@ -14,9 +15,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["mean_ci", "wilson"]
+from ..intervals import Z95, wilson
 
-_Z95 = 1.96
+__all__ = ["mean_ci", "wilson"]   # wilson: rook_core.intervals, shared with the odds of a bid
 
 
 def mean_ci(x: npt.NDArray[np.floating] | Sequence[float]) -> tuple[float, float, float]:
@@ -27,17 +28,6 @@ def mean_ci(x: npt.NDArray[np.floating] | Sequence[float]) -> tuple[float, float
     m = float(np.mean(x))
     if n < 2:
         return (m, math.nan, math.nan)
-    h = _Z95 * float(np.std(x, ddof=1)) / math.sqrt(n)
+    h = Z95 * float(np.std(x, ddof=1)) / math.sqrt(n)
     return (m, m - h, m + h)
 
-
-def wilson(k: int, n: int) -> tuple[float, float, float]:
-    """Return the proportion k/n and its 95% Wilson interval (within [0, 1])."""
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    z = _Z95
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (p, max(0.0, c - h), min(1.0, c + h))

@@ -273,8 +273,12 @@ def test_T2_report_strength_of_a_custom_variant() -> None:
             assert s[i] == hand_estimate(v, int(r.hands[f"hand_{d}"][i]), int(r.hands["trump"][i]))
 
 
-def test_wilson_interval_stays_within_zero_and_one() -> None:
+def test_wilson_interval_holds_the_share_and_stays_within_zero_and_one() -> None:
     from rook_core.sim.stats import wilson as _wilson
-    for k, n in [(0, 1), (0, 40), (40, 40), (1, 3), (7, 7)]:
-        p, lo, hi = _wilson(k, n)
-        assert 0.0 <= lo <= p <= hi <= 1.0 and str(lo) != "-0.0"
+    # every k of every n up to 300: at k = n the upper end once fell an ulp under the share
+    for n in range(1, 301):
+        for k in range(n + 1):
+            p, lo, hi = _wilson(k, n)
+            assert 0.0 <= lo <= p <= hi <= 1.0 and str(lo) != "-0.0", (k, n)
+            assert lo < hi
+    assert all(math.isnan(x) for x in _wilson(0, 0))
