@@ -2,8 +2,8 @@
 
 Simulations (:mod:`rook_core.sim`) and the odds of a bid
 (:mod:`rook_core.odds`) both report shares of a finite sample of deals; this
-module gives each share the interval that says how far another sample of as
-many deals could move it.
+module gives each share its 95% interval: where the share over every deal
+lies, judged from the sample.
 
 >>> p, lo, hi = wilson(30, 100)
 >>> p, round(lo, 3), round(hi, 3)
