@@ -95,13 +95,17 @@ class BidOdds:
         return sum(got) / len(got) if got else float("nan")
 
     @property
-    def best_trump(self) -> int:
-        """The trump with the most points on average (the lowest color of equals)."""
-        return max(self.samples, key=lambda t: (self.mean(t), -t))
+    def best_trump(self) -> int | None:
+        """The trump with the most points on average (the lowest color of
+        equals) among those with a solved world; None when a budget left no
+        world solved under any trump."""
+        tried = [t for t in self.samples if self.solved(t)]
+        return max(tried, key=lambda t: (self.mean(t), -t)) if tried else None
 
     def to_json(self) -> dict[str, Any]:
+        best = self.best_trump
         return {"variant": self.variant.name, "seat": self.seat, "hand": CardSet(self.hand).names(),
-                "worlds": self.worlds, "seed": self.seed, "best_trump": color_name(self.best_trump),
+                "worlds": self.worlds, "seed": self.seed, "best_trump": None if best is None else color_name(best),
                 "trumps": {color_name(t): {"mean": round(self.mean(t), 2), "solved": len(self.solved(t)),
                                            "make_rate": {str(b): round(self.make_rate(t, b), 4)
                                                          for b in self.levels},
@@ -119,9 +123,16 @@ class BidOdds:
             lines.append(f"  {b:<5} " + "".join(f"{100 * self.make_rate(t, b):7.0f}%" for t in ts))
         lines.append("  mean* " + "".join(f"{self.mean(t):8.1f}" for t in ts))
         lines.append(f"  (* points clipped to {self.variant.min_bid - 1} .. {self.variant.max_bid})")
-        lines.append(f"  (95% intervals: each share within {100 * self.widest_95():.0f} points of percentage "
-                     f"at most, from {self.worlds} deals)")
-        lines.append(f"  best trump: {COLOR_NAMES[self.best_trump]}")
+        widest = self.widest_95()
+        fewest = min((n for n in (len(self.solved(t)) for t in ts) if n), default=0)  # of the trumps with any
+        if math.isnan(widest):
+            lines.append("  (no deal was solved within the budget: no shares, no intervals)")
+        else:
+            lines.append(f"  (95% intervals: each share within {100 * widest:.0f} points of percentage at most, "
+                         + (f"from {self.worlds} deals)" if fewest == self.worlds else
+                            f"from as few as {fewest} deals of {self.worlds}: a budget left the others out)"))
+        best = self.best_trump
+        lines.append(f"  best trump: {'none (no deal solved)' if best is None else COLOR_NAMES[best]}")
         return "\n".join(lines)
 
 

@@ -84,6 +84,16 @@ def test_each_make_rate_carries_its_95_interval_which_narrows_with_more_worlds()
 def test_a_cut_search_leaves_a_world_out_not_a_wrong_sample() -> None:
     cut = bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=4, seed=2, node_budget=50)
     assert any(x is None for xs in cut.samples.values() for x in xs)
+    assert "no deal was solved within the budget" in cut.text()    # 50 nodes solve none of them
+    assert cut.best_trump is None and cut.to_json()["best_trump"] is None
+    assert "best trump: none (no deal solved)" in cut.text()
+    some = bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=4, seed=2, node_budget=5000)
+    fewest = min(n for n in (len(some.solved(t)) for t in range(4)) if n)   # of the trumps with any solved
+    assert 0 < fewest < 4
+    assert f"from as few as {fewest} deals of 4: a budget left the others out" in some.text()
+    # a trump with no world solved has no mean, and is never the best one
+    assert some.best_trump is not None and some.solved(some.best_trump)
+    assert some.mean(some.best_trump) == max(some.mean(t) for t in range(4) if some.solved(t))
     full = bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=4, seed=2)
     for t in range(4):
         for a, b in zip(cut.samples[t], full.samples[t]):
