@@ -67,18 +67,21 @@ class BidOdds:
     def solved(self, trump: int) -> list[int]:
         return [x for x in self.samples[trump] if x is not None]
 
+    def _made(self, trump: int, bid: int) -> tuple[int, int]:
+        """The solved worlds in which ``bid`` is made with ``trump``, and the solved worlds."""
+        got = self.solved(trump)
+        return sum(1 for x in got if x >= bid), len(got)
+
     def make_rate(self, trump: int, bid: int) -> float:
         """The share of the solved worlds in which the declaring team takes at least ``bid`` with ``trump``."""
-        got = self.solved(trump)
-        return sum(1 for x in got if x >= bid) / len(got) if got else float("nan")
+        return wilson(*self._made(trump, bid))[0]
 
     def make_rate_95(self, trump: int, bid: int) -> tuple[float, float]:
         """The 95% interval (Wilson's) of :meth:`make_rate`: where the share
         over every deal of the unseen cards lies, judged from the ``worlds``
         sampled.  With 200 worlds a share near one half is known to about 7
         points of percentage either way."""
-        got = self.solved(trump)
-        _, lo, hi = wilson(sum(1 for x in got if x >= bid), len(got))
+        _, lo, hi = wilson(*self._made(trump, bid))
         return (lo, hi)
 
     def widest_95(self) -> float:
@@ -123,14 +126,15 @@ class BidOdds:
             lines.append(f"  {b:<5} " + "".join(f"{100 * self.make_rate(t, b):7.0f}%" for t in ts))
         lines.append("  mean* " + "".join(f"{self.mean(t):8.1f}" for t in ts))
         lines.append(f"  (* points clipped to {self.variant.min_bid - 1} .. {self.variant.max_bid})")
-        widest = self.widest_95()
-        fewest = min((n for n in (len(self.solved(t)) for t in ts) if n), default=0)  # of the trumps with any
-        if math.isnan(widest):
+        counts = [len(self.solved(t)) for t in ts if self.solved(t)]   # of the trumps with a solved world
+        if not counts:
             lines.append("  (no deal was solved within the budget: no shares, no intervals)")
         else:
-            lines.append(f"  (95% intervals: each share within {100 * widest:.0f} points of percentage at most, "
-                         + (f"from {self.worlds} deals)" if fewest == self.worlds else
-                            f"from as few as {fewest} deals of {self.worlds}: a budget left the others out)"))
+            fewest = min(counts)
+            source = (f"{self.worlds} deals" if fewest == self.worlds
+                      else f"as few as {fewest} deals of {self.worlds}: a budget left the others out")
+            lines.append(f"  (95% intervals: each share within {100 * self.widest_95():.0f} points of percentage "
+                         f"at most, from {source})")
         best = self.best_trump
         lines.append(f"  best trump: {'none (no deal solved)' if best is None else COLOR_NAMES[best]}")
         return "\n".join(lines)
