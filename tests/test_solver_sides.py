@@ -333,14 +333,25 @@ def test_T14_the_general_search_gives_every_cards_value_of_the_last_three_tricks
         assert other > plain, cards
 
 
-@pytest.mark.parametrize("preset", ["tournament", "crowsnest", "partnership-57", "house-180", "red-one"])
+@pytest.mark.parametrize("preset", ["tournament", "crowsnest-100", "red-one", "buckeye", "kentucky-rook"])
 def test_T14_entries_that_stand_for_other_points_below_the_kept_line_keep_every_value_exact(
         side: Side, built_with: Callable[[str], Side], preset: str) -> None:
-    """``-D DD_PTS_GENERAL`` (``src/rook/solve/table.h``): a table entry
-    stands for positions whose cards below its kept line carry other
-    points, its bounds widened by the points that move.  Every card's value
-    stays what the default build gives, in every kind of preset (marked
-    cards, such as the bird, keep their own tags), and the looser entries
-    settle the same positions in fewer nodes."""
-    plain, other = every_cards_value_alike(side, built_with("DD_PTS_GENERAL"), preset, (20, 28), 600, 6)
-    assert other < plain
+    """``src/rook/solve/table.h``: a table entry stands for positions whose
+    cards below its kept line carry other points, its bounds widened by the
+    points that move.  Every card's value stays what a build without such
+    entries (``-D DD_NO_PTS_GENERAL``) gives, in every kind of preset
+    (marked cards, such as the bird, keep their own tags), and the looser
+    entries settle the same positions in fewer nodes."""
+    general, plain = every_cards_value_alike(side, built_with("DD_NO_PTS_GENERAL"), preset, (20, 28), 600, 6)
+    assert general < plain
+
+
+@pytest.mark.parametrize("preset", ["partnership-57", "house-180", "dixie"])
+def test_T14_deals_of_more_than_forty_cards_keep_the_table_entries_that_name_their_points(
+        side: Side, built_with: Callable[[str], Side], preset: str) -> None:
+    """``DD_PGEN_MOST_DEALT`` (``src/rook/solve/table.h``): a deal of more
+    than 40 cards searches as a build without entries that stand for other
+    points does, node for node (its long searches fill the table, where
+    buckets of one line hold twice the entries)."""
+    general, plain = every_cards_value_alike(side, built_with("DD_NO_PTS_GENERAL"), preset, (20, 28), 600, 4)
+    assert general == plain

@@ -86,13 +86,14 @@ static dd_table *table_new(size_t tt_bytes)
         return NULL;
     /* a quarter of the memory for the quasi-symmetry table */
     size_t q_bytes = DD_QS_SHARE ? tt_bytes / DD_QS_SHARE : 0;
-    uint64_t n = (tt_bytes - q_bytes) / (DD_STRIDE * sizeof(dd_entry));
+    /* buckets of one line; with pgen, pairs of them make one (table.h) */
+    uint64_t n = (tt_bytes - q_bytes) / (DD_BUCKET * sizeof(dd_entry)) & ~1ULL;
     if (n < MIN_BUCKETS)
         n = MIN_BUCKETS;
     uint64_t nq = q_bytes / (DD_QBUCKET * sizeof(dd_qentry));
     if (DD_QS_SHARE && nq < MIN_BUCKETS / 4)
         nq = MIN_BUCKETS / 4;
-    size_t main_bytes = n * DD_STRIDE * sizeof(dd_entry);
+    size_t main_bytes = n * DD_BUCKET * sizeof(dd_entry);
     /* buckets start on cache lines */
     t->raw = table_memory(main_bytes + nq * DD_QBUCKET * sizeof(dd_qentry), &t->raw_bytes);
     if (!t->raw) {
@@ -119,7 +120,7 @@ static void table_clear(dd_table *t)
 {
     if (++t->gen == 0) { /* wrapped: really clear */
         memset(t->tt, 0,
-               t->n_buckets * DD_STRIDE * sizeof(dd_entry) + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
+               t->n_buckets * DD_BUCKET * sizeof(dd_entry) + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
         t->gen = 1;
     }
 }
@@ -239,7 +240,7 @@ static uint64_t to_bits(const rook_solver *s, uint64_t cards)
 
 /* Build the layout of (r, trump); return 0, or -2 when a suit does not fit
  * a lane. */
-static int layout(rook_solver *s, const rook_rules *r, int trump)
+static int layout(rook_solver *s, const rook_rules *r, int trump, int allow_pgen)
 {
     memset(s->sbit, DD_NONE, sizeof s->sbit);
     memset(s->card, DD_NONE, sizeof s->card);
@@ -313,11 +314,12 @@ static int layout(rook_solver *s, const rook_rules *r, int trump)
             s->marked |= 1ULL << b;
     }
     s->pgen = 0;
-#ifdef DD_PTS_GENERAL
+#if !defined(DD_NO_PTS_GENERAL) && !(defined(DD_CEILING) && DD_CEILING == DD_CEILING_POINTS)
+    /* (the points ceiling, a diagnostic build, drops the points instead) */
     /* the tags of unmarked cards (one per point value), by points, for
      * entries that stand for other points below their kept line (table.h) */
     s->n_kinds = 0;
-    s->pgen = !s->exact_keys;
+    s->pgen = allow_pgen && !s->exact_keys;
     for (int t = 1; s->pgen && t < (1 << DD_TAG_PLANES); t++) {
         uint64_t cards = 0;
         for (uint64_t m = s->deck; m; m &= m - 1)
@@ -383,7 +385,13 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     if (!s->team && !s->split_team)
         __atomic_store_n(&s->abort_request, 0, __ATOMIC_RELAXED);
     s->deadline_ns = s->time_budget_ns ? dd_now_ns() + s->time_budget_ns : 0;
-    if (p->trump > 3 || layout(s, r, p->trump) < 0)
+    /* the cards dealt (in hands, in the trick, in the tricks taken) choose
+     * the size of the quasi-symmetry entries and whether entries stand for
+     * other points below their kept line (table.h) */
+    int dealt = p->trick_n + 4 * (p->tricks[0] + p->tricks[1]);
+    for (int i = 0; i < 4; i++)
+        dealt += rook_popcount(p->hands[i]);
+    if (p->trump > 3 || layout(s, r, p->trump, dealt <= DD_PGEN_MOST_DEALT) < 0)
         return -2;
     for (int i = 0; i < 4; i++)
         s->hands[i] = to_bits(s, p->hands[i]);
@@ -412,7 +420,7 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     for (int seat = 0; seat < 4; seat++)
         for (uint64_t m = s->hands[seat]; m; m &= m - 1) {
             s->zsum += s->z[seat][rook_lsb(m)];
-#ifdef DD_PTS_GENERAL
+#ifndef DD_NO_PTS_GENERAL
             s->kc[s->kword[rook_lsb(m)]] += s->kunit[seat][rook_lsb(m)];
 #endif
         }
@@ -421,20 +429,19 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     /* Entries stay valid while the rules and the trump are the same; the
      * end points are stored with each entry (table.h). */
     dd_table *t = s->t;
-    /* the cards dealt (in hands, in the trick, in the tricks taken) choose
-     * the size of the quasi-symmetry entries (table.h) */
-    int dealt = s->root_cards + s->trick_n + 4 * (s->won[0] + s->won[1]);
     int qwide = dealt > DD_QS_NARROW_DEAL;
     if (t->gen == 0 || t->ctx_r != r || t->ctx_trump != p->trump || t->ctx_exact != s->exact_only
-        || t->ctx_qwide != qwide) {
+        || t->ctx_qwide != qwide || t->ctx_pgen != s->pgen) {
         table_clear(t);
         t->ctx_r = r;
         t->ctx_trump = p->trump;
         t->ctx_exact = s->exact_only;
         t->ctx_qwide = qwide;
+        t->ctx_pgen = s->pgen;
     }
     s->tt = t->tt;
-    s->n_buckets = t->n_buckets;
+    s->tt_shift = __builtin_ctz(DD_BUCKET) + s->pgen;
+    s->n_buckets = t->n_buckets >> s->pgen;
     s->qt = t->qt;
     s->qwide = qwide;
     s->n_qbuckets = t->n_qbuckets >> qwide;

@@ -58,7 +58,7 @@ typedef struct dd_table {
     uint8_t gen;             /* entries of another generation are empty */
     int refs;                /* solvers using it */
     const rook_rules *ctx_r; /* the context the entries belong to */
-    int ctx_trump, ctx_exact, ctx_qwide;
+    int ctx_trump, ctx_exact, ctx_qwide, ctx_pgen;
 } dd_table;
 
 #define DD_KINDS 3 /* the most point values of unmarked cards an entry counts below its kept line */
@@ -75,7 +75,8 @@ struct rook_solver {
     /* the table (a copy of the shared one's fields, made at setup) */
     dd_table *t;
     dd_entry *tt;
-    uint64_t n_buckets;
+    uint64_t n_buckets; /* of the layout's size: one line, or two with pgen (table.h) */
+    int tt_shift;       /* log2 of a bucket's slots */
     dd_qentry *qt;
     uint64_t n_qbuckets; /* of the entries' size */
     int qwide;           /* quasi-symmetry entries of two slots (table.h) */

@@ -76,7 +76,7 @@ static inline __attribute__((always_inline)) int child(rook_solver *s, int card,
     uint64_t bit = 1ULL << card;
     s->hands[seat] ^= bit;
     s->zsum -= s->z[seat][card];
-#ifdef DD_PTS_GENERAL
+#ifndef DD_NO_PTS_GENERAL
     s->kc[s->kword[card]] -= s->kunit[seat][card];
 #endif
     s->trick[s->trick_n++] = (uint8_t)card;
@@ -122,7 +122,7 @@ static inline __attribute__((always_inline)) int child(rook_solver *s, int card,
     s->in_trick ^= bit;
     s->hands[seat] ^= bit;
     s->zsum += s->z[seat][card];
-#ifdef DD_PTS_GENERAL
+#ifndef DD_NO_PTS_GENERAL
     s->kc[s->kword[card]] += s->kunit[seat][card];
 #endif
     return v;
@@ -557,9 +557,8 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
     if (s->trick_n == 0 && n_cards > 8 && !s->exact_keys) {
         const dd_entry *pb = dd_bucket(s, dd_coarse(s));
         __builtin_prefetch(pb);
-#ifdef DD_PTS_GENERAL
-        __builtin_prefetch(pb + DD_BUCKET);
-#endif
+        if (s->pgen)
+            __builtin_prefetch(pb + DD_BUCKET);
     }
     int total = dd_total(s);
     if (alpha >= total)

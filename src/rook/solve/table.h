@@ -32,15 +32,12 @@
 #ifndef DD_BUCKET
 #define DD_BUCKET 4
 #endif
-/* The entries a bucket takes in the table: DD_BUCKET, and with
- * -D DD_PTS_GENERAL as many slots more for their counts (below). */
-#ifdef DD_PTS_GENERAL
-#define DD_STRIDE   (2 * DD_BUCKET)
+/* The entries a bucket takes in the table: DD_BUCKET, and with s->pgen as
+ * many slots more for their counts of the cards below the kept line (below;
+ * -D DD_NO_PTS_GENERAL builds a solver without them, kept to compare
+ * against): s->tt_shift is log2 of the stride. */
 #define DD_TT_ALIGN 128 /* a bucket's two lines together */
-#else
-#define DD_STRIDE   DD_BUCKET
-#define DD_TT_ALIGN 64
-#endif
+_Static_assert((DD_BUCKET & (DD_BUCKET - 1)) == 0, "a bucket's slots are a power of two");
 #define DD_KEEP_BITS 5     /* kept count per suit: 0..16 */
 #define DD_END_MAX   1023  /* end points an entry can say it was proven with */
 #define DD_BOUND_MAX 16383 /* the largest bound an entry holds */
@@ -119,7 +116,7 @@ static inline uint64_t dd_coarse(const rook_solver *s)
 
 static inline dd_entry *dd_bucket(const rook_solver *s, uint64_t coarse)
 {
-    return &s->tt[DD_STRIDE * (((coarse >> 32) * s->n_buckets) >> 32)];
+    return &s->tt[(((coarse >> 32) * s->n_buckets) >> 32) << s->tt_shift];
 }
 
 /* Note where each lane's key bits end. */
@@ -360,7 +357,7 @@ static inline uint64_t dd_rel_of(const rook_solver *s, const dd_key *k, uint32_t
 }
 
 
-/* ---- points below the kept line (an experiment: -D DD_PTS_GENERAL) ----
+/* ---- points below the kept line (off with -D DD_NO_PTS_GENERAL) ----
  * With s->pgen, the coarse hash counts an unmarked card by seat and suit
  * only, not by its points, so one entry stands for positions whose cards
  * below the kept line carry other points.  Its bound was proven for one of
@@ -377,11 +374,26 @@ static inline uint64_t dd_rel_of(const rook_solver *s, const dd_key *k, uint32_t
  * suit has no pgen); the entry's slot in the bucket's second line holds
  * them as they were, and a check of the lock, so that a read that mixes
  * two writes fails.  The kept cards are the same in both positions, so the
- * counts below the line differ as the whole counts do.  On 60 `tournament`
- * deals: 1.11x fewer nodes, every value exact, but no faster yet: a bucket
- * of two cache lines and half as many entries (0.98x alone), and more
- * entries of one coarse hash to look at per probe. */
-#ifdef DD_PTS_GENERAL
+ * counts below the line differ as the whole counts do.  The price: a
+ * bucket of two cache lines, so half as many entries for the memory, and
+ * more entries of one coarse hash to look at per probe.  Measured against
+ * the build without it (bench/solver_vs.py -D), on 150 full `tournament`
+ * deals: 1.11x fewer nodes and 1.07x less time per deal for a value, 1.05x
+ * for every card's value; 1.05x-1.10x in `crowsnest`, `house-180` and
+ * `partnership-57` positions of 40 cards.  A deal of more than
+ * DD_PGEN_MOST_DEALT cards, or whose unmarked cards of one point value run
+ * to more than three in a suit (a count is two bits), or with too many
+ * kinds of cards, has no pgen: its buckets are one line of DD_BUCKET
+ * entries, as many again for the memory. */
+/* The most cards dealt (in hands, in tricks) of a deal whose entries
+ * stand for other points below the kept line: a `tournament` deal (36)
+ * has them, a `partnership-57` or `house-180` deal (56, 52) not.  Their
+ * long searches fill the table, and then entries half as many cost more
+ * than the looser ones save: the hardest of twelve 56-card deals took
+ * 1.77x the nodes (500 M) and 1.89x the time on a 512 MiB table. */
+#define DD_PGEN_MOST_DEALT 40
+
+#ifndef DD_NO_PTS_GENERAL
 
 /* The cards of the key's kept part (kept counts `keep`, key bits km). */
 static inline uint64_t dd_kept_cards(const rook_solver *s, const dd_key *k, uint32_t keep, uint64_t km)
@@ -488,7 +500,7 @@ static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi,
         int dend = s->end_points - DD_E_END(d);
         int elo = DD_E_LO(d) + (dend < 0 ? dend : 0);
         int ehi = DD_E_HI(d) + (dend > 0 ? dend : 0);
-#ifdef DD_PTS_GENERAL
+#ifndef DD_NO_PTS_GENERAL
         if (s->pgen) {
             /* the entry's counts, against this position's */
             uint64_t e[2] = {dd_ld(&b[DD_BUCKET + i].lock), dd_ld(&b[DD_BUCKET + i].data)};
@@ -554,7 +566,7 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
         uint64_t lk = dd_ld(&b[i].lock) ^ d;
         int live = (uint8_t)lk == s->gen;
         if (live && lk == lock) {
-#ifdef DD_PTS_GENERAL
+#ifndef DD_NO_PTS_GENERAL
             /* the same position, or one of other points below the line
              * (its bounds are not this one's) */
             if (!s->pgen
@@ -568,7 +580,7 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
         dd_e_victim(i, live, d, &victim, &victim_live, &victim_cards);
     }
     uint64_t d = dd_e_pack(keep, cards, s->end_points, lo, hi);
-#ifdef DD_PTS_GENERAL
+#ifndef DD_NO_PTS_GENERAL
     if (s->pgen) {
         dd_st(&b[DD_BUCKET + victim].lock, s->kc[0]);
         dd_st(&b[DD_BUCKET + victim].data, s->kc[1] | dd_below_check(lock, d));
