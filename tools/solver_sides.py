@@ -215,6 +215,7 @@ class Side:
 
     def __init__(self, name: str, lib: Path, tt_bytes: int = 24 << 20) -> None:
         self.name = name
+        self.path = Path(lib)   # the built library (another Side may load it with another table)
         # Load a private copy of the library: byte-identical libraries were
         # seen to run 10% apart in one process (3.31 s against 3.01 s on 120
         # values) depending on the file they were loaded from, while fresh
