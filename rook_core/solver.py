@@ -98,12 +98,17 @@ class SolveResult:
 class Solver(SolverCore):
     """A double-dummy solver context with its own table.
 
-    :param tt_bytes: size of the transposition table (default 24 MiB,
-        about 350,000 entries).  A larger table saves nodes on long searches
-        (128 MiB: about 9% fewer on full ``tournament`` deals, every card
-        scored) but costs the first touch of its memory pages in every new
-        solver, and threads touching fresh pages at once slow each other
-        down: reuse a solver, one per thread.  On Linux a table of 4 MiB or
+    :param tt_bytes: size of the transposition table (default 24 MiB).
+        Under 128 MiB, for a deal of at most 40 cards (``tournament``), an
+        entry also stands for the positions whose low cards carry other
+        points (about 1.1x fewer nodes) and takes twice the memory.  A table
+        of 128 MiB or more, or a bigger deal, holds twice the entries
+        instead, which pays on long searches that fill a table (a 14-trick
+        deal, :func:`~rook_core.nest.nest_decision`); on full ``tournament``
+        deals, every card scored, 128 MiB takes about 7% more nodes than
+        the default.  A big table costs the first touch of its memory pages
+        in every new solver, and threads touching fresh pages at once slow
+        each other down: reuse a solver, one per thread.  On Linux a table of 4 MiB or
         more asks for 2 MiB pages (where the system allows them): a long
         search then runs 2-9% faster, while a short one on a fresh table
         pays for zeroing whole 2 MiB pages (a 20-card ending on a fresh
