@@ -393,7 +393,7 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
         dealt += rook_popcount(p->hands[i]);
     int pgen_ok = dealt <= DD_PGEN_MOST_DEALT
         && s->t->n_buckets * DD_BUCKET * sizeof(dd_entry) + s->t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry)
-               < (size_t)DD_PGEN_TABLE_BELOW_MIB << 20;
+            < (size_t)DD_PGEN_TABLE_BELOW_MIB << 20;
     if (p->trump > 3 || layout(s, r, p->trump, pgen_ok) < 0)
         return -2;
     for (int i = 0; i < 4; i++)
