@@ -79,6 +79,12 @@ static void table_memory_free(void *p, size_t mapped)
     free(p);
 }
 
+/* The bytes of both tables' entries. */
+static size_t table_bytes(const dd_table *t)
+{
+    return t->n_buckets * DD_BUCKET * sizeof(dd_entry) + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry);
+}
+
 static dd_table *table_new(size_t tt_bytes)
 {
     dd_table *t = calloc(1, sizeof *t);
@@ -104,6 +110,7 @@ static dd_table *table_new(size_t tt_bytes)
     t->n_buckets = n;
     t->qt = (dd_qentry *)((char *)t->tt + main_bytes);
     t->n_qbuckets = nq;
+    t->small = table_bytes(t) < (size_t)DD_PGEN_TABLE_BELOW_MIB << 20;
     t->refs = 1;
     return t;
 }
@@ -119,8 +126,7 @@ static void table_release(dd_table *t)
 static void table_clear(dd_table *t)
 {
     if (++t->gen == 0) { /* wrapped: really clear */
-        memset(t->tt, 0,
-               t->n_buckets * DD_BUCKET * sizeof(dd_entry) + t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry));
+        memset(t->tt, 0, table_bytes(t));
         t->gen = 1;
     }
 }
@@ -315,9 +321,9 @@ static int layout(rook_solver *s, const rook_rules *r, int trump, int allow_pgen
     }
     s->pgen = 0;
 #if !defined(DD_NO_PTS_GENERAL) && !(defined(DD_CEILING) && DD_CEILING == DD_CEILING_POINTS)
-    /* (the points ceiling, a diagnostic build, drops the points instead) */
     /* the tags of unmarked cards (one per point value), by points, for
-     * entries that stand for other points below their kept line (table.h) */
+     * entries that stand for other points below their kept line (table.h;
+     * the points ceiling, a diagnostic build, drops the points instead) */
     s->n_kinds = 0;
     s->pgen = allow_pgen && !s->exact_keys;
     for (int t = 1; s->pgen && t < (1 << DD_TAG_PLANES); t++) {
@@ -391,10 +397,7 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     int dealt = p->trick_n + 4 * (p->tricks[0] + p->tricks[1]);
     for (int i = 0; i < 4; i++)
         dealt += rook_popcount(p->hands[i]);
-    int pgen_ok = dealt <= DD_PGEN_MOST_DEALT
-        && s->t->n_buckets * DD_BUCKET * sizeof(dd_entry) + s->t->n_qbuckets * DD_QBUCKET * sizeof(dd_qentry)
-            < (size_t)DD_PGEN_TABLE_BELOW_MIB << 20;
-    if (p->trump > 3 || layout(s, r, p->trump, pgen_ok) < 0)
+    if (p->trump > 3 || layout(s, r, p->trump, dealt <= DD_PGEN_MOST_DEALT && s->t->small) < 0)
         return -2;
     for (int i = 0; i < 4; i++)
         s->hands[i] = to_bits(s, p->hands[i]);

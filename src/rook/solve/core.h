@@ -59,6 +59,7 @@ typedef struct dd_table {
     int refs;                /* solvers using it */
     const rook_rules *ctx_r; /* the context the entries belong to */
     int ctx_trump, ctx_exact, ctx_qwide, ctx_pgen;
+    int small; /* under DD_PGEN_TABLE_BELOW_MIB in all (table.h) */
 } dd_table;
 
 #define DD_KINDS 3 /* the most point values of unmarked cards an entry counts below its kept line */

@@ -380,21 +380,20 @@ static inline uint64_t dd_rel_of(const rook_solver *s, const dd_key *k, uint32_t
  * the build without it (bench/solver_vs.py -D), on 150 full `tournament`
  * deals: 1.11x fewer nodes and 1.07x less time per deal for a value, 1.05x
  * for every card's value; 1.05x-1.10x in `crowsnest`, `house-180` and
- * `partnership-57` positions of 40 cards.  A deal of more than
- * DD_PGEN_MOST_DEALT cards, or whose unmarked cards of one point value run
- * to more than three in a suit (a count is two bits), or with too many
- * kinds of cards, has no pgen: its buckets are one line of DD_BUCKET
- * entries, as many again for the memory. */
-/* Entries stand for other points below the kept line only in deals of at
- * most DD_PGEN_MOST_DEALT cards dealt (in hands, in tricks) and in tables
- * (the main and the quasi-symmetry one: about the size a caller asked) under
- * DD_PGEN_TABLE_BELOW_MIB: a `tournament` deal (36) on the
- * default table has them, a `partnership-57` or `house-180` deal (56, 52)
- * not, nor a caller's big table.  Long searches fill the table, and then
- * entries half as many cost more than the looser ones save: the hardest of
- * twelve 56-card deals took 1.77x the nodes (500 M) and 1.89x the time on
- * a 512 MiB table, and the nest decision of 32 `tournament` hands (every
- * discard on one 256 MiB table) 1.15x the nodes. */
+ * `partnership-57` positions of 40 cards.
+ *
+ * No pgen (buckets of one line of DD_BUCKET entries, as many again for the
+ * memory) for a deal of more than DD_PGEN_MOST_DEALT cards dealt (in hands,
+ * in tricks), on tables of DD_PGEN_TABLE_BELOW_MIB or more (about what the
+ * caller asked), or where unmarked cards of one point value run to more
+ * than three in a suit (a count is two bits) or the kinds of cards are too
+ * many.  So a `tournament` deal (36) on the default table has it, a
+ * `partnership-57` or `house-180` deal (56, 52) or a caller's big table
+ * not: long searches fill the table, and then entries half as many cost
+ * more than the looser ones save (the hardest of twelve 56-card deals took
+ * 1.77x the nodes and 1.89x the time on a 512 MiB table, the nest decision
+ * of 32 `tournament` hands, every discard on one 256 MiB table, 1.15x the
+ * nodes). */
 #define DD_PGEN_MOST_DEALT      40
 #define DD_PGEN_TABLE_BELOW_MIB 128
 
