@@ -147,7 +147,9 @@ def test_T14_the_stats_build_searches_the_same_tree_and_tallies_later_discards(
     """``-D DD_STATS`` (``src/rook/solve/stats.h``) only counts: it searches
     the nodes the default build does, and prints its tally of the nodes
     under the second and later discards of a seat void in the led suit,
-    some but not all of them."""
+    some but not all of them, and of the table's stores by where they went:
+    one a boundary searched (neither the sure bounds nor a table settled
+    it) above the last trick's boundaries."""
     lib = build("worktree", tmp_path, extra=["-DDD_STATS"])
     code = (f"import sys; sys.path.insert(0, {str(ROOT / 'tools')!r}); import solver_sides as ss\n"
             f"s = ss.Side('stats', {str(lib)!r})\n"
@@ -162,6 +164,11 @@ def test_T14_the_stats_build_searches_the_same_tree_and_tallies_later_discards(
     m = re.search(r"later discards: (\d+) nodes where no move cut, (\d+) where one did", out.stderr)
     assert m, out.stderr[-500:]
     assert 0 < int(m[1]) + int(m[2]) < sum(nodes)
+    stores = {int(c): (int(a), int(b), int(e)) for c, a, b, e in
+              re.findall(r"stores cards +(\d+): same (\d+) free (\d+) evicted (\d+)", out.stderr)}
+    searched = {int(c): int(n) for c, n in re.findall(r"boundary cards +(\d+): .* searched (\d+)", out.stderr)}
+    assert stores and {c: sum(t) for c, t in stores.items()} == searched
+    assert all(t[1] > 0 for t in stores.values())
 
 
 def test_T14_the_root_order_tool_tries_a_best_card_first_and_leaves_the_rules_order_alone(

@@ -332,7 +332,7 @@ static inline void boundary_store(rook_solver *s, const boundary *b, int n_cards
     if (!s->oracle)
 #endif
     {
-        dd_tt_store(s, b->key, R, lo, hi, n_cards);
+        dd_stats_store(n_cards, dd_tt_store(s, b->key, R, lo, hi, n_cards));
 #if DD_QS_SHARE
         if (b->qlock)
             dd_qs_store(s, b->key, b->qlock, R, lo, hi, n_cards);

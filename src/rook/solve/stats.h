@@ -12,7 +12,11 @@
  * later discards (cards of neither the led suit nor trumps), split by
  * whether a move of the node cut; a node inside another's later discard is
  * left to that one, so the sums of these tallies count no node twice (what
- * a proof of all of a seat's discards from its first one could save).  The
+ * a proof of all of a seat's discards from its first one could save).  And
+ * the table's stores by cards in hands: over an entry of the same position,
+ * into a free slot (empty, or of an earlier generation), or over a live
+ * entry of another position (the bucket was full: what a bigger bucket or
+ * another choice of victim could keep, table.h).  The
  * tallies are process-wide, not per solver (one thread, no budget), and
  * printed to stderr when the process ends.  Without DD_STATS every call
  * here is empty and the search is unchanged.
@@ -52,7 +56,8 @@ enum {
 };
 static uint64_t dd_stat[4][17][DD_STAT_KINDS];
 static uint64_t dd_stat_bound[17][DD_BOUNDARY_KINDS];
-static int dd_stat_inside; /* later discards being searched on the path */
+static uint64_t dd_stat_store[17][3]; /* by table.h's DD_STORED_* */
+static int dd_stat_inside;            /* later discards being searched on the path */
 
 __attribute__((destructor)) static void dd_stats_print(void)
 {
@@ -84,12 +89,24 @@ __attribute__((destructor)) static void dd_stats_print(void)
                     4 * m, (unsigned long long)t[DD_BOUNDARY_SURE], (unsigned long long)t[DD_BOUNDARY_TABLE],
                     (unsigned long long)t[DD_BOUNDARY_QUASI], (unsigned long long)t[DD_BOUNDARY_SEARCHED]);
     }
+    for (int m = 16; m > 2; m--) {
+        const uint64_t *t = dd_stat_store[m];
+        if (t[0] | t[1] | t[2])
+            fprintf(stderr, "dd-stats stores cards %2d: same %llu free %llu evicted %llu\n", 4 * m,
+                    (unsigned long long)t[0], (unsigned long long)t[1], (unsigned long long)t[2]);
+    }
 }
 
 /* A trick boundary of n_cards cards was settled by `kind` (or searched). */
 static inline void dd_stats_boundary(int n_cards, int kind)
 {
     dd_stat_bound[n_cards >> 2][kind]++;
+}
+
+/* A table store at n_cards cards went to `kind` (table.h's DD_STORED_*). */
+static inline void dd_stats_store(int n_cards, int kind)
+{
+    dd_stat_store[n_cards >> 2][kind]++;
 }
 
 /* A node's moves begin; discarding: its seat holds none of the led suit. */
@@ -143,6 +160,11 @@ static inline void dd_stats_end(const dd_stat_node *n, uint64_t nodes, int place
 }
 #else
 static inline void dd_stats_boundary(int n_cards, int kind)
+{
+    (void)n_cards;
+    (void)kind;
+}
+static inline void dd_stats_store(int n_cards, int kind)
 {
     (void)n_cards;
     (void)kind;

@@ -557,9 +557,14 @@ static inline void dd_e_victim(int i, int live, uint64_t d, int *victim, int *vi
     }
 }
 
+/* Where dd_tt_store put an entry: over one of the same position, into a
+ * free slot (empty, or of an earlier generation), or over a live entry of
+ * another position (the bucket was full). */
+enum { DD_STORED_SAME, DD_STORED_FREE, DD_STORED_EVICTED, DD_STORED_KINDS };
+
 /* Store the bounds [lo, hi] of the key's position, proven relying on the
- * ranks of `rel`, for `cards` cards in hands. */
-static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, int lo, int hi, int cards)
+ * ranks of `rel`, for `cards` cards in hands; return where it went. */
+static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, int lo, int hi, int cards)
 {
     uint32_t keep = dd_keep_of(s, k, rel);
     uint64_t lock = dd_lock(k, keep, dd_keep_mask(k, keep)) | s->gen;
@@ -579,6 +584,7 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
 #endif
                 dd_e_tighten(s, d, &lo, &hi);
             victim = i;
+            victim_live = -1;
             break;
         }
         dd_e_victim(i, live, d, &victim, &victim_live, &victim_cards);
@@ -592,6 +598,7 @@ static inline void dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, in
 #endif
     dd_st(&b[victim].data, d);
     dd_st(&b[victim].lock, lock ^ d);
+    return victim_live < 0 ? DD_STORED_SAME : victim_live ? DD_STORED_EVICTED : DD_STORED_FREE;
 }
 
 
