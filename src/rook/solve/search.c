@@ -267,7 +267,7 @@ static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *a
 #endif
     int lo = 0, hi = total;
     uint64_t rlo = 0, rhi = 0;
-    if (dd_tt_probe(s, key, &lo, &hi, &rlo, &rhi)) {
+    if (dd_tt_probe(s, key, *alpha, *beta, &lo, &hi, &rlo, &rhi)) {
         s->tt_hits++;
         if (lo >= *beta || hi <= *alpha || lo == hi) {
             *rel = lo >= *beta ? rlo : hi <= *alpha ? rhi : rlo | rhi;

@@ -483,12 +483,16 @@ static inline uint64_t dd_below_check(uint64_t lock, uint64_t d)
 }
 #endif
 
-/* Narrow [*lo, *hi] with every entry that stands for the key's position;
- * return whether one did.  *rlo and *rhi get the relevant cards of the
- * entry that gave the final lower and upper bound (each bound rests on its
- * own entry alone: an entry that was bettered on one side, or that only
- * gave the other side, is not needed for it). */
-static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi, uint64_t *rlo, uint64_t *rhi)
+/* Narrow [*lo, *hi] with the entries that stand for the key's position,
+ * until they settle the window (alpha, beta): *lo >= beta, *hi <= alpha or
+ * *lo == *hi (the later entries could only tighten a bound that already
+ * decides, and their checks are most of a probe's cost when a bucket is
+ * full); return whether one narrowed them.  *rlo and *rhi get the relevant
+ * cards of the entry that gave the final lower and upper bound (each bound
+ * rests on its own entry alone: an entry that was bettered on one side, or
+ * that only gave the other side, is not needed for it). */
+static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int alpha, int beta, int *lo, int *hi,
+                              uint64_t *rlo, uint64_t *rhi)
 {
     dd_entry *b = dd_bucket(s, k->coarse);
     int used = 0;
@@ -529,6 +533,8 @@ static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int *lo, int *hi,
                 *rhi = erel;
             }
             used = 1;
+            if (*lo >= beta || *hi <= alpha || *lo == *hi)
+                break;
         }
     }
     return used;
