@@ -18,7 +18,8 @@
  * the bounds, and the end points (nest + last-trick bonus) they were proven
  * with: with d more end points every line gives team 0 between 0 and d
  * more, so an entry of another nest still bounds the value, widened by d.
- * Four entries share a 64-byte bucket chosen by the coarse hash.
+ * Four entries share a 64-byte bucket chosen by the coarse hash, newest
+ * first (dd_tt_store).
  *
  * Keys are packed (core.h, dd_key) and made at a boundary from the key of
  * the boundary above it on the path, by taking out the four cards of the
@@ -553,10 +554,14 @@ static inline void dd_e_tighten(const rook_solver *s, uint64_t d, int *lo, int *
 }
 
 /* The entry to replace: the first empty one, else the one of fewest cards
- * (the cheapest to search again); called for each entry i of a bucket. */
-static inline void dd_e_victim(int i, int live, uint64_t d, int *victim, int *victim_live, int *victim_cards)
+ * (the cheapest to search again), of equals the first or, with `last`, the
+ * last; called for each entry i of a bucket. */
+static inline void dd_e_victim(int i, int live, uint64_t d, int last, int *victim, int *victim_live,
+                               int *victim_cards)
 {
-    if (*victim < 0 || (*victim_live && (!live || DD_E_CARDS(d) < *victim_cards))) {
+    if (*victim < 0
+        || (*victim_live
+            && (!live || DD_E_CARDS(d) < *victim_cards || (last && DD_E_CARDS(d) == *victim_cards)))) {
         *victim = i;
         *victim_live = live;
         *victim_cards = DD_E_CARDS(d);
@@ -569,7 +574,14 @@ static inline void dd_e_victim(int i, int live, uint64_t d, int *victim, int *vi
 enum { DD_STORED_SAME, DD_STORED_FREE, DD_STORED_EVICTED, DD_STORED_KINDS };
 
 /* Store the bounds [lo, hi] of the key's position, proven relying on the
- * ranks of `rel`, for `cards` cards in hands; return where it went. */
+ * ranks of `rel`, for `cards` cards in hands; return where it went.  The
+ * newest entry goes first: the entries before the slot it takes move one
+ * down, so a full bucket of one position's variants (all of the same
+ * cards) gives up its oldest, and a probe, which stops at the first entry
+ * that settles its window, meets the newest first.  Against replacing the
+ * first entry of the fewest cards in place (which kept a full bucket's
+ * three oldest entries for good): 1.03x fewer nodes and 1.02x-1.03x less
+ * time per deal on 300 `tournament` deals (value and every card). */
 static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, int lo, int hi, int cards)
 {
     uint32_t keep = dd_keep_of(s, k, rel);
@@ -593,9 +605,21 @@ static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, int
             victim_live = -1;
             break;
         }
-        dd_e_victim(i, live, d, &victim, &victim_live, &victim_cards);
+        dd_e_victim(i, live, d, 1, &victim, &victim_live, &victim_cards);
     }
     uint64_t d = dd_e_pack(keep, cards, s->end_points, lo, hi);
+    for (int i = victim; i > 0; i--) {
+        dd_st(&b[i].data, dd_ld(&b[i - 1].data));
+        dd_st(&b[i].lock, dd_ld(&b[i - 1].lock));
+#ifndef DD_NO_PTS_GENERAL
+        if (s->pgen) {
+            dd_st(&b[DD_BUCKET + i].lock, dd_ld(&b[DD_BUCKET + i - 1].lock));
+            dd_st(&b[DD_BUCKET + i].data, dd_ld(&b[DD_BUCKET + i - 1].data));
+        }
+#endif
+    }
+    int kind = victim_live < 0 ? DD_STORED_SAME : victim_live ? DD_STORED_EVICTED : DD_STORED_FREE;
+    victim = 0;
 #ifndef DD_NO_PTS_GENERAL
     if (s->pgen) {
         dd_st(&b[DD_BUCKET + victim].lock, s->kc[0]);
@@ -604,7 +628,7 @@ static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, int
 #endif
     dd_st(&b[victim].data, d);
     dd_st(&b[victim].lock, lock ^ d);
-    return victim_live < 0 ? DD_STORED_SAME : victim_live ? DD_STORED_EVICTED : DD_STORED_FREE;
+    return kind;
 }
 
 
@@ -786,7 +810,7 @@ static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, u
             victim = i;
             break;
         }
-        dd_e_victim(i, live, d, &victim, &victim_live, &victim_cards);
+        dd_e_victim(i, live, d, 0, &victim, &victim_live, &victim_cards);
     }
     dd_q_write(s, b, victim, lock, dd_e_pack(keep, cards, s->end_points, lo, hi), t);
 }
