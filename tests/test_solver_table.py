@@ -17,7 +17,7 @@ a small table (256 KiB) on half the positions, so that entries of different
 generality replace each other.
 
 Deals of more than 36 cards keep quasi-symmetry entries with 64-bit tag
-planes (``table.h``), which answer positions of more than 32 cards too: on
+planes (``quasi.h``), which answer positions of more than 32 cards too: on
 endings of 9-10 tricks of those presets, the solver must agree with the
 exact-key search, and a solver that has just solved an ending must answer a
 point variant of it (one card swapped for one of other points, answered
@@ -121,7 +121,7 @@ WIDE = [n for n, v in PRESETS.items() if 4 * v.hand_size > 36]
 
 @pytest.mark.parametrize("name", WIDE)
 def test_T8_T14_wide_quasi_symmetry_entries_equal_exact_keys(name: str) -> None:
-    """A deal of more than 36 cards (``table.h``: ``DD_QS_NARROW_DEAL``; the
+    """A deal of more than 36 cards (``quasi.h``: ``DD_QS_NARROW_DEAL``; the
     cards dealt are counted from the position: in hands, in the trick, in
     the tricks taken) keeps its quasi-symmetry entries with 64-bit tag
     planes, so that positions of more than 32 cards in hands have them too.

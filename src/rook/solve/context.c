@@ -17,7 +17,7 @@
 #endif
 #include "rook/solve/context.h"
 #include "rook/solve/search.h"
-#include "rook/solve/table.h"
+#include "rook/solve/quasi.h"
 #include "rook/solve/endgame.h"
 #include "rook/solve/worker.h"
 

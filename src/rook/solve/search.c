@@ -24,7 +24,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <time.h>
 #include "rook/solve/search.h"
-#include "rook/solve/table.h"
+#include "rook/solve/quasi.h"
 #include "rook/solve/moves.h"
 #include "rook/solve/bounds.h"
 #include "rook/solve/node.h"
@@ -290,7 +290,7 @@ static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *a
     }
 #if DD_QS_SHARE
     if (b->qlock) {
-        /* a point variant of this position, widened (table.h) */
+        /* a point variant of this position, widened (quasi.h) */
         int qlo = lo, qhi = hi;
         uint64_t qrlo = rlo, qrhi = rhi;
         if (dd_qs_probe(s, key, b->qlock, &qlo, &qhi, &qrlo, &qrhi)
