@@ -332,6 +332,7 @@ static inline void boundary_store(rook_solver *s, const boundary *b, int n_cards
     if (!s->oracle)
 #endif
     {
+        _Static_assert(DD_STORED_KINDS == DD_STAT_STORE_KINDS, "stats.h tallies every kind of store");
         dd_stats_store(n_cards, dd_tt_store(s, b->key, R, lo, hi, n_cards));
 #if DD_QS_SHARE
         if (b->qlock)

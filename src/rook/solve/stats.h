@@ -40,6 +40,10 @@ typedef struct dd_stat_node {
 /* What settled a trick boundary (dd_stats_boundary). */
 enum { DD_BOUNDARY_SURE, DD_BOUNDARY_TABLE, DD_BOUNDARY_QUASI, DD_BOUNDARY_SEARCHED, DD_BOUNDARY_KINDS };
 
+/* The kinds of table store tallied (table.h's DD_STORED_*, in its order:
+ * same, free, evicted; search.c checks that the counts agree). */
+#define DD_STAT_STORE_KINDS 3
+
 #ifdef DD_STATS
 #include <stdio.h>
 
@@ -56,8 +60,8 @@ enum {
 };
 static uint64_t dd_stat[4][17][DD_STAT_KINDS];
 static uint64_t dd_stat_bound[17][DD_BOUNDARY_KINDS];
-static uint64_t dd_stat_store[17][3]; /* by table.h's DD_STORED_* */
-static int dd_stat_inside;            /* later discards being searched on the path */
+static uint64_t dd_stat_store[17][DD_STAT_STORE_KINDS];
+static int dd_stat_inside; /* later discards being searched on the path */
 
 __attribute__((destructor)) static void dd_stats_print(void)
 {

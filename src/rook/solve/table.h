@@ -618,17 +618,15 @@ static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint64_t rel, int
         }
 #endif
     }
-    int kind = victim_live < 0 ? DD_STORED_SAME : victim_live ? DD_STORED_EVICTED : DD_STORED_FREE;
-    victim = 0;
 #ifndef DD_NO_PTS_GENERAL
     if (s->pgen) {
-        dd_st(&b[DD_BUCKET + victim].lock, s->kc[0]);
-        dd_st(&b[DD_BUCKET + victim].data, s->kc[1] | dd_below_check(lock, d));
+        dd_st(&b[DD_BUCKET].lock, s->kc[0]);
+        dd_st(&b[DD_BUCKET].data, s->kc[1] | dd_below_check(lock, d));
     }
 #endif
-    dd_st(&b[victim].data, d);
-    dd_st(&b[victim].lock, lock ^ d);
-    return kind;
+    dd_st(&b[0].data, d);
+    dd_st(&b[0].lock, lock ^ d);
+    return victim_live < 0 ? DD_STORED_SAME : victim_live ? DD_STORED_EVICTED : DD_STORED_FREE;
 }
 
 #endif
