@@ -568,7 +568,10 @@ int dd_search(rook_solver *s, int alpha, int beta, uint64_t *rel)
         return 0;
     int alpha0 = alpha, beta0 = beta;
     uint64_t R = 0;
-    boundary b = {0};
+    boundary b; /* the rest is set where narrowed says */
+    b.key = NULL;
+    b.qlock = 0;
+    b.narrowed = 0;
     if (s->trick_n == 0) {
         if (n_cards == 8) {
             return dd_last_two(s, alpha, beta, rel);

@@ -263,19 +263,15 @@ static inline int dd_kept(uint32_t keep, int l)
 }
 
 /* The packed key bits of the kept cards: in lane s, the top keep[s] of the
- * lane's cards in hands. */
+ * lane's cards in hands.  (Counts of another position, which may keep more
+ * cards of a lane than it holds, give some other mask: the lock, which
+ * hashes the counts too, tells the two apart.) */
 static inline uint64_t dd_keep_mask(const dd_key *k, uint32_t keep)
 {
     uint64_t m = 0;
-    int start = 0;
     for (int l = 0; l < 4; l++) {
-        int end = k->lane_end[l];
-        int kept = dd_kept(keep, l);
-        if (kept > end - start)
-            kept = end - start; /* another position's counts: the lock tells them apart */
-        if (kept)
-            m |= ((1ULL << kept) - 1) << (end - kept);
-        start = end;
+        int end = k->lane_end[l], kept = dd_kept(keep, l);
+        m |= ((1ULL << kept) - 1) << ((end - kept) & 63); /* no kept card: 0, whatever the shift */
     }
     return m;
 }
@@ -338,9 +334,11 @@ static inline uint64_t dd_lock(const dd_key *k, uint32_t keep, uint64_t km)
         + dd_kept_bits(k, 4, km) * 0xFF51AFD7ED558CCDULL;
     return dd_mix64(h) & ~0xFFULL;
 #endif
+    /* (km itself follows from the kept counts and the lanes' lengths,
+     * which the coarse hash holds) */
     h += (k->plane[0] & km) * 0x9E3779B97F4A7C15ULL + (k->plane[1] & km) * 0xC2B2AE3D27D4EB4FULL
         + (k->plane[2] & km) * 0x165667B19E3779F9ULL + (k->plane[3] & km) * 0x27D4EB2F165667C5ULL
-        + (k->plane[4] & km) * 0xFF51AFD7ED558CCDULL + km * 0xC4CEB9FE1A85EC53ULL;
+        + (k->plane[4] & km) * 0xFF51AFD7ED558CCDULL;
     return dd_mix64(h) & ~0xFFULL;
 }
 
