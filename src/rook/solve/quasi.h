@@ -168,11 +168,12 @@ static inline int dd_qs_probe(rook_solver *s, const dd_key *k, uint64_t lock, in
     return used;
 }
 
-static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, uint64_t rel, int lo, int hi,
+/* Store the bounds [lo, hi] of the key's position, proven relying on the
+ * ranks of kept counts `keep`, under its lock (dd_qs_lock). */
+static inline void dd_qs_store(rook_solver *s, const dd_key *k, uint64_t lock, uint32_t keep, int lo, int hi,
                                int cards)
 {
     lock |= s->gen;
-    uint32_t keep = dd_keep_of(s, k, rel);
     dd_qentry *b = dd_qbucket(s, lock);
     const uint64_t t[3] = {k->plane[2], k->plane[3], k->plane[4]};
     int victim = -1, victim_live = 0, victim_cards = 0;

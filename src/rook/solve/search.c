@@ -333,10 +333,11 @@ static inline void boundary_store(rook_solver *s, const boundary *b, int n_cards
 #endif
     {
         _Static_assert(DD_STORED_KINDS == DD_STAT_STORE_KINDS, "stats.h tallies every kind of store");
-        dd_stats_store(n_cards, dd_tt_store(s, b->key, R, lo, hi, n_cards));
+        uint32_t keep = dd_keep_of(s, b->key, R);
+        dd_stats_store(n_cards, dd_tt_store(s, b->key, keep, lo, hi, n_cards));
 #if DD_QS_SHARE
         if (b->qlock)
-            dd_qs_store(s, b->key, b->qlock, R, lo, hi, n_cards);
+            dd_qs_store(s, b->key, b->qlock, keep, lo, hi, n_cards);
 #endif
     }
     b->key->live = 0;
