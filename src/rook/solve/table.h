@@ -573,14 +573,14 @@ enum { DD_STORED_SAME, DD_STORED_FREE, DD_STORED_EVICTED, DD_STORED_KINDS };
 
 /* Store the bounds [lo, hi] of the key's position, proven relying on the
  * ranks its kept counts `keep` stand for (dd_keep_of), for `cards` cards in
- * hands; return where it went.  The
- * newest entry goes first: the entries before the slot it takes move one
- * down, so a full bucket of one position's variants (all of the same
- * cards) gives up its oldest, and a probe, which stops at the first entry
- * that settles its window, meets the newest first.  Against replacing the
- * first entry of the fewest cards in place (which kept a full bucket's
- * three oldest entries for good): 1.03x fewer nodes and 1.02x-1.03x less
- * time per deal on 300 `tournament` deals (value and every card). */
+ * hands; return where it went.  The newest entry goes first: the entries
+ * before the slot it takes move one down, so a full bucket of one
+ * position's variants (all of the same cards) gives up its oldest, and a
+ * probe, which stops at the first entry that settles its window, meets the
+ * newest first.  Against replacing the first entry of the fewest cards in
+ * place (which kept a full bucket's three oldest entries for good): 1.03x
+ * fewer nodes and 1.02x-1.03x less time per deal on 300 `tournament` deals
+ * (value and every card). */
 static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint32_t keep, int lo, int hi, int cards)
 {
     uint64_t lock = dd_lock(k, keep, dd_keep_mask(k, keep)) | s->gen;
