@@ -18,7 +18,7 @@
  * the bounds, and the end points (nest + last-trick bonus) they were proven
  * with: with d more end points every line gives team 0 between 0 and d
  * more, so an entry of another nest still bounds the value, widened by d.
- * Four entries share a 64-byte bucket chosen by the coarse hash, newest
+ * Eight entries share a 128-byte bucket chosen by the coarse hash, newest
  * first (dd_tt_store).
  *
  * Keys are packed (core.h, dd_key) and made at a boundary from the key of
@@ -31,12 +31,25 @@
 #include "rook/solve/core.h"
 
 #ifndef DD_BUCKET
-#define DD_BUCKET 4
+#define DD_BUCKET 8
 #endif
 /* The entries a bucket takes in the table: DD_BUCKET, and with s->pgen as
  * many slots more for their counts of the cards below the kept line (below;
  * -D DD_NO_PTS_GENERAL builds a solver without them, kept to compare
- * against): s->tt_shift is log2 of the stride. */
+ * against): s->tt_shift is log2 of the stride.
+ *
+ * Why eight.  Every position of one coarse hash (the same counts by seat,
+ * suit and tag, whoever holds which rank) has its entries in one bucket, so
+ * a family of positions shares a handful of slots, and a long search that
+ * fills the table evicts live entries of a family long before the table is
+ * out of room.  Against four (bench/solver_vs.py, -D DD_BUCKET=4 on the
+ * base): the hardest of twelve full `partnership-57` deals on a 512 MiB
+ * table 250,595,314 -> 194,073,544 nodes (1.29x) and 1.62x less time;
+ * twelve 48-card `partnership-57` positions on an 8 MiB table 1.30x fewer
+ * nodes and 1.28x less time by the mean; 300 `tournament` deals 1.04x fewer
+ * nodes, value 1.02x and every card 1.01x less time per deal.  Sixteen
+ * took 1.07x fewer nodes again but the same time (the probes read four
+ * lines). */
 #define DD_TT_ALIGN 128 /* a bucket's two lines together */
 _Static_assert((DD_BUCKET & (DD_BUCKET - 1)) == 0, "a bucket's slots are a power of two");
 #define DD_KEEP_BITS 5     /* kept count per suit: 0..16 */
@@ -499,7 +512,7 @@ static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int alpha, int be
         uint64_t d = dd_ld(&b[i].data);
         uint64_t lk = dd_ld(&b[i].lock) ^ d;
         if ((uint8_t)lk != s->gen)
-            continue;
+            break; /* the live entries come first (dd_tt_store) */
         uint32_t keep = DD_E_KEEP(d);
         uint64_t km = dd_keep_mask(k, keep);
         if ((lk & ~0xFFULL) != dd_lock(k, keep, km))
@@ -551,18 +564,28 @@ static inline void dd_e_tighten(const rook_solver *s, uint64_t d, int *lo, int *
     }
 }
 
+/* How many cards an entry's age in a bucket kept newest first counts for:
+ * an entry i slots from the front is replaced as one of DD_AGE_CARDS * i
+ * cards fewer, so that entries of many cards that no search has met again
+ * since give way in time.  Against none (the fewest cards first): the
+ * twelve 48-card positions on an 8 MiB table 1.06x fewer nodes with four
+ * slots, the hardest 56-card deal 197,072,331 -> 194,073,544 with eight
+ * (2: 194,105,479; 8: 193,171,574). */
+#define DD_AGE_CARDS 4
+
 /* The entry to replace: the first empty one, else the one of fewest cards
- * (the cheapest to search again), of equals the first or, with `last`, the
- * last; called for each entry i of a bucket. */
-static inline void dd_e_victim(int i, int live, uint64_t d, int last, int *victim, int *victim_live,
+ * (the cheapest to search again), of equals the first or, with `newest_first`
+ * (the bucket is kept in the order of storing), the last, which also counts
+ * its age (DD_AGE_CARDS); called for each entry i of a bucket. */
+static inline void dd_e_victim(int i, int live, uint64_t d, int newest_first, int *victim, int *victim_live,
                                int *victim_cards)
 {
+    int score = DD_E_CARDS(d) - (newest_first ? DD_AGE_CARDS * i : 0);
     if (*victim < 0
-        || (*victim_live
-            && (!live || DD_E_CARDS(d) < *victim_cards || (last && DD_E_CARDS(d) == *victim_cards)))) {
+        || (*victim_live && (!live || score < *victim_cards || (newest_first && score == *victim_cards)))) {
         *victim = i;
         *victim_live = live;
-        *victim_cards = DD_E_CARDS(d);
+        *victim_cards = score;
     }
 }
 
@@ -580,7 +603,12 @@ enum { DD_STORED_SAME, DD_STORED_FREE, DD_STORED_EVICTED, DD_STORED_KINDS };
  * newest first.  Against replacing the first entry of the fewest cards in
  * place (which kept a full bucket's three oldest entries for good): 1.03x
  * fewer nodes and 1.02x-1.03x less time per deal on 300 `tournament` deals
- * (value and every card). */
+ * (value and every card).  The slot taken is the first free one (empty, or
+ * of an earlier generation) when there is one, so a bucket's live entries
+ * always come first, and a probe or a store stops at the first slot that
+ * is not live.  (Two threads storing into one bucket at once may leave a
+ * torn slot, which reads as free: it hides the entries after it from
+ * probes until a store fills it, which costs nodes, never an answer.) */
 static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint32_t keep, int lo, int hi, int cards)
 {
     uint64_t lock = dd_lock(k, keep, dd_keep_mask(k, keep)) | s->gen;
@@ -604,6 +632,8 @@ static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint32_t keep, in
             break;
         }
         dd_e_victim(i, live, d, 1, &victim, &victim_live, &victim_cards);
+        if (!live)
+            break;
     }
     uint64_t d = dd_e_pack(keep, cards, s->end_points, lo, hi);
     for (int i = victim; i > 0; i--) {
