@@ -90,9 +90,9 @@ static dd_table *table_new(size_t tt_bytes)
     dd_table *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    /* a quarter of the memory for the quasi-symmetry table */
+    /* 1 / DD_QS_SHARE of the memory for the quasi-symmetry table (quasi.h) */
     size_t q_bytes = DD_QS_SHARE ? tt_bytes / DD_QS_SHARE : 0;
-    /* buckets of one line; with pgen, pairs of them make one (table.h) */
+    /* buckets of DD_BUCKET entries; with pgen, pairs of them make one (table.h) */
     uint64_t n = (tt_bytes - q_bytes) / (DD_BUCKET * sizeof(dd_entry)) & ~1ULL;
     if (n < MIN_BUCKETS)
         n = MIN_BUCKETS;

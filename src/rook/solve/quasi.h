@@ -5,7 +5,7 @@
  * narrows bounds with the entries of a point variant of the position,
  * widened by the points that move, and dd_qs_store() stores a bound there
  * beside the first table's.  Entries live in the memory table.h's table
- * shares (a quarter of it: DD_QS_SHARE), cleared with it.
+ * shares (half of it: DD_QS_SHARE), cleared with it.
  */
 #ifndef ROOK_SOLVE_QUASI_H
 #define ROOK_SOLVE_QUASI_H
@@ -33,9 +33,16 @@
  * `partnership-57` deals the wide entries took 1.04x-2.8x fewer nodes
  * (1.20x in all) and 1.02x-2.4x less time; on `tournament` deals, whose
  * first trick has too few positions to pay for entries half as many, they
- * cost 1-2% of the time, so those keep the narrow ones. */
+ * cost 1-2% of the time, so those keep the narrow ones.
+ *
+ * The table gets half the memory (DD_QS_SHARE 2).  Against a quarter: the
+ * hardest full `partnership-57` deal on 512 MiB 194,073,544 -> 179,304,164
+ * nodes (1.08x); eight 52-card `partnership-57` positions on 128 MiB 1.06x
+ * fewer nodes and 1.06x less time by the mean (a third: 1.03x, an eighth:
+ * 0.93x); 200 `tournament` deals the same (their searches fill neither
+ * table). */
 #ifndef DD_QS_SHARE
-#define DD_QS_SHARE 4 /* a quarter of the memory; 0: none */
+#define DD_QS_SHARE 2 /* half the memory; 0: none */
 #endif
 #define DD_QBUCKET        2
 #define DD_QS_NARROW_DEAL 36 /* the most cards dealt for the narrow entries */

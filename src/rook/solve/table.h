@@ -383,18 +383,18 @@ static inline uint64_t dd_rel_of(const rook_solver *s, const dd_key *k, uint32_t
  * their rules differ, not only their points.  The search keeps s->kc, the
  * counts of the cards in hands by point value (s->kind_pts), seat and suit,
  * two bits each (a layout with more than three cards of one value in a
- * suit has no pgen); the entry's slot in the bucket's second line holds
+ * suit has no pgen); the entry's slot in the bucket's second half holds
  * them as they were, and a check of the lock, so that a read that mixes
  * two writes fails.  The kept cards are the same in both positions, so the
- * counts below the line differ as the whole counts do.  The price: a
- * bucket of two cache lines, so half as many entries for the memory, and
+ * counts below the line differ as the whole counts do.  The price:
+ * buckets twice as long, so half as many entries for the memory, and
  * more entries of one coarse hash to look at per probe.  Measured against
  * the build without it (bench/solver_vs.py -D), on 150 full `tournament`
  * deals: 1.11x fewer nodes and 1.07x less time per deal for a value, 1.05x
  * for every card's value; 1.05x-1.10x in `crowsnest`, `house-180` and
  * `partnership-57` positions of 40 cards.
  *
- * No pgen (buckets of one line of DD_BUCKET entries, as many again for the
+ * No pgen (buckets of DD_BUCKET entries alone, as many again for the
  * memory) for a deal of more than DD_PGEN_MOST_DEALT cards dealt (in hands,
  * in tricks), on tables of DD_PGEN_TABLE_BELOW_MIB or more (about what the
  * caller asked), or where unmarked cards of one point value run to more
