@@ -418,6 +418,8 @@ static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_move
         sp->searched[k] = k < next ? searched[k] : 0;
     }
     sp->next = sp->done = next;
+    sp->taken = (1u << next) - 1;
+    sp->flying = 0;
     sp->maximize = maximize;
     sp->best = best;
     sp->alpha = alpha;

@@ -5,7 +5,7 @@
  * has searched its first move (which sets the window: "young brothers
  * wait"), has moves left and sees a member waiting, it opens a split point
  * (split.h) and the members search its moves left together, each taking
- * the next one and testing it against the window as it stands then.  A
+ * a move (take_move) and testing it against the window as it stands then.  A
  * thread may open split points of its own inside the move it searches;
  * one with no move left at its own split point joins those below it while
  * the others finish.  A result that closes the window stops every search
@@ -109,6 +109,40 @@ static void fail(rook_dd_team *t, int stop)
     }
 }
 
+/* (under the lock) The move a member takes at sp: the first one not taken
+ * whose lane no earlier move still being searched shares, else the first
+ * one not taken.  An earlier move of the same lane, once answered, often
+ * decides this one without a search (node.h's sibling rule), but not while
+ * it is still being searched: in order, the second thread mostly took such
+ * a move alongside its elder and searched it in full.  Against taking the
+ * moves in order (bench/solver_vs.py --threads 2 --runs 3, value, per-deal
+ * median, `tournament` deals): 300 of seed 2200 1.05x faster (1.04x-1.06x)
+ * and 1.03x fewer nodes, 200 of seed 6000 1.05x (1.03x-1.06x), 200 of seed
+ * 1000 1.05x (1.03x-1.06x); every card's values 1.00x-1.01x.
+ * Waiting for the elder instead, helping below it, took 1.03x fewer nodes
+ * still but 1.05x more time. */
+static int take_move(dd_split *sp)
+{
+    int i = -1;
+    for (int k = sp->next; k < sp->mv.n && i < 0; k++) {
+        if ((sp->taken >> k) & 1)
+            continue;
+        int clash = 0;
+        for (uint32_t f = sp->flying & ((1u << k) - 1); f && !clash; f &= f - 1)
+            clash = (sp->mv.card[rook_lsb(f)] >> 4) == (sp->mv.card[k] >> 4);
+        if (!clash)
+            i = k;
+    }
+    if (i < 0)
+        i = sp->next;
+    sp->taken |= 1u << i;
+    while (sp->next < sp->mv.n && ((sp->taken >> sp->next) & 1))
+        sp->next++;
+    if (i + 1 > sp->done)
+        sp->done = i + 1;
+    return i;
+}
+
 /* Take and search sp's moves until none is left or the window closed.  On
  * return s->aborted is set only when the search must stop above sp. */
 static void work(rook_solver *s, dd_split *sp)
@@ -122,8 +156,7 @@ static void work(rook_solver *s, dd_split *sp)
             dd_team_unlock(t);
             break;
         }
-        int i = sp->next++;
-        sp->done = sp->next;
+        int i = take_move(sp);
         if (sp->next >= sp->mv.n)
             close_split(t, sp);
         int v,
@@ -139,11 +172,13 @@ static void work(rook_solver *s, dd_split *sp)
             continue;
         }
         int a = sp->alpha, b = sp->beta, card = sp->mv.card[i];
+        sp->flying |= 1u << i;
         dd_team_unlock(t);
         uint64_t crel, before = s->nodes;
         v = sp->search_move(s, card, sp->maximize, a, b, &crel);
         dd_team_lock(t);
         TS_MOVE(sp, i, s->nodes - before);
+        sp->flying &= ~(1u << i);
         if (s->aborted) {
             if (s->stop == ROOK_STOP_CUT && sp->cut) {
                 /* this split point's own cut: the result is not needed */

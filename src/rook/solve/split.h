@@ -5,10 +5,11 @@
  * in hands, DD_SPLIT_DEPTH cards or more below the root, whose first move
  * is searched, that has moves left and sees a team mate waiting for work,
  * opens a split point: its position, its moves and what is known of them,
- * its window.  dd_split_rest() then searches the moves
- * left together with whoever joins: each thread takes the next move, tests
- * it against the window as it stands then, and records the result; a cut
- * stops every search under the split point.  It returns when every thread
+ * its window.  dd_split_rest() then searches the moves left together with
+ * whoever joins: each thread takes a move (split.c's take_move: the first
+ * whose lane no move still being searched shares), tests it against the
+ * window as it stands then, and records the result; a cut stops every
+ * search under the split point.  It returns when every thread
  * has left, with the node's best value, window and relevant cards in the
  * split point, as the node's own loop would have left them (the order of
  * the moves' results may differ, so node counts depend on timing, not the
@@ -103,8 +104,10 @@ struct dd_split {
     uint64_t cls[DD_MAX_MOVES], rels[DD_MAX_MOVES];
     int vals[DD_MAX_MOVES];
     uint8_t searched[DD_MAX_MOVES];
-    int next; /* the next move to take */
-    int done; /* moves taken: 0 .. done-1 */
+    int next;        /* the first move not taken (every move before it is) */
+    int done;        /* one past the last move taken */
+    uint32_t taken;  /* the moves taken, by index */
+    uint32_t flying; /* ... and not yet answered */
     int maximize, best, alpha, beta;
     uint64_t R;    /* the cards the results so far rest on */
     int cut_card;  /* the move that closed the window (DD_NONE: none) */
