@@ -105,7 +105,8 @@ enum {
     ROOK_STOP_TIME = 2,
     ROOK_STOP_CALLER = 3,
     ROOK_STOP_MOOT = 4 /* (internal: a team mate settled the question) */,
-    ROOK_STOP_CUT = 5 /* (internal: a shared node's window closed) */
+    ROOK_STOP_CUT = 5,    /* (internal: a shared node's window closed) */
+    ROOK_STOP_RESTART = 6 /* (internal: a shared node's window narrowed: search the move again) */
 };
 
 /* Stop the search under way as soon as it looks (from the progress function,

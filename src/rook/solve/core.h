@@ -103,6 +103,7 @@ struct rook_solver {
                                         first move of nodes of this many cards or more last (0: never) */
     struct rook_dd_team *split_team; /* a team sharing the later moves of big nodes (split.h) */
     dd_split *split;                 /* the innermost split point this thread searches under */
+    int split_i;                     /* the move it searches there (-1: none) */
     dd_worker *worker;               /* its own thread for team calls (worker.c; NULL: none yet) */
     /* per (rules, trump): the layout */
     const rook_rules *r;

@@ -420,6 +420,7 @@ static __attribute__((noinline)) shared share_rest(rook_solver *s, const dd_move
     sp->next = sp->done = next;
     sp->taken = (1u << next) - 1;
     sp->flying = 0;
+    sp->restart = 0;
     sp->maximize = maximize;
     sp->best = best;
     sp->alpha = alpha;

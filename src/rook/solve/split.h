@@ -104,10 +104,11 @@ struct dd_split {
     uint64_t cls[DD_MAX_MOVES], rels[DD_MAX_MOVES];
     int vals[DD_MAX_MOVES];
     uint8_t searched[DD_MAX_MOVES];
-    int next;        /* the first move not taken (every move before it is) */
-    int done;        /* one past the last move taken */
-    uint32_t taken;  /* the moves taken, by index */
-    uint32_t flying; /* ... and not yet answered */
+    int next;         /* the first move not taken (every move before it is) */
+    int done;         /* one past the last move taken */
+    uint32_t taken;   /* the moves taken, by index */
+    uint32_t flying;  /* ... and not yet answered */
+    uint32_t restart; /* moves in flight to search again: the window narrowed since they were taken */
     int maximize, best, alpha, beta;
     uint64_t R;    /* the cards the results so far rest on */
     int cut_card;  /* the move that closed the window (DD_NONE: none) */
@@ -147,15 +148,24 @@ static inline int dd_split_wanted(const rook_solver *s, int n_cards)
         && __atomic_load_n(&s->split_team->idle, __ATOMIC_RELAXED) > 0;
 }
 
-/* Whether the team failed, or a split point the search runs under was cut:
- * then the search stops (s->aborted, with ROOK_STOP_CUT or the failure's
- * reason).  Looked at every 16 nodes. */
+/* Whether the team failed, or a split point the search runs under was cut,
+ * or the window of the one whose move it searches narrowed since the move
+ * was taken (split.c's work): then the search stops (s->aborted, with
+ * ROOK_STOP_CUT, ROOK_STOP_RESTART or the failure's reason).  Looked at
+ * every 16 nodes. */
 static inline int dd_split_stopped(rook_solver *s)
 {
     rook_dd_team *t = s->split_team;
     if (__atomic_load_n(&t->failed, __ATOMIC_RELAXED)) {
         s->aborted = 1;
         s->stop = __atomic_load_n(&t->fail_stop, __ATOMIC_RELAXED);
+        return 1;
+    }
+    const dd_split *in = s->split;
+    if (in && s->split_i >= 0 && ((__atomic_load_n(&in->restart, __ATOMIC_RELAXED) >> s->split_i) & 1)
+        && !__atomic_load_n(&in->cut, __ATOMIC_RELAXED)) {
+        s->aborted = 1;
+        s->stop = ROOK_STOP_RESTART;
         return 1;
     }
     for (const dd_split *sp = s->split; sp; sp = sp->parent)
