@@ -199,19 +199,18 @@ static void work(rook_solver *s, dd_split *sp)
         dd_team_lock(t);
         TS_MOVE(sp, i, s->nodes - before);
         sp->flying &= ~(1u << i);
+        __atomic_and_fetch(&sp->restart, ~(1u << i), __ATOMIC_RELAXED);
         if (s->aborted && s->stop == ROOK_STOP_RESTART) {
             /* the window narrowed while this move was searched: take it
              * again (what it stored stays in the table) */
             s->aborted = 0;
             s->stop = ROOK_STOP_NONE;
-            __atomic_and_fetch(&sp->restart, ~(1u << i), __ATOMIC_RELAXED);
             sp->taken &= ~(1u << i);
             if (i < sp->next)
                 sp->next = i;
             dd_team_unlock(t);
             continue;
         }
-        __atomic_and_fetch(&sp->restart, ~(1u << i), __ATOMIC_RELAXED);
         if (s->aborted) {
             if (s->stop == ROOK_STOP_CUT && sp->cut) {
                 /* this split point's own cut: the result is not needed */
