@@ -146,7 +146,15 @@ class EngineBot:
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        argv = shlex.split(self.command) if isinstance(self.command, str) else list(self.command)
+        argv: list[Any] = []
+        if isinstance(self.command, str):
+            try:
+                argv = shlex.split(self.command)
+            except ValueError as e:   # an unbalanced quote
+                raise RookError(f"an engine bot's command {self.command!r} cannot be split into arguments: "
+                                f"{e}") from None
+        elif isinstance(self.command, (list, tuple)):
+            argv = list(self.command)
         if not argv or not all(isinstance(a, str) for a in argv):
             raise RookError(f"an engine bot's command is a program and its arguments, not {self.command!r}")
         self.command = argv

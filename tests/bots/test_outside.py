@@ -123,6 +123,19 @@ def test_an_outside_action_the_rules_refuse_names_the_seat() -> None:
         EngineBot([], "none")
 
 
+@pytest.mark.parametrize("command", ["python 'unterminated", 5, None, b"python"])
+def test_an_engine_command_that_is_not_a_program_is_refused_by_name(command: object) -> None:
+    with pytest.raises(RookError, match="command"):
+        EngineBot(command, "odd")  # type: ignore[arg-type]
+
+
+def test_rook_simulate_names_an_engine_command_with_an_unbalanced_quote() -> None:
+    bad = subprocess.run([sys.executable, "-m", "rook_core", "simulate", "--hands", "1", "--no-progress",
+                          "--engine", "x=python 'unterminated", "--agents", "x,random,random,random"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "No closing quotation" in bad.stderr and "Traceback" not in bad.stderr
+
+
 def test_rook_simulate_plays_an_engine_named_on_the_command_line() -> None:
     cmd = [sys.executable, "-m", "rook_core", "simulate", "--hands", "30", "--no-progress", "--json",
            "--engine", f"mine={sys.executable} {EXAMPLE[1]}", "--agents", "mine,heuristic,mine,heuristic"]
