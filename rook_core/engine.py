@@ -1,10 +1,24 @@
 """``rook engine``: the engine over stdin/stdout, one JSON message per line.
 
 For apps that embed the engine as a subprocess, the way chess GUIs talk to
-chess engines.  Every request is a JSON object with a ``cmd``; every answer
-is one JSON line, echoing ``id`` when the request had one, in order.  A bad
-request gets ``{"id": ..., "error": message}`` and the engine goes on; the
-engine holds one game at a time.
+chess engines.  Every request is a JSON object with a ``cmd`` and the fields
+of its row below (and an optional ``id``); every answer is one JSON line,
+echoing ``id`` when the request had one, in order.  The engine holds one game
+at a time.
+
+A bad request gets ``{"id": ..., "error": message, "kind": K}`` and the engine
+goes on, the game unchanged.  ``K`` is the class name of the error
+(``IllegalActionError``, ``NotationError``, ``PositionError``,
+``BudgetExceeded``, ``RookError``...), ``RequestError`` for a line that is
+not a request (not JSON, not an object, an unknown ``cmd`` or a field its
+command does not take) and ``InternalError`` for a bug.  An illegal action's
+answer adds the ``rule`` it breaks (RULES.md, e.g. ``"T-3"``); a ``solve``
+cut by its budget adds ``budget`` (``"nodes"``), ``lo``, ``hi`` and ``nodes``,
+as the service does.
+
+An ``id`` in the ``input`` of an analysis request is returned as ``rook
+legal`` etc. return it (FORMATS.md), in every answer: as the answer's ``id``,
+or as ``input_id`` when the request has an ``id`` of its own.
 
 ==============================================  ===========================================
 request                                         answer
@@ -12,7 +26,7 @@ request                                         answer
 ``{"cmd": "hello"}``                            ``{"engine": "rook_core", "version",
                                                 "games": [...], "bots": [...]}``
 ``{"cmd": "new", "game": G, "seed": S,``        the new game's state: ``{"game", "seats",
-``"players": P, "max_hands": H}``               "move", "to_move", "over"}``
+``"players": P, "rounds": R, "max_hands": H}``  "move", "to_move", "over"}``
 ``{"cmd": "state"}``                            the same, for the game now
 ``{"cmd": "observe", "seat": N}``               seat N's view: ``{"observation", "legal"}``
 ``{"cmd": "legal"}``                            ``{"to_move", "legal": [actions]}``
@@ -21,7 +35,8 @@ request                                         answer
 ``{"cmd": "bot", "kind": K, "seed": S}``        the action bot K would take (not applied)
 ``{"cmd": "result"}``                           the final scores (null while playing)
 ``{"cmd": "legal"|"perft"|"solve"|"contract",``  a FORMATS.md position or Toonerville hand:
-``"input": {...}, "depth": D, "budget": B}``    the answer of ``rook legal`` etc.
+``"input": {...}}``; perft ``"depth": D``,       the answer of ``rook legal`` etc.
+solve ``"budget": B``
 ``{"cmd": "review", "input": {...},``            the double-dummy review of each played hand
 ``"budget": B}``                                 (``rook analyse``); without ``input``, of the game in play
 ``{"cmd": "quit"}``                             ``{"bye": true}``, then the engine exits
@@ -33,22 +48,40 @@ request                                         answer
 ...                         '{"cmd":"act","action":"take"}\\n{"cmd":"act","action":"fly"}\\n'), out)
 1
 >>> [sorted(json.loads(line))[:3] for line in out.getvalue().splitlines()]
-[['game', 'id', 'move'], ['game', 'move', 'over'], ['error']]
+[['game', 'id', 'move'], ['game', 'move', 'over'], ['error', 'kind']]
+>>> json.loads(out.getvalue().splitlines()[-1])["kind"]
+'NotationError'
 """
 
 from __future__ import annotations
 
-import json  # noqa: F401  (the module's doctest reads the answers with it)
+import json
+import math
 from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ._version import __version__
-from .errors import RookError
+from .errors import IllegalActionError, RookError
 from .game import Game
 from .hosting import BOT_KINDS, GAMES, HostedGame
-from .jsonio import read_object, run_jsonl
+from .jsonio import json_line, read_object
+from .rng import check_seed
 
-__all__ = ["run_engine"]
+__all__ = ["RequestError", "run_engine"]
+
+
+class RequestError(RookError):
+    """A line that is not a request of the engine: not JSON, not an object, an
+    unknown ``cmd`` or a field its command does not take."""
+
+
+# each request's fields besides "cmd" and "id", in the order the unknown-cmd refusal names them
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "hello": (), "new": ("game", "seed", "players", "rounds", "max_hands"), "state": (), "observe": ("seat",),
+    "legal": ("input",), "act": ("action",), "undo": (), "bot": ("kind", "seed"), "result": (),
+    "perft": ("input", "depth"), "solve": ("input", "budget"), "contract": ("input",),
+    "review": ("input", "budget"), "quit": ()}
+_ANALYSES = ("legal", "perft", "solve", "contract", "review")     # the requests whose "input" may hold an id
 
 
 class _Engine:
@@ -66,10 +99,14 @@ class _Engine:
 
     def answer(self, msg: dict[str, Any]) -> dict[str, Any]:
         cmd = msg.get("cmd")
+        if isinstance(cmd, str) and cmd in _FIELDS:
+            read_object(msg, cmd, ("cmd", "id") + _FIELDS[cmd], error=RequestError)
+        if cmd == "quit":
+            return {"bye": True}
         if cmd == "hello":
             return {"engine": "rook_core", "version": __version__, "games": list(GAMES), "bots": list(BOT_KINDS)}
         if cmd == "new":
-            keys = ("game", "seed", "players", "rounds", "max_hands")
+            keys = _FIELDS["new"]
             data = read_object(msg, "new", ("cmd", "id") + keys, ("game",))
             spec: dict[str, Any] = {k: data[k] for k in keys if k in data}
             self.game = HostedGame.create(spec)
@@ -101,9 +138,7 @@ class _Engine:
             g = self._game()
             if g.to_move is None:
                 raise RookError("the game is over")
-            seed = msg.get("seed", 0)
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise RookError(f"a bot's 'seed' must be an int, not {seed!r}")
+            seed = check_seed(msg.get("seed", 0), "a bot's 'seed'")
             bot = g.bot(str(msg.get("kind", "heuristic")), seed)
             return {"seat": g.to_move, "action": g.bot_action(bot, g.to_move)}
         if cmd == "result":
@@ -118,38 +153,81 @@ class _Engine:
                 doc = state.to_json()
             if not isinstance(doc, dict):
                 raise RookError("review needs an 'input' object (a hand, game or history) or a game in play")
-            return review_answer(_budget(msg))(doc)
+            return review_answer(_budget(msg, "review"))(doc)
         if cmd in ("legal", "perft", "solve", "contract"):
             from .analysis import contract_answer, legal_answer, perft_answer, solve_answer
             item = msg.get("input")
             if not isinstance(item, dict):
                 raise RookError(f"{cmd} needs an 'input' object (FORMATS.md)")
             depth = msg.get("depth", 1)
-            if cmd == "perft" and (not isinstance(depth, int) or not 1 <= depth <= 64):
-                raise RookError(f"perft 'depth' must be 1..64, not {depth!r}")
+            if cmd == "perft" and (isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64):
+                raise RookError(f"perft 'depth' must be an int 1..64, not {depth!r}")
             fn = {"legal": legal_answer, "perft": perft_answer(depth) if cmd == "perft" else None,
-                  "solve": solve_answer(_budget(msg), 0.0) if cmd == "solve" else None,
+                  "solve": solve_answer(_budget(msg, "solve"), 0.0) if cmd == "solve" else None,
                   "contract": contract_answer}[cmd]
             assert fn is not None
             return fn(item)
-        raise RookError(f"unknown cmd {cmd!r}: hello, new, state, observe, legal, act, undo, bot, result, "
-                        "perft, solve, contract, review, quit")
+        raise RequestError(f"unknown cmd {cmd!r}: {', '.join(_FIELDS)}")
 
 
-def _budget(msg: dict[str, Any]) -> int:
+def _budget(msg: dict[str, Any], cmd: str) -> int:
     b = msg.get("budget", 0)
     if not isinstance(b, int) or isinstance(b, bool) or b < 0:
-        raise RookError(f"solve 'budget' is a node count >= 0 (0: none), not {b!r}")
+        raise RookError(f"{cmd} 'budget' is a node count >= 0 (0: none), not {b!r}")
     return b
+
+
+def _ident(x: Any) -> Any:
+    """An ``id`` as it is echoed: NaN and infinities (which are not JSON) as None, for none."""
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+def _ids(msg: Any) -> dict[str, Any]:
+    """The ids an answer to ``msg`` starts with: the request's ``id``, and the
+    ``id`` of an analysis request's ``input`` (FORMATS.md) -- as ``id`` when the
+    request has none, as ``input_id`` when it has one."""
+    if not isinstance(msg, dict):
+        return {}
+    item = msg.get("input") if msg.get("cmd") in _ANALYSES else None
+    own, inner = _ident(msg.get("id")), _ident(item.get("id")) if isinstance(item, dict) else None
+    ids = {"id": own, "input_id": inner} if own is not None else {"id": inner}
+    return {k: v for k, v in ids.items() if v is not None}
+
+
+def _refusal(e: RookError) -> dict[str, Any]:
+    """The answer to a refused request: the message, the error's kind and what it carries."""
+    out: dict[str, Any] = {"error": str(e), "kind": type(e).__name__}
+    if isinstance(e, IllegalActionError) and e.rule is not None:
+        out["rule"] = e.rule
+    from .solver import BudgetExceeded
+    if isinstance(e, BudgetExceeded):
+        out.update(budget=e.kind, lo=e.lo, hi=e.hi, nodes=e.nodes)
+    return out
 
 
 def run_engine(lines: Iterable[str], out: TextIO) -> int:
     """Answer the JSON messages of ``lines`` on ``out`` until ``quit`` or the end;
     return 1 if any message failed, else 0."""
     engine = _Engine()
-
-    def answer(msg: Any) -> dict[str, Any]:
-        if not isinstance(msg, dict):
-            raise RookError("a message is a JSON object with a 'cmd'")
-        return {"bye": True} if msg.get("cmd") == "quit" else engine.answer(msg)
-    return run_jsonl(lines, out, answer, always_id=False)
+    failed = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        msg: Any = None
+        try:
+            try:
+                msg = json.loads(line)
+            except (ValueError, RecursionError) as e:
+                raise RequestError(f"not valid JSON: {type(e).__name__}: {e}") from None
+            if not isinstance(msg, dict):
+                raise RequestError("a message is a JSON object with a 'cmd'")
+            result = engine.answer(msg)
+        except RookError as e:
+            failed, result = 1, _refusal(e)
+        except (ValueError, TypeError, RecursionError, OverflowError) as e:   # a bug: answer, go on
+            failed, result = 1, {"error": f"internal error: {type(e).__name__}: {e}", "kind": "InternalError"}
+        out.write(json_line({**_ids(msg), **result}) + "\n")
+        out.flush()
+        if result.get("bye") is True:
+            break
+    return failed

@@ -95,3 +95,105 @@ def test_T34_a_game_of_random_bots_stops_after_max_hands() -> None:
     for seed in (True, 1.5, "3"):
         assert "seed" in e.ask({"cmd": "bot", "kind": "random", "seed": seed})["error"]
     assert e.close() == 1                                                    # some messages failed
+
+
+POS = {"preset": "tournament", "trump": "R", "leader": 0, "trick": ["B5"],
+       "hands": [["B6"], ["B7", "Rook"], ["B8", "R5"], ["B9", "G5"]]}
+STATE = {"game": "tournament", "seats": 4, "move": 1, "to_move": 2, "over": False}
+
+
+def _bid_once() -> Engine:
+    """An engine whose tournament game (seed 1) has had one bid: STATE."""
+    e = Engine()
+    e.ask({"cmd": "new", "game": "tournament", "seed": 1})
+    assert e.ask({"cmd": "act", "action": "bid 70"}) == STATE
+    return e
+
+
+def test_every_refusal_has_a_kind_and_an_illegal_action_its_rule() -> None:
+    e = Engine()
+    assert e.ask({"cmd": "state", "id": 0}) == {"id": 0, "error": "no game: send {\"cmd\": \"new\", \"game\": ...} "
+                                                "first", "kind": "RookError"}
+    e.ask({"cmd": "new", "game": "tournament", "seed": 1})
+    assert e.ask({"cmd": "act", "action": "bid 70"}) == STATE
+    assert e.ask({"cmd": "act", "action": "bid 300", "id": 5}) == {
+        "id": 5, "error": "illegal action bid 300: no bid may exceed 120 (T-3)",   # "error" as it always was
+        "kind": "IllegalActionError", "rule": "T-3"}
+    for bad, kind in [("{oops", "RequestError"), ("[1]", "RequestError"), ({"cmd": "fly"}, "RequestError"),
+                      ({}, "RequestError"), ({"cmd": ["act"]}, "RequestError"),
+                      ({"cmd": "act", "action": "Q9"}, "NotationError"), ({"cmd": "act", "action": 3}, "RookError"),
+                      ({"cmd": "legal", "input": {**POS, "trump": "Q"}}, "PositionError")]:
+        answer = e.ask(bad)
+        assert answer["kind"] == kind and answer["error"] and "rule" not in answer, (bad, answer)
+    budget = e.ask({"cmd": "solve", "input": POS, "budget": 1})
+    assert budget["kind"] == "BudgetExceeded" and budget["budget"] == "nodes" and budget["lo"] <= budget["hi"]
+    assert budget["nodes"] >= 1
+    assert e.ask({"cmd": "state"}) == STATE                                  # nothing refused changed the game
+    assert e.close() == 1
+
+
+def test_a_bots_seed_is_checked_as_a_new_games_seed_is() -> None:
+    e = _bid_once()
+    for seed in (-1, 99999999999999999999999, 2**64):
+        answer = e.ask({"cmd": "bot", "kind": "random", "seed": seed})
+        assert answer.get("error") == f"a bot's 'seed' must be an int in 0 .. 2**64-1, not {seed}", answer
+        assert answer["kind"] == "RookError"
+        assert "0 .. 2**64-1" in e.ask({"cmd": "new", "game": "tournament", "seed": seed})["error"]
+    assert e.ask({"cmd": "bot", "kind": "random", "seed": 2**64 - 1})["seat"] == 2
+    assert e.ask({"cmd": "state"}) == STATE
+    assert e.close() == 1
+
+
+def test_perft_refuses_a_bool_depth() -> None:
+    e = _bid_once()
+    for depth in (True, False, 0, 65, 2.0):
+        answer = e.ask({"cmd": "perft", "input": POS, "depth": depth})
+        assert answer.get("error") == f"perft 'depth' must be an int 1..64, not {depth!r}", answer
+        assert answer["kind"] == "RookError"
+    assert e.ask({"cmd": "perft", "input": POS, "depth": 64})["perft"][-1] == 2
+    assert e.ask({"cmd": "state"}) == STATE
+    assert e.close() == 1
+
+
+def test_a_bad_budget_is_refused_in_the_name_of_the_command_used() -> None:
+    e = _bid_once()
+    for cmd in ("review", "solve"):
+        answer = e.ask({"cmd": cmd, "input": POS, "budget": -1})
+        assert answer["error"] == f"{cmd} 'budget' is a node count >= 0 (0: none), not -1", answer
+    assert e.ask({"cmd": "state"}) == STATE
+    assert e.close() == 1
+
+
+@pytest.mark.parametrize(("request_", "unknown"), [
+    ({"cmd": "review", "nest": True}, "nest"), ({"cmd": "hello", "verbose": 1}, "verbose"),
+    ({"cmd": "state", "seat": 1}, "seat"), ({"cmd": "observe", "seat": 1, "all": 0}, "all"),
+    ({"cmd": "legal", "depth": 2}, "depth"), ({"cmd": "act", "action": "pass", "seat": 1, "at": 0}, "at, seat"),
+    ({"cmd": "undo", "steps": 2}, "steps"), ({"cmd": "bot", "kind": "random", "budget": 9}, "budget"),
+    ({"cmd": "result", "seat": 1}, "seat"), ({"cmd": "perft", "input": POS, "budget": 9}, "budget"),
+    ({"cmd": "solve", "input": POS, "depth": 2}, "depth"),
+    ({"cmd": "contract", "input": {"hand": ["B7"], "contract": 1}, "round": 1}, "round"),
+    ({"cmd": "quit", "now": True}, "now"), ({"cmd": "new", "game": "tournament", "nest": 1}, "nest")])
+def test_every_command_refuses_a_field_it_does_not_take(request_: dict[str, Any], unknown: str) -> None:
+    e = _bid_once()
+    answer = e.ask({**request_, "id": 9})
+    assert answer.get("error") == f"{request_['cmd']} has unknown field(s): {unknown}", answer
+    assert answer == {"id": 9, "error": answer["error"], "kind": "RequestError"}
+    assert e.ask({"cmd": "state"}) == STATE                                  # not applied, not quit
+    assert e.close() == 1
+
+
+def test_an_inputs_id_comes_back_as_the_command_line_gives_it() -> None:
+    e = _bid_once()
+    hand = {"hand": ["B7", "G7", "R7", "B9", "G9", "Y9"], "contract": 1}
+    for cmd, item in [("legal", POS), ("perft", POS), ("solve", POS), ("contract", hand)]:
+        assert e.ask({"cmd": cmd, "input": {**item, "id": "p1"}})["id"] == "p1"          # as rook legal etc.
+        both = e.ask({"cmd": cmd, "input": {**item, "id": "p1"}, "id": 4})
+        assert list(both)[:2] == ["id", "input_id"] and both["id"] == 4 and both["input_id"] == "p1", both
+        assert "id" not in e.ask({"cmd": cmd, "input": item})
+        assert "input_id" not in e.ask({"cmd": cmd, "input": item, "id": 4})
+    history = {"game": "tournament", "seed": 1, "actions": [], "id": ["h", 1]}
+    assert e.ask({"cmd": "review", "input": history}) == {"id": ["h", 1], "hands": []}
+    refused = e.ask({"cmd": "perft", "input": {**POS, "id": "p2"}, "depth": 0})   # every answer, refusals too
+    assert refused["id"] == "p2" and "depth" in refused["error"]
+    assert e.ask({"cmd": "state"}) == STATE
+    assert e.close() == 1
