@@ -72,8 +72,7 @@ def review_answer(budget: int, max_hands: int = 0) -> Answer:
     played hands than that is refused before any search."""
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
         from .review import played_hands, review_hand
-        doc = {k: v for k, v in obj.items() if k != "id"} if isinstance(obj, dict) else obj
-        hands = played_hands(doc)
+        hands = played_hands(obj)
         if max_hands and len(hands) > max_hands:
             raise RookError(f"the document has {len(hands)} played hands; a review takes at most {max_hands}")
         return {"hands": [review_hand(h, node_budget=budget).to_json() for h in hands]}

@@ -153,6 +153,8 @@ def _analyse(args: argparse.Namespace) -> int:
             if args.show:
                 print(r.text() + "\n")
             reviews.append(r.to_json())
+        if args.show and not reviews:
+            print("no hand of this document reached its play: nothing to review\n")
         return {"hands": reviews}
 
     if args.show:
@@ -337,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     ne = sub.add_parser("nest", help="the declarer's best discard and trump, double dummy")
     ne.add_argument("--preset", choices=sorted(PRESETS),
                     help="deal a hand of this preset (with --seed) instead of reading hand JSON lines")
-    ne.add_argument("--seed", type=flags.seed, default=0, help="the deal's seed (with --preset)")
+    ne.add_argument("--seed", type=flags.seed, default=None, help="the deal's seed (with --preset; default 0)")
     ne.add_argument("--workers", type=flags.WORKERS, default=1, help="threads searching the trumps side by side")
     ne.add_argument("--budget", type=flags.BUDGET, default=0,
                     help="node budget per search (0: none); past it the answer keeps what was "
@@ -358,8 +360,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--max-hands", type=flags.int_in(1, 10**6), default=1000,
                     help="stop a game that has no winner after this many hands")
     pl.add_argument("--json", action="store_true",
-                    help="write the game as one JSON line (format rook-game/1, what rook analyse reads) "
-                         "instead of the log")
+                    help="write the game as one JSON line (format rook-game/1, what rook analyse reads; "
+                         "Toonerville: rook-toonerville/1) instead of the log")
     _toonerville_options(pl)
     an = sub.add_parser(
         "analyse", aliases=["analyze"],
@@ -676,8 +678,11 @@ def main(argv: list[str] | None = None) -> int:
                 if args.show:
                     print(_show_nest(hand, out) + "\n")
                 return out
+            if args.preset is None and args.seed is not None:
+                raise RookError("--seed deals a hand of --preset; without --preset, rook nest reads hand "
+                                "JSON lines from stdin")
             if args.preset is not None:
-                decision = nest_line(_hand_at_nest(args.preset, args.seed))
+                decision = nest_line(_hand_at_nest(args.preset, args.seed or 0))
                 if not args.show:
                     print(json_line(decision))
                 return 0
@@ -715,8 +720,13 @@ def main(argv: list[str] | None = None) -> int:
             _check_trick_only(args)
             agents = _agent_list(args, ["heuristic"])
             if args.preset == "toonerville":
-                from .toonerville.playlog import write_game_log
+                from .toonerville.agents import play_game as play_toonerville
+                from .toonerville.playlog import new_table, write_game_log
                 players = args.players if args.players is not None else len(agents)
+                if args.json:
+                    game, bots = new_table(players, args.seed, agents, _toonerville_rounds(args), args.turn_limit)
+                    print(json_line(play_toonerville(game, bots).to_json()))
+                    return 0
                 write_game_log(players, args.seed, agents, sys.stdout, _toonerville_rounds(args), args.turn_limit)
                 return 0
             from .bots.agents import AGENTS

@@ -101,7 +101,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "--preset and --seed, and writes each trump's best discard and the best trump, double dummy.",
              "rook nest --preset tournament --seed 7 --show"),
     "play": ("Plays a seeded game between bots and writes it to stdout: a readable log, or one JSON line "
-             "(format rook-game/1, what rook analyse reads) with --json.",
+             "(format rook-game/1, what rook analyse reads; rook-toonerville/1 for Toonerville) with --json.",
              "rook play --preset partnership-57 --seed 3 --agents heuristic,random,heuristic,random"),
     "analyse": ("", "rook play --seed 3 --json | rook analyse --show"),
     "odds": ("", "rook odds --preset tournament --hand 'R14 R13 R12 R10 R9 B14 B5 G14 Y5' --plot odds.png"),

@@ -54,6 +54,13 @@ class Game:
         return len(self.hands)
 
     @property
+    def hands_begun(self) -> int:
+        """How many hands have seen an action (redeals counted): the hands
+        played, where :attr:`hand_number` also counts a next hand dealt but
+        not yet begun."""
+        return sum(1 for h in self.hands if h.history)
+
+    @property
     def totals(self) -> tuple[int, int]:
         """Running scores of team 0 and team 1, penalties of the current hand included."""
         t0 = t1 = 0
@@ -158,7 +165,7 @@ class Game:
             "seed": self.seed,
             "first_dealer": self.first_dealer,
             "actions": [action_name(a) for a in self.history()],
-            "summary": {"hands": self.hand_number, "totals": list(self.totals), "winner": self.winner},
+            "summary": {"hands": self.hands_begun, "totals": list(self.totals), "winner": self.winner},
         }
 
     @classmethod

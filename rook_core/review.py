@@ -308,7 +308,8 @@ def played_hands(document: Any) -> list[HandState]:
     began: a hand (``rook-hand/1``, ``HandState.to_json``), a game
     (``rook-game/1``, ``Game.to_json``, as ``rook play --json`` writes it) or
     the history of a finished game of ``rook serve`` (``GET
-    /games/ID/history``: ``game``, ``seed`` and the actions with their seats).
+    /games/ID/history``: ``game``, ``seed`` and the actions with their seats),
+    each with an optional ``id`` (a request's name for it, not read here).
 
     :raises RookError: for a document of none of these forms, or an action
         the rules refuse.
@@ -322,6 +323,8 @@ def played_hands(document: Any) -> list[HandState]:
             raise RookError(f"a hand, game or history document: not valid JSON: {e}") from None
     if not isinstance(document, dict):
         raise RookError(f"a hand, game or history JSON document is an object, not {type(document).__name__}")
+    # a request's "id" names the document for the answer; it is not part of it
+    document = {k: v for k, v in document.items() if k != "id"}
     kind = document.get("format")
     if kind == "rook-hand/1":
         hands = [HandState.from_json(document)]

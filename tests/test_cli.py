@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rook_core import HandState
+from rook_core import Game, HandState
 from rook_core._reference.tricks import legal_cards
 from rook_core.cards import CardSet, card_name
 from rook_core.position import parse_position
@@ -119,6 +119,14 @@ def test_play_with_random_agents_stops_at_max_hands() -> None:
     assert res.returncode == 0
     last = res.stdout.splitlines()[-1]
     assert "wins" in last or "--max-hands" in last
+
+
+@pytest.mark.parametrize("seed,most", [(2, 1), (3, 2)])
+def test_play_json_counts_the_hands_played_when_max_hands_stops_it(seed: int, most: int) -> None:
+    """The game's summary counts the hands begun, not the next one dealt after the last."""
+    game = json.loads(rook("play", "--seed", str(seed), "--max-hands", str(most), "--json").stdout)
+    replayed = Game.from_json(game)
+    assert not replayed.is_over and game["summary"]["hands"] == most == replayed.hand_number - 1
 
 
 @pytest.mark.parametrize("args,needle", [

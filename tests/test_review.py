@@ -191,3 +191,31 @@ def test_T6_a_review_of_a_hand_with_no_play_says_why(passes: int) -> None:
         h.apply(parse_action("pass"))
     with pytest.raises(RookError, match="thrown in" if passes == 4 else "bid phase"):
         review_hand(h)
+
+
+def test_rook_analyse_takes_an_id_on_every_kind_of_document_and_echoes_it() -> None:
+    """FORMATS.md: an answer echoes the request line's ``id``; a hand, a game
+    and a service history may each carry one."""
+    g = Game("tournament", 3)
+    rng = random.Random(3)
+    while g.hands[0].phase != Phase.DONE:
+        g.apply(rng.choice(g.legal_actions()))
+    h = g.hands[0]
+    history = {"game": "tournament", "seed": 3,
+               "actions": [{"seat": s, "action": a} for (_, s, _), a in zip(h.events(), h.to_json()["actions"])]}
+    docs = {"hand": h.to_json(), "game": g.to_json(), "history": history}
+    lines = "".join(json.dumps({**d, "id": name}) + "\n" for name, d in docs.items())
+    out = subprocess.run([sys.executable, "-m", "rook_core", "analyse", "--budget", "200000", "--no-progress"],
+                         input=lines, capture_output=True, text=True)
+    answers = [json.loads(x) for x in out.stdout.splitlines()]
+    assert out.returncode == 0, out.stdout
+    assert [a["id"] for a in answers] == list(docs) and all(len(a["hands"]) == 1 for a in answers)
+    assert answers[0]["hands"] == answers[1]["hands"] == answers[2]["hands"]
+    assert [r.history for r in played_hands({**docs["game"], "id": 7})] == [h.history]
+
+
+def test_T6_rook_analyse_show_says_so_when_no_hand_was_played() -> None:
+    out = subprocess.run([sys.executable, "-m", "rook_core", "analyse", "--show", "--no-progress"],
+                         input='{"game": "tournament", "seed": 1, "actions": []}\n',
+                         capture_output=True, text=True, check=True).stdout
+    assert "nothing to review" in out

@@ -19,13 +19,13 @@ from typing import TextIO
 from ..cards import card_name
 from ..rng import agent_seed
 from .actions import Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take
-from .agents import make_toonerville_agent
+from .agents import ToonervilleAgent, make_toonerville_agent
 from .contracts import CONTRACTS
 from .game import ToonervilleGame
 from .hand import FULL_DECK
 from .rules import ToonervilleRules
 
-__all__ = ["write_game_log", "contract_text", "cards_text"]
+__all__ = ["new_table", "write_game_log", "contract_text", "cards_text"]
 
 
 def cards_text(counts: Sequence[int]) -> str:
@@ -55,10 +55,11 @@ def _gained(before: Sequence[int], after: Sequence[int]) -> str:
     return " ".join(card_name(c) for c in FULL_DECK for _ in range(max(0, after[c] - before[c])))
 
 
-def write_game_log(players: int, seed: int, agents: Sequence[str], out: TextIO,
-                   rounds: Sequence[int] = tuple(range(1, 12)), turn_limit: int | None = 1000) -> list[int]:
-    """Play a seeded game between bots of ``agents`` kinds, write its log to ``out``,
-    and return the winners.
+def new_table(players: int, seed: int, agents: Sequence[str], rounds: Sequence[int] = tuple(range(1, 12)),
+              turn_limit: int | None = 1000) -> tuple[ToonervilleGame, list[ToonervilleAgent]]:
+    """A new seeded game and its bots, one of each of the ``agents`` kinds
+    (seeded as ``rook play`` seeds them): the game :func:`write_game_log`
+    shows, and ``rook play --json`` plays with :func:`~rook_core.toonerville.agents.play_game`.
 
     :raises RookError: for a bad number of players, agents or rounds.
     """
@@ -68,9 +69,20 @@ def write_game_log(players: int, seed: int, agents: Sequence[str], out: TextIO,
     if len(bots) != players:
         from ..errors import RookError
         raise RookError(f"{players} players need {players} agents, not {len(bots)}")
+    return game, bots
+
+
+def write_game_log(players: int, seed: int, agents: Sequence[str], out: TextIO,
+                   rounds: Sequence[int] = tuple(range(1, 12)), turn_limit: int | None = 1000) -> list[int]:
+    """Play a seeded game between bots of ``agents`` kinds, write its log to ``out``,
+    and return the winners.
+
+    :raises RookError: for a bad number of players, agents or rounds.
+    """
+    game, bots = new_table(players, seed, agents, rounds, turn_limit)
     w = out.write
     w(f"rook play: toonerville, {players} players ({', '.join(agents)}), seed {seed}, "
-      f"round{'s' if len(rules.rounds) > 1 else ''} {', '.join(map(str, rules.rounds))}\n")
+      f"round{'s' if len(game.rules.rounds) > 1 else ''} {', '.join(map(str, game.rules.rounds))}\n")
 
     def round_header() -> None:
         con = CONTRACTS[game.round]

@@ -51,6 +51,19 @@ def test_play_prints_a_readable_game_that_matches_the_engine() -> None:
     assert again.getvalue() == out
 
 
+def test_play_json_writes_the_game_that_the_log_shows() -> None:
+    """``--json`` writes the same seeded game as the log, as rook-toonerville/1."""
+    code, out, _ = run(["play", "--preset", "toonerville", "--players", "3", "--seed", "1", "--rounds", "1",
+                        "--json"])
+    assert code == 0 and len(out.splitlines()) == 1
+    doc = json.loads(out)
+    game = ToonervilleGame.from_json(doc)
+    assert doc["format"] == "rook-toonerville/1" and game.is_over
+    _, log, _ = run(["play", "--preset", "toonerville", "--players", "3", "--seed", "1", "--rounds", "1"])
+    assert f"p{game.winners[0]} win" in log.splitlines()[-1]
+    assert re.findall(r"totals: (.*)", log)[-1] == ", ".join(f"p{q} {t}" for q, t in enumerate(game.totals))
+
+
 def test_play_shows_buys_with_their_penalty_card() -> None:
     _, out, _ = run(["play", "--preset", "toonerville", "--players", "5", "--seed", "1", "--rounds", "9",
                      "--agents", "heuristic,random,heuristic,random,random"])
