@@ -54,6 +54,11 @@ if TYPE_CHECKING:
 
 __all__ = ["NestDecision", "TrumpChoice", "best_looking_discards", "discard_order", "nest_decision", "play_after"]
 
+# Under a time limit, the table of each thread is at most this many bytes
+# for each second of a trump's share (at least MIN_TIMED_TABLE): about what
+# the searches of that time can fill.
+TABLE_BYTES_PER_SECOND = 128 << 20
+MIN_TIMED_TABLE = 24 << 20
 FIRST_LOOKS = 10   # discards tried first, cheapest-looking first (see _best_for_trump)
 FIRST_BANKS = 20   # and, in turns with them, the best-banking (_banked)
 
@@ -67,7 +72,8 @@ class TrumpChoice:
     goes to the last trick (T-13) or to the declarer (section 4).
     ``value``: the FORMATS.md value of that play position (team 0's points).
     ``discards``: distinct discards considered; ``solved``: how many of them
-    needed an exact value; ``nodes``: search nodes spent on this trump.
+    were solved exactly (a search that a budget or the time limit cut short
+    is not counted); ``nodes``: search nodes spent on this trump.
 
     Under a node budget: ``exact`` is False when the budget cut short the
     chosen discard's own solve; ``points`` is then what that discard surely
@@ -403,7 +409,7 @@ def _best_for_trump(hand: HandState, declarer: int, k: int, trump: int, solver: 
             # keep what is proven: the declarer's team is sure of its end
             nodes += e.nodes
             lo, hi, exact = max(lo, e.lo), min(hi, e.hi), False
-        solved += 1
+        solved += exact
         value = lo if team == 0 else hi
         points = _declarer_points(state, value, total, declarer)
         if best is None or points > best[0]:
@@ -462,7 +468,10 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     :attr:`NestDecision.proven`) instead of losing the work done;
     ``time_limit`` (seconds, 0: none) bounds the whole decision: each trump
     gets an equal share of it (the trumps one thread searches one after
-    another share its time), each search stops at that share, and past it
+    another share its time), on a table of at most
+    ``TABLE_BYTES_PER_SECOND`` a second of the share (a share cannot fill
+    more) whose pages are touched before the shares begin, so that the
+    first trump does not pay for them; each search stops at that share, and past it
     the discards not yet compared are left undecided, counted in
     :attr:`TrumpChoice.unsettled`, the best found so far standing (the first
     discard of each trump is always compared).  The decision then ends in
@@ -493,9 +502,18 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     # its table (a new generation), but the memory is only taken once.
     n = min(workers, len(starts))
     share = time_limit / -(-len(starts) // n)    # each trump's seconds: a thread's trumps share the limit
+    if share:
+        # A share fills at most about TABLE_BYTES_PER_SECOND of table; a bigger
+        # table only costs the first touch of its pages.
+        tt_bytes = min(tt_bytes, max(MIN_TIMED_TABLE, int(share * TABLE_BYTES_PER_SECOND)))
+    solvers = [Solver(tt_bytes, node_budget, time_budget=max(share, 1e-9) if share else 0.0)  # 0 would be none
+               for _ in range(n)]
+    if share:
+        # the pages' first touch before the clocks start, not in the first trump's share
+        map_on_threads(Solver.touch, solvers, n)
     free: queue.SimpleQueue[Solver] = queue.SimpleQueue()
-    for _ in range(n):
-        free.put(Solver(tt_bytes, node_budget, time_budget=max(share, 1e-9) if share else 0.0))  # 0 would be none
+    for solver in solvers:
+        free.put(solver)
 
     def one(start: tuple[int, HandState]) -> TrumpChoice:
         trump, state = start

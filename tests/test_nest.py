@@ -147,9 +147,12 @@ def test_T20_nest_decision_under_a_budget_keeps_what_it_proved(budget: int) -> N
             assert points >= choice.points, (seed, choice)   # the discard gives at least that
             if choice.exact:
                 assert points == choice.points
+            else:   # the choice's own value search was cut: it is not counted as solved
+                assert choice.solved < choice.discards
             if choice.proven:
                 assert choice.points == want[choice.trump]
     if budget == 1:
+        assert all(c.solved == 0 for *_, got in _decisions_with_brute_force(node_budget=1) for c in got.choices)
         assert cut == DEALS   # one node proves nothing here: every decision says so
 
 
@@ -176,6 +179,48 @@ def test_T20_nest_decision_under_a_time_limit_keeps_what_it_proved() -> None:
     assert res.returncode == 0 and "undecided" in res.stdout and "time limit" in res.stdout, res.stderr
     res = _rook("nest", "--preset", "tournament", "--seed", "7", "--time-limit", "-1")
     assert res.returncode == 2 and "--time-limit" in res.stderr and "Traceback" not in res.stderr
+    res = _rook("nest", "--seed", "7")     # a seed without a preset would read stdin and ignore it
+    assert res.returncode == 2 and "--preset" in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("time_limit,workers", [(0.4, 1), (8.0, 2), (0.0, 1)])
+def test_T20_a_time_limit_sizes_each_table_to_its_share_and_touches_it_before_the_shares_begin(
+        monkeypatch: pytest.MonkeyPatch, time_limit: float, workers: int) -> None:
+    """The first touch of a new table's pages is the system's work, up to
+    about 0.6 s for 256 MiB here: paid inside the first trump's share, it
+    left that trump a few hundred nodes while the others searched millions.
+    Under a time limit each thread's table is touched before the trumps'
+    clocks start, and is no bigger than a share can fill."""
+    import rook_core.nest as nest
+    events: list[tuple[str, int]] = []
+
+    class Recorded(Solver):
+        def __init__(self, tt_bytes: int, *args: Any, **kw: Any) -> None:   # the native base takes the args
+            self.size = tt_bytes
+
+        def touch(self) -> None:
+            events.append(("touch", self.size))
+            super().touch()
+
+        def at_least(self, *args: Any, **kw: Any) -> bool:
+            events.append(("search", self.size))
+            return super().at_least(*args, **kw)
+
+        def value(self, *args: Any, **kw: Any) -> Any:
+            events.append(("search", self.size))
+            return super().value(*args, **kw)
+
+    monkeypatch.setattr(nest, "Solver", Recorded)
+    hand = _at_nest(VARIANTS["last-trick-bonus"], 0)
+    got = nest_decision(hand, time_limit=time_limit, workers=workers)
+    kinds = [k for k, _ in events]
+    threads = min(workers, len(got.choices))
+    share = time_limit / -(-len(got.choices) // threads)
+    want = min(256 << 20, max(nest.MIN_TIMED_TABLE, int(share * nest.TABLE_BYTES_PER_SECOND))) if share \
+        else 256 << 20
+    assert {size for _, size in events} == {want}
+    assert kinds[:threads] == ["touch"] * threads if time_limit else "touch" not in kinds
+    assert kinds.count("touch") == (threads if time_limit else 0) and "search" in kinds
 
 
 @pytest.mark.parametrize("knob", list(VARIANTS))

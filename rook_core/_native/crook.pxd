@@ -172,6 +172,7 @@ cdef extern from "rook/solve.h" nogil:
     void rook_solver_set_generalize(rook_solver *s, int on)
     void rook_solver_free(rook_solver *s)
     void rook_solver_clear(rook_solver *s)
+    void rook_solver_touch(rook_solver *s)
     void rook_solver_set_budget(rook_solver *s, uint64_t nodes)
     void rook_solver_set_time_budget(rook_solver *s, uint64_t ns)
     int rook_solver_stop_reason(const rook_solver *s)
