@@ -399,9 +399,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="deals of the unseen cards (default 200)")
     od.add_argument("--seed", type=flags.seed, default=0, help="the seed of those deals (default 0)")
     od.add_argument("--workers", type=flags.WORKERS, default=1, help="threads solving them (default 1)")
-    od.add_argument("--budget", type=flags.BUDGET, default=0, help="node budget per search (0: none)")
+    od.add_argument("--budget", type=flags.BUDGET, default=0,
+                    help="node budget per search (0: none); a world whose search runs out keeps what it "
+                         "proved, and a share it leaves open is printed as a range")
     od.add_argument("--time-budget", type=flags.seconds, default=0.0, metavar="SECONDS",
-                    help="time budget per search (0: none); a world whose search runs out is left out")
+                    help="time budget per search (0: none), the same way")
     od.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     od.add_argument("--json", action="store_true", help="print JSON instead of a table")
     od.add_argument("--plot", type=flags.file_name, metavar="FILE", help="also draw the odds (.png, .svg or .pdf)")

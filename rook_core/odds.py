@@ -35,7 +35,7 @@ from .actions import BID, PASS, TRUMP, Phase
 from .cards import CardSet, color_name, parse_cards
 from .errors import RookError
 from .intervals import wilson
-from .solver import solve_many
+from .solver import BudgetExceeded, solve_many
 from .variant import Variant, as_variant
 
 if TYPE_CHECKING:
@@ -49,7 +49,16 @@ class BidOdds:
     """The samples of :func:`bid_odds`: for each trump, what the declaring
     team ended the hand with in each world, clipped to ``min_bid - 1`` (no
     bid made) .. ``max_bid`` (every bid made), or None where a budget cut
-    the search short."""
+    the search short; ``bounds`` holds, for each trump and world, what was
+    proven of that figure: ``(x, x)`` where it was solved, the bounds the
+    search had proven (within the same clip) where a budget stopped it.
+
+    A world that a budget left open counts for every bid its bounds settle
+    (made when the lower bound reaches the bid, failed when the upper bound
+    is under it); at a bid between its bounds it is undecided, and the
+    share of worlds making that bid is then a range
+    (:meth:`make_rate_range`): leaving such worlds out would bias the
+    shares toward the deals that are quick to solve."""
 
     variant: Variant
     seat: int
@@ -57,6 +66,7 @@ class BidOdds:
     worlds: int
     seed: int
     samples: dict[int, list[int | None]] = field(default_factory=dict)
+    bounds: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
 
     @property
     def levels(self) -> list[int]:
@@ -65,78 +75,146 @@ class BidOdds:
         return list(range(v.min_bid, v.max_bid + 1, v.bid_step))
 
     def solved(self, trump: int) -> list[int]:
+        """The figures of the worlds solved exactly."""
         return [x for x in self.samples[trump] if x is not None]
 
-    def _made(self, trump: int, bid: int) -> tuple[int, int]:
-        """The solved worlds in which ``bid`` is made with ``trump``, and the solved worlds."""
-        got = self.solved(trump)
-        return sum(1 for x in got if x >= bid), len(got)
+    def proven(self, trump: int) -> list[tuple[int, int]]:
+        """Every world's proven bounds on the clipped figure (see the class)."""
+        if trump in self.bounds:
+            return self.bounds[trump]
+        none = (self.variant.min_bid - 1, self.variant.max_bid)
+        return [none if x is None else (x, x) for x in self.samples[trump]]
+
+    def undecided(self, trump: int) -> int:
+        """How many worlds a budget left without an exact figure."""
+        return sum(1 for x in self.samples[trump] if x is None)
+
+    def _made(self, trump: int, bid: int) -> tuple[int, int, int]:
+        """The worlds in which ``bid`` is surely made with ``trump``, those
+        still open at that bid, and all the worlds."""
+        got = self.proven(trump)
+        made = sum(1 for lo, _ in got if lo >= bid)
+        return made, sum(1 for lo, hi in got if lo < bid <= hi), len(got)
+
+    def make_rate_range(self, trump: int, bid: int) -> tuple[float, float]:
+        """The share of the worlds in which the declaring team surely takes
+        at least ``bid`` with ``trump``, and the share in which it may (the
+        worlds a budget left open at that bid counted as made); equal when
+        every world is decided."""
+        made, open_, n = self._made(trump, bid)
+        return (made / n, (made + open_) / n) if n else (math.nan, math.nan)
 
     def make_rate(self, trump: int, bid: int) -> float:
-        """The share of the solved worlds in which the declaring team takes at least ``bid`` with ``trump``."""
-        return wilson(*self._made(trump, bid))[0]
+        """The share of the worlds in which the declaring team takes at least
+        ``bid`` with ``trump`` (the middle of :meth:`make_rate_range` when a
+        budget left some open)."""
+        lo, hi = self.make_rate_range(trump, bid)
+        return (lo + hi) / 2
 
     def make_rate_95(self, trump: int, bid: int) -> tuple[float, float]:
         """The 95% interval (Wilson's) of :meth:`make_rate`: where the share
         over every deal of the unseen cards lies, judged from the ``worlds``
-        sampled.  With 200 worlds a share near one half is known to about 7
-        points of percentage either way."""
-        _, lo, hi = wilson(*self._made(trump, bid))
-        return (lo, hi)
+        sampled (from the low end of :meth:`make_rate_range` to the high end
+        when worlds are open).  With 200 worlds a share near one half is
+        known to about 7 points of percentage either way."""
+        made, open_, n = self._made(trump, bid)
+        return (wilson(made, n)[1], wilson(made + open_, n)[2])
 
     def widest_95(self) -> float:
         """The widest half-width of the 95% intervals of every trump's
-        make rates (a share, 0..1): the figure the table of :meth:`text`
-        quotes for all its cells."""
+        make rates (a share, 0..1)."""
         widths = [hi - lo for t in self.samples for lo, hi in (self.make_rate_95(t, b) for b in self.levels)]
-        widths = [w for w in widths if not math.isnan(w)]  # NaN: no world of the trump solved
+        widths = [w for w in widths if not math.isnan(w)]  # NaN: a trump of no world
         return max(widths) / 2 if widths else float("nan")
 
+    def mean_range(self, trump: int) -> tuple[float, float]:
+        """The mean of the worlds' clipped figures as far as proven: the
+        mean of their lower bounds and of their upper bounds."""
+        got = self.proven(trump)
+        if not got:
+            return (math.nan, math.nan)
+        return (sum(lo for lo, _ in got) / len(got), sum(hi for _, hi in got) / len(got))
+
     def mean(self, trump: int) -> float:
-        """The mean of the clipped samples: a figure to rank the trumps by."""
-        got = self.solved(trump)
-        return sum(got) / len(got) if got else float("nan")
+        """The mean of the clipped figures (the middle of
+        :meth:`mean_range` when a budget left worlds open): a figure to
+        rank the trumps by."""
+        lo, hi = self.mean_range(trump)
+        return (lo + hi) / 2
 
     @property
     def best_trump(self) -> int | None:
-        """The trump with the most points on average (the lowest color of
-        equals) among those with a solved world; None when a budget left no
-        world solved under any trump."""
-        tried = [t for t in self.samples if self.solved(t)]
-        return max(tried, key=lambda t: (self.mean(t), -t)) if tried else None
+        """The trump whose figures are surely the highest on average: the
+        highest mean of the lower bounds (then of the upper bounds, then the
+        lowest color); with every world solved, the highest mean.  None when
+        a budget left no world of any trump with a bound."""
+        none = (self.variant.min_bid - 1, self.variant.max_bid)
+        if all(b == none for t in self.samples for b in self.proven(t)):
+            return None
+        # (a trump whose searches all stopped stays in: hard searches are no sign of a bad trump)
+        return max(self.samples, key=lambda t: (self.mean_range(t)[0], self.mean_range(t)[1], -t))
+
+    @property
+    def best_trump_proven(self) -> bool:
+        """Whether :attr:`best_trump` is the best on average over these
+        worlds whatever the open worlds hold: its lower mean reaches every
+        other trump's upper mean."""
+        best = self.best_trump
+        return best is not None and all(self.mean_range(best)[0] >= self.mean_range(t)[1]
+                                        for t in self.samples if t != best)
 
     def to_json(self) -> dict[str, Any]:
         best = self.best_trump
-        return {"variant": self.variant.name, "seat": self.seat, "hand": CardSet(self.hand).names(),
-                "worlds": self.worlds, "seed": self.seed, "best_trump": None if best is None else color_name(best),
-                "trumps": {color_name(t): {"mean": round(self.mean(t), 2), "solved": len(self.solved(t)),
-                                           "make_rate": {str(b): round(self.make_rate(t, b), 4)
-                                                         for b in self.levels},
-                                           "make_rate_95": {str(b): [round(x, 4) for x in self.make_rate_95(t, b)]
-                                                            for b in self.levels}}
-                           for t in sorted(self.samples)}}
+        out: dict[str, Any] = {
+            "variant": self.variant.name, "seat": self.seat, "hand": CardSet(self.hand).names(),
+            "worlds": self.worlds, "seed": self.seed, "best_trump": None if best is None else color_name(best),
+            "best_trump_proven": self.best_trump_proven, "trumps": {}}
+        for t in sorted(self.samples):
+            row: dict[str, Any] = {
+                "mean": round(self.mean(t), 2), "solved": len(self.solved(t)),
+                "make_rate": {str(b): round(self.make_rate(t, b), 4) for b in self.levels},
+                "make_rate_95": {str(b): [round(x, 4) for x in self.make_rate_95(t, b)] for b in self.levels}}
+            if self.undecided(t):
+                row["mean_range"] = [round(x, 2) for x in self.mean_range(t)]
+                row["make_rate_range"] = {str(b): [round(x, 4) for x in self.make_rate_range(t, b)]
+                                          for b in self.levels}
+            out["trumps"][color_name(t)] = row
+        return out
 
     def text(self) -> str:
-        """A table for people: the odds of making each bid, a column per trump."""
+        """A table for people: the odds of making each bid, a column per trump
+        (a range where worlds a budget left open could go either way)."""
         ts = sorted(self.samples)
         lines = [f"{self.variant.name}: seat {self.seat} holds {CardSet(self.hand)}; "
                  f"{self.worlds} deals of the unseen cards, double dummy",
-                 "  bid   " + "".join(f"{COLOR_NAMES[t]:>8}" for t in ts)]
+                 "  bid   " + "".join(f"{COLOR_NAMES[t]:>9}" for t in ts)]
+
+        def cell(t: int, b: int) -> str:
+            lo, hi = self.make_rate_range(t, b)
+            if math.isnan(lo):
+                return f"{'-':>9}"
+            if round(100 * lo) == round(100 * hi):
+                return f"{100 * lo:8.0f}%"
+            return f"{f'{100 * lo:.0f}-{100 * hi:.0f}':>8}%"
         for b in self.levels:
-            lines.append(f"  {b:<5} " + "".join(f"{100 * self.make_rate(t, b):7.0f}%" for t in ts))
-        lines.append("  mean* " + "".join(f"{self.mean(t):8.1f}" for t in ts))
+            lines.append(f"  {b:<5} " + "".join(cell(t, b) for t in ts))
+        def mean_cell(t: int) -> str:
+            lo, hi = self.mean_range(t)
+            return f"{lo:9.1f}" if lo == hi else f"{f'{lo:.0f}-{hi:.0f}':>9}"
+        lines.append("  mean* " + "".join(mean_cell(t) for t in ts))
         lines.append(f"  (* points clipped to {self.variant.min_bid - 1} .. {self.variant.max_bid})")
-        counts = [len(self.solved(t)) for t in ts if self.solved(t)]   # of the trumps with a solved world
-        if not counts:
-            lines.append("  (no deal was solved within the budget: no shares, no intervals)")
-        else:
-            fewest = min(counts)
-            source = (f"{self.worlds} deals" if fewest == self.worlds
-                      else f"as few as {fewest} deals of {self.worlds}: a budget left the others out")
-            lines.append(f"  (95% intervals: each share within {100 * self.widest_95():.0f} points of percentage "
-                         f"at most, from {source})")
+        open_ = sum(self.undecided(t) for t in ts)
+        if open_:
+            lines.append(f"  ({open_} of {self.worlds * len(ts)} searches stopped on the budget: a share is "
+                         "a range where their deals could go either way)")
+        lines.append(f"  (95% intervals: each at most {200 * self.widest_95():.0f} points of percentage wide, "
+                     f"from {self.worlds} deals)")
         best = self.best_trump
-        lines.append(f"  best trump: {'none (no deal solved)' if best is None else COLOR_NAMES[best]}")
+        if best is None:
+            lines.append("  best trump: none (no search proved anything within the budget)")
+        else:
+            sure = "" if self.best_trump_proven else " (not proven: the open deals could change it)"
+            lines.append(f"  best trump: {COLOR_NAMES[best]}{sure}")
         return "\n".join(lines)
 
 
@@ -225,10 +303,21 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
     values = solve_many(positions, workers=workers, what="value", node_budget=node_budget,
                         time_budget=time_budget, progress=progress, windows=windows)
     samples: dict[int, list[int | None]] = {t: [] for t in trumps}
+    bounds: dict[int, list[tuple[int, int]]] = {t: [] for t in trumps}
+
+    def declarers(team0_value: int, held: int) -> int:
+        """The declaring team's points, clipped, of team 0's value of the play."""
+        team0 = team0_value + (held if team == 0 else 0)
+        return min(max(team0 if team == 0 else v.total_points - team0, lo), hi)
     for (t, held), value in zip(keys, values):
-        if not isinstance(value, int):
+        if isinstance(value, int):
+            x = declarers(value, held)
+            samples[t].append(x)
+            bounds[t].append((x, x))
+        else:    # stopped by a budget: keep what it proved, a RookError of another kind proves nothing
             samples[t].append(None)
-            continue
-        team0 = value + (held if team == 0 else 0)
-        samples[t].append(team0 if team == 0 else v.total_points - team0)
-    return BidOdds(v, seat, mine, worlds, seed, samples)
+            b = (getattr(value, "lo", 0), getattr(value, "hi", v.total_points)) if isinstance(value, BudgetExceeded) \
+                else (0, v.total_points)
+            ends = sorted((declarers(b[0], held), declarers(b[1], held)))
+            bounds[t].append((ends[0], ends[1]))
+    return BidOdds(v, seat, mine, worlds, seed, samples, bounds)
