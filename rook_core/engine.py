@@ -42,7 +42,7 @@ solve ``"budget": B``
 ``{"cmd": "quit"}``                             ``{"bye": true}``, then the engine exits
 ==============================================  ===========================================
 
->>> import io
+>>> import io, json
 >>> out = io.StringIO()
 >>> run_engine(io.StringIO('{"cmd":"new","game":"toonerville","seed":2,"players":3,"id":1}\\n'
 ...                         '{"cmd":"act","action":"take"}\\n{"cmd":"act","action":"fly"}\\n'), out)
@@ -55,8 +55,6 @@ solve ``"budget": B``
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Iterable
 from typing import Any, TextIO
 
@@ -64,7 +62,7 @@ from ._version import __version__
 from .errors import IllegalActionError, RookError
 from .game import Game
 from .hosting import BOT_KINDS, GAMES, HostedGame
-from .jsonio import json_line, read_object
+from .jsonio import clean_id, read_object, run_jsonl
 from .rng import check_seed
 
 __all__ = ["RequestError", "run_engine"]
@@ -177,11 +175,6 @@ def _budget(msg: dict[str, Any], cmd: str) -> int:
     return b
 
 
-def _ident(x: Any) -> Any:
-    """An ``id`` as it is echoed: NaN and infinities (which are not JSON) as None, for none."""
-    return None if isinstance(x, float) and not math.isfinite(x) else x
-
-
 def _ids(msg: Any) -> dict[str, Any]:
     """The ids an answer to ``msg`` starts with: the request's ``id``, and the
     ``id`` of an analysis request's ``input`` (FORMATS.md) -- as ``id`` when the
@@ -189,7 +182,7 @@ def _ids(msg: Any) -> dict[str, Any]:
     if not isinstance(msg, dict):
         return {}
     item = msg.get("input") if msg.get("cmd") in _ANALYSES else None
-    own, inner = _ident(msg.get("id")), _ident(item.get("id")) if isinstance(item, dict) else None
+    own, inner = clean_id(msg.get("id")), clean_id(item.get("id")) if isinstance(item, dict) else None
     ids = {"id": own, "input_id": inner} if own is not None else {"id": inner}
     return {k: v for k, v in ids.items() if v is not None}
 
@@ -209,25 +202,9 @@ def run_engine(lines: Iterable[str], out: TextIO) -> int:
     """Answer the JSON messages of ``lines`` on ``out`` until ``quit`` or the end;
     return 1 if any message failed, else 0."""
     engine = _Engine()
-    failed = 0
-    for line in lines:
-        if not line.strip():
-            continue
-        msg: Any = None
-        try:
-            try:
-                msg = json.loads(line)
-            except (ValueError, RecursionError) as e:
-                raise RequestError(f"not valid JSON: {type(e).__name__}: {e}") from None
-            if not isinstance(msg, dict):
-                raise RequestError("a message is a JSON object with a 'cmd'")
-            result = engine.answer(msg)
-        except RookError as e:
-            failed, result = 1, _refusal(e)
-        except (ValueError, TypeError, RecursionError, OverflowError) as e:   # a bug: answer, go on
-            failed, result = 1, {"error": f"internal error: {type(e).__name__}: {e}", "kind": "InternalError"}
-        out.write(json_line({**_ids(msg), **result}) + "\n")
-        out.flush()
-        if result.get("bye") is True:
-            break
-    return failed
+
+    def answer(msg: Any) -> dict[str, Any]:
+        if not isinstance(msg, dict):
+            raise RequestError("a message is a JSON object with a 'cmd'")
+        return engine.answer(msg)
+    return run_jsonl(lines, out, answer, ids=_ids, refusal=_refusal, not_json=RequestError)

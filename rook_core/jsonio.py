@@ -57,37 +57,55 @@ def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable
     return data
 
 
-def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[str, Any]],
-              always_id: bool = True) -> int:
+class InternalError(RookError):
+    """What a line's answer raised that is not a refusal (a bug): answered
+    as ``internal error: ...`` and the next line is read."""
+
+
+def clean_id(ident: Any) -> Any:
+    """An ``id`` as an answer echoes it: NaN and infinities, which are not JSON, as None."""
+    return None if isinstance(ident, float) and not math.isfinite(ident) else ident
+
+
+def echo_id(obj: Any) -> dict[str, Any]:
+    """The ``id`` an answer to ``obj`` starts with: the request's, None for none."""
+    return {"id": clean_id(obj.get("id")) if isinstance(obj, dict) else None}
+
+
+def plain_refusal(e: RookError) -> dict[str, Any]:
+    """The answer to a refused line: its message."""
+    return {"error": str(e)}
+
+
+def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[str, Any]], *,
+              ids: Callable[[Any], dict[str, Any]] = echo_id,
+              refusal: Callable[[RookError], dict[str, Any]] = plain_refusal,
+              not_json: type[RookError] = RookError) -> int:
     """Answer each JSON line of ``lines`` with one JSON line on ``out``, in order,
-    echoing the request's ``id`` (always, or only when it has one); a bad line
-    gets ``{"id": ..., "error": message}`` and the next line is read.  An
-    answer holding ``"bye": true`` ends the loop.  Return 1 if any line
+    each beginning with ``ids(request)`` (the request's ``id``); a line that
+    is not JSON raises ``not_json``, and a refused line gets
+    ``refusal(error)`` (``{"error": message}``) and the next line is read.
+    An answer holding ``"bye": true`` ends the loop.  Return 1 if any line
     failed, else 0."""
     failed = 0
     for line in lines:
         if not line.strip():
             continue
-        ident: Any = None
+        obj: Any = None
         try:
             try:
                 obj = json.loads(line)
             except (ValueError, RecursionError) as e:
-                raise RookError(f"not valid JSON: {type(e).__name__}: {e}") from None
-            if isinstance(obj, dict):
-                ident = obj.get("id")
-                if isinstance(ident, float) and not math.isfinite(ident):
-                    ident = None                                  # NaN and Infinity are not JSON
-            result = answer(obj)
+                raise not_json(f"not valid JSON: {type(e).__name__}: {e}") from None
+            try:
+                result = answer(obj)
+            except RookError:
+                raise
+            except (ValueError, TypeError, RecursionError, OverflowError) as e:   # a bug: answer, go on
+                raise InternalError(f"internal error: {type(e).__name__}: {e}") from e
         except RookError as e:
-            failed = 1
-            result = {"error": str(e)}
-        except (ValueError, TypeError, RecursionError, OverflowError) as e:   # a bug: answer, go on
-            failed = 1
-            result = {"error": f"internal error: {type(e).__name__}: {e}"}
-        if always_id or ident is not None:
-            result = {"id": ident, **result}
-        out.write(json_line(result) + "\n")
+            failed, result = 1, refusal(e)
+        out.write(json_line({**ids(obj), **result}) + "\n")
         out.flush()
         if result.get("bye") is True:
             break
