@@ -55,8 +55,6 @@ def solve_answer(budget: int, time_budget: float, at_least: int | None = None,
         res = solver.solve(pos, anytime=progress is not None, progress=progress)
         out: dict[str, Any] = res.to_json(obj.get("id"))
         out.pop("id")
-        out["to_move"] = res.to_move
-        out["nodes"] = res.nodes
         if at_least is not None:
             out["at_least"] = {"target": at_least, "team0": solver.at_least(pos, at_least, 0)}
         if with_solution:

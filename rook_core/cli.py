@@ -73,6 +73,9 @@ def _solve(budget: int, time_budget: float, at_least: int | None,
         res, pos = out.pop("_solution"), out.pop("_position")
         if show:
             out["_show"] = show_solution(pos, res)
+            if "at_least" in out:
+                target, yes = out["at_least"]["target"], out["at_least"]["team0"]
+                out["_show"] += f"\nteam 0 takes at least {target} points: {'yes' if yes else 'no'}"
         return out
     return shown
 

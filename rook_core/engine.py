@@ -59,7 +59,7 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ._version import __version__
-from .errors import IllegalActionError, RookError
+from .errors import RookError
 from .game import Game
 from .hosting import BOT_KINDS, GAMES, HostedGame
 from .jsonio import clean_id, read_object, run_jsonl
@@ -187,17 +187,6 @@ def _ids(msg: Any) -> dict[str, Any]:
     return {k: v for k, v in ids.items() if v is not None}
 
 
-def _refusal(e: RookError) -> dict[str, Any]:
-    """The answer to a refused request: the message, the error's kind and what it carries."""
-    out: dict[str, Any] = {"error": str(e), "kind": type(e).__name__}
-    if isinstance(e, IllegalActionError) and e.rule is not None:
-        out["rule"] = e.rule
-    from .solver import BudgetExceeded
-    if isinstance(e, BudgetExceeded):
-        out.update(budget=e.kind, lo=e.lo, hi=e.hi, nodes=e.nodes)
-    return out
-
-
 def run_engine(lines: Iterable[str], out: TextIO) -> int:
     """Answer the JSON messages of ``lines`` on ``out`` until ``quit`` or the end;
     return 1 if any message failed, else 0."""
@@ -207,4 +196,4 @@ def run_engine(lines: Iterable[str], out: TextIO) -> int:
         if not isinstance(msg, dict):
             raise RequestError("a message is a JSON object with a 'cmd'")
         return engine.answer(msg)
-    return run_jsonl(lines, out, answer, ids=_ids, refusal=_refusal, not_json=RequestError)
+    return run_jsonl(lines, out, answer, ids=_ids, not_json=RequestError)

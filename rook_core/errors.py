@@ -11,6 +11,11 @@ from __future__ import annotations
 class RookError(ValueError):
     """Base class of every error rook_core raises on bad input."""
 
+    def details(self) -> dict[str, object]:
+        """What the error carries besides its message, as JSON fields (the
+        JSON-lines commands and ``rook engine`` add them to a refusal)."""
+        return {}
+
 
 class NotationError(RookError):
     """Card or action text that cannot be read; the message quotes the text."""
@@ -31,6 +36,9 @@ class IllegalActionError(RookError):
         super().__init__(message)
         self.rule = rule
         self.action = action
+
+    def details(self) -> dict[str, object]:
+        return {} if self.rule is None else {"rule": self.rule}
 
 
 class PositionError(RookError):

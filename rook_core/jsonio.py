@@ -72,19 +72,21 @@ def echo_id(obj: Any) -> dict[str, Any]:
     return {"id": clean_id(obj.get("id")) if isinstance(obj, dict) else None}
 
 
-def plain_refusal(e: RookError) -> dict[str, Any]:
-    """The answer to a refused line: its message."""
-    return {"error": str(e)}
+def refusal(e: RookError) -> dict[str, Any]:
+    """The answer to a refused line: the message, the error's kind (its
+    class: ``IllegalActionError``, ``NotationError``, ``BudgetExceeded``,
+    ``InternalError`` for a bug, ...) and what it carries (``rule``; a
+    budget stop's ``budget``, ``lo``, ``hi``, ``nodes``)."""
+    return {"error": str(e), "kind": type(e).__name__, **e.details()}
 
 
 def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[str, Any]], *,
               ids: Callable[[Any], dict[str, Any]] = echo_id,
-              refusal: Callable[[RookError], dict[str, Any]] = plain_refusal,
               not_json: type[RookError] = RookError) -> int:
     """Answer each JSON line of ``lines`` with one JSON line on ``out``, in order,
     each beginning with ``ids(request)`` (the request's ``id``); a line that
     is not JSON raises ``not_json``, and a refused line gets
-    ``refusal(error)`` (``{"error": message}``) and the next line is read.
+    :func:`refusal`'s answer and the next line is read.
     An answer holding ``"bye": true`` ends the loop.  Return 1 if any line
     failed, else 0."""
     failed = 0

@@ -45,6 +45,9 @@ class BudgetExceeded(RookError):
         self.kind = kind
         self.move_values = move_values or {}   # solve(): the cards' values proven before the stop
 
+    def details(self) -> dict[str, object]:
+        return {"budget": self.kind, "lo": self.lo, "hi": self.hi, "nodes": self.nodes}
+
 
 @dataclass(frozen=True)
 class BestCards:
@@ -73,7 +76,7 @@ class SolveResult:
     def to_json(self, ident: Any = None) -> dict[str, Any]:
         return {"id": ident, "value": self.value,
                 "move_values": {str(c): v for c, v in self.move_values.items()},
-                "best": [str(c) for c in self.best]}
+                "best": [str(c) for c in self.best], "to_move": self.to_move, "nodes": self.nodes}
 
     def _head(self) -> str:
         return (f"team 0 takes {self.value} points from here with best play; seat {self.to_move} "
@@ -117,7 +120,9 @@ class Solver(SolverCore):
     :param node_budget: stop a search after this many nodes (0: no limit);
         the call then raises :class:`BudgetExceeded` with proven bounds (a
         budget does not change the search, so a call that ends within it
-        costs what it costs without one; the bounds of a value stopped
+        costs what it costs without one, except :meth:`solve`, which under a
+        budget finds the position's value before the cards' so that a stop
+        still bounds it; the bounds of a value stopped
         early are those of the moves searched so far, on one side only,
         unless the call asks for ``anytime`` bounds).
     :param time_budget: stop a call after this many seconds (0: no limit),

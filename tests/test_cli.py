@@ -172,8 +172,15 @@ def test_solve_show_and_errors() -> None:
            "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
     shown = rook("solve", "--show", stdin=json.dumps(pos) + "\n")
     assert shown.returncode == 0 and "value: team 0 takes 15 points" in shown.stdout
+    for target, word in ((15, "yes"), (20, "no")):
+        shown = rook("solve", "--show", "--at-least", str(target), stdin=json.dumps(pos) + "\n")
+        assert f"team 0 takes at least {target} points: {word}" in shown.stdout
+    answer = json.loads(rook("solve", stdin=json.dumps(pos) + "\n").stdout)
+    assert answer == Solver().solve(pos).to_json("s")      # the API's answer is the command's, to_move and nodes too
+    assert answer["to_move"] == 0 and answer["nodes"] > 0
     bad = rook("solve", stdin=json.dumps(dict(pos, hands=[["R14"], [], [], []])) + "\n")
     assert bad.returncode == 1 and json.loads(bad.stdout)["error"]
+    assert json.loads(bad.stdout)["kind"] == "PositionError"
     big = HandState.deal("tournament", seed=1)
     while big.phase.label != "play":
         big.apply(big.legal_actions()[-1] if big.phase.label == "bid" and big.high_bid == 0 else big.legal_actions()[0])
@@ -182,6 +189,9 @@ def test_solve_show_and_errors() -> None:
     out = rook("solve", "--budget", "50", stdin=json.dumps(full) + "\n")
     ans = json.loads(out.stdout)
     assert out.returncode == 1 and "node budget" in ans["error"] and ans["id"] == "big"
+    # a budget stop says what it proved in fields, as rook engine and the service do
+    assert ans["kind"] == "BudgetExceeded" and ans["budget"] == "nodes" and ans["nodes"] > 50
+    assert 0 <= ans["lo"] <= ans["hi"] <= 120
     out = rook("solve", "--time-budget", "1e-9", stdin=json.dumps(full) + "\n")
     ans = json.loads(out.stdout)
     assert out.returncode == 1 and "time budget" in ans["error"] and ans["id"] == "big"

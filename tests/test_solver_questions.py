@@ -209,6 +209,34 @@ def test_bad_questions_are_refused_and_the_solver_works_on(kwargs: dict[str, Any
             s.best_cards(pos, guess=kwargs["guess"])
 
 
+@pytest.mark.parametrize("target", [50.99, 50.5, "50", True, None, float("nan")])
+def test_at_least_refuses_a_target_that_is_not_an_int(target: Any) -> None:
+    """A fractional target was cut to an int (at_least(value + 0.99) said yes)."""
+    pos = _position(SHORT[0])
+    with pytest.raises(RookError, match="target"):
+        Solver().at_least(pos, target)
+    for bad in (True, 2, "0"):
+        with pytest.raises(RookError, match="team"):
+            Solver().at_least(pos, 0, team=bad)
+    for bad in (float("nan"), 2.5, True, -1):
+        with pytest.raises(RookError, match="tolerance"):
+            Solver().card_bounds(pos, bad)
+
+
+@pytest.mark.parametrize("record", SHORT[:8], ids=_ids(SHORT[:8]))
+def test_T14_at_least_answers_every_target_however_far_out(record: dict[str, Any]) -> None:
+    """Yes/no agrees with the value at every target, also far outside the
+    points of the hand (a target past the native ints overflowed: team 1's
+    "at least -2**31?" said no)."""
+    pos, v = _position(record), record["value"]
+    s = Solver()
+    total = v + max(t for t in range(0, 301, 5) if s.at_least(pos, t, team=1))   # team 1 takes the rest
+    for t in (-10**30, -2**31, -1, 0, v, v + 1, total, total + 1, 2**31, 10**30):
+        assert s.at_least(pos, t) == (v >= t), t
+        assert s.at_least(pos, t, team=1) == (total - v >= t), t
+    assert s.card_bounds(pos, 10**30) == s.card_bounds(pos, total)
+
+
 @pytest.mark.parametrize("record", FULL[::6], ids=_ids(FULL[::6]))
 def test_T14_two_threads_give_the_same_answers(record: dict[str, Any]) -> None:
     """``workers=2``: two solvers on one table (one search whose nodes the

@@ -323,21 +323,23 @@ cdef class SolverCore:
             v = max(window[0], min(v, window[1]))
         return v
 
-    def at_least(self, position, int target, int team=0):
+    def at_least(self, position, object target, object team=0):
         """Return whether ``team`` can take at least ``target`` points from here
         (the declarer's "do we make the bid?"): one null-window search.
 
+        :raises RookError: for a target that is not an int, or a team not 0 or 1.
         :raises BudgetExceeded: when a budget runs out.
         """
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise RookError(f"target must be an int (points), not {target!r}")
+        if isinstance(team, bool) or team not in (0, 1):
+            raise RookError(f"team must be 0 or 1, not {team!r}")
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
-        cdef int r, t
-        if team not in (0, 1):
-            raise RookError(f"team must be 0 or 1, not {team}")
-        if team == 0:
-            t = target
-        else:
-            t = _total(rules, &p) - target + 1   # team 1 >= target  <=>  not (team 0 >= total - target + 1)
+        cdef int r, t, total = _total(rules, &p)
+        # team 1 >= target  <=>  not (team 0 >= total - target + 1); a
+        # target outside 0 .. total + 1 answers as its nearest end does
+        t = max(0, min(total + 1, target if team == 0 else total - target + 1))
         with nogil:
             r = rook_dd_at_least(self.s, &rules.r, &p, t)
         self.last_nodes = rook_solver_nodes(self.s)
@@ -366,7 +368,7 @@ cdef class SolverCore:
         to_move = (p.leader + p.trick_n) % 4
         return self._best_cards(v, [self._card(i) for i in range(64) if best >> i & 1], to_move, self.last_nodes)
 
-    def card_bounds(self, position, int tolerance):
+    def card_bounds(self, position, object tolerance):
         """Return each legal card's value to within ``tolerance`` points:
         ``{card: (lo, hi)}`` with ``lo <= value <= hi`` and ``hi - lo <=
         tolerance`` (0: exact, ``lo == hi``).  For a caller that averages
@@ -379,18 +381,18 @@ cdef class SolverCore:
         :raises RookError: for a negative tolerance.
         :raises BudgetExceeded: when a budget runs out.
         """
-        if tolerance < 0:
-            raise RookError(f"tolerance must be a number of points >= 0, not {tolerance}")
+        if isinstance(tolerance, bool) or not isinstance(tolerance, int) or tolerance < 0:
+            raise RookError(f"tolerance must be an int >= 0 (points), not {tolerance!r}")
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
         cdef int32_t lo[64]
         cdef int32_t hi[64]
-        cdef int v, i
+        cdef int v, i, tol = min(tolerance, _total(rules, &p))   # wider than every point is as wide
         for i in range(64):
             lo[i] = -1
             hi[i] = -1
         with nogil:
-            v = rook_dd_move_bounds(self.s, &rules.r, &p, tolerance, lo, hi)
+            v = rook_dd_move_bounds(self.s, &rules.r, &p, tol, lo, hi)
         self.last_nodes = rook_solver_nodes(self.s)
         if v < 0:
             self._stopped(v, 0, _total(rules, &p))
