@@ -57,3 +57,12 @@ def test_vectors_are_generated_not_hand_edited() -> None:
     assert DATA.read_text() == text, (
         "tests/data/perft.jsonl differs from what tools/gen_perft_vectors.py generates; "
         "do not edit it by hand, run: python tools/gen_perft_vectors.py")
+
+
+@pytest.mark.parametrize("depth", [-1, 65, 10**30, 2.0, True, "3", None])
+def test_perft_refuses_a_depth_that_is_not_an_int_0_to_64(depth: Any) -> None:
+    from rook_core.errors import RookError
+    h = HandState.deal("tournament", seed=1)
+    with pytest.raises(RookError, match="depth"):
+        h.perft(depth)
+    assert h.perft(2) == HandState.deal("tournament", seed=1).perft(2)

@@ -635,18 +635,18 @@ cdef class HandCore:
             raise RookError("the heuristic playout met a refused action")
         return (pts[0], pts[1])
 
-    def perft(self, int depth):
+    def perft(self, object depth):
         """Return the number of legal action sequences of lengths 1..depth
         (sequences that end the hand count at every deeper length)."""
-        if depth < 0 or depth > 64:
-            raise RookError(f"perft depth must be 0..64, not {depth}")
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 64:
+            raise RookError(f"perft depth must be an int 0..64, not {depth!r}")
         cdef uint64_t counts[64]
-        cdef int i
+        cdef int i, d = depth
         for i in range(64):
             counts[i] = 0
         with nogil:
-            rook_hand_perft(&self.h, &self.rules.r, depth, counts)
-        return [counts[i] for i in range(depth)]
+            rook_hand_perft(&self.h, &self.rules.r, d, counts)
+        return [counts[i] for i in range(d)]
 
 
 def check_seat(seat, what):

@@ -330,6 +330,7 @@ def _agent_name(a: AgentSpec | str) -> str:
     return a if isinstance(a, str) else str(getattr(a, "name", "native"))
 
 
+MOST_HANDS = 10**6     # the most hands a game of a simulation may last (max_hands)
 NATIVE_KINDS = ("random", "heuristic")   # kinds with a native twin in src/rook (sim.c, heuristic.c)
 
 
@@ -382,12 +383,18 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     check_seed(seed)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
-    if not isinstance(max_hands, int) or max_hands < 1:
-        raise RookError(f"max_hands must be a positive int, not {max_hands!r}")
+    if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= MOST_HANDS:
+        raise RookError(f"max_hands must be an int 1..{MOST_HANDS:,}, not {max_hands!r}")
+    if progress is not None and not callable(progress):
+        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
     opts = agent_options or {}
-    for kind in opts:
+    if not isinstance(opts, dict):
+        raise RookError(f"agent_options must be a dict of options by agent kind, not {opts!r}")
+    for kind, kind_opts in opts.items():
         if kind not in AGENTS:
             raise RookError(f"agent_options names an unknown agent {kind!r}")
+        if not isinstance(kind_opts, dict):
+            raise RookError(f"agent_options[{kind!r}] must be a dict of keyword options, not {kind_opts!r}")
     for kind in set(a for a in agents if isinstance(a, str)):   # a bad option fails here, once
         make_agent(kind, variant, 0, **opts.get(kind, {}))
     mode = "hands" if hands is not None else "games"

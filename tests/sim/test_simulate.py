@@ -175,6 +175,12 @@ def test_report_draws_an_image(tmp_path, games_dup) -> None:
     ({"hands": 2, "chunk": 0}, "chunk"),
     ({"hands": 2, "agent_options": {"heuristic": {"depth": 2}}}, "bad options"),
     ({"hands": 2, "agent_options": {"oracle": {}}}, "unknown agent 'oracle'"),
+    ({"hands": 2, "agent_options": {"heuristic": 5}}, r"agent_options\['heuristic'\] must be a dict"),
+    ({"hands": 2, "agent_options": [("heuristic", {})]}, "agent_options must be a dict"),
+    ({"games": 1, "max_hands": 10**30}, "max_hands must be an int"),
+    ({"games": 1, "max_hands": True}, "max_hands must be an int"),
+    ({"games": 1, "max_hands": 0}, "max_hands must be an int"),
+    ({"hands": 2, "progress": 5}, "progress must be a function"),
 ])
 def test_bad_arguments_are_refused_by_name(kwargs, message) -> None:
     args = {"agents": HR, **kwargs}
