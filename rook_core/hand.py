@@ -11,8 +11,10 @@ state unchanged.
 
 from __future__ import annotations
 
+import operator
+import reprlib
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from . import _layout as L
@@ -20,9 +22,10 @@ from ._html import html_table
 from ._native import HandCore, check_seat, rules_for
 from .actions import Phase, action_name, parse_action, replay
 from .cards import Card, CardSet, card_name, color_name, parse_card, parse_cards, parse_color
-from .errors import IllegalActionError, NotationError, RookError
+from .errors import IllegalActionError, NotationError, RookError, VariantError
 from .jsonio import read_object
 from .observation import Observation, TrickSeen
+from .position import load_json
 from .rng import check_seed
 from .variant import PRESETS, Variant, as_variant
 
@@ -42,6 +45,39 @@ _TURN_RULES = {
 
 # a card that is not in the mover's hand cites the rule of the phase
 _NOT_IN_HAND_RULES = {Phase.NEST: "T-20", Phase.PASS: "T-22"}
+
+
+HAND_FORMAT = "rook-hand/1"
+# the longest action text (``trump Y``, ``penalty 0``, ``bid 1000``) is far shorter
+_MAX_ACTION_TEXT = 40
+
+
+def _number(value: object, what: str, top: int, error: type[RookError]) -> int:
+    """``value`` as an int 0..``top``: an int or a NumPy integer, never a bool,
+    a float or text (``what`` names the argument in the error)."""
+    if type(value) is int and 0 <= value <= top:    # the usual case, at once
+        return value
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        n = operator.index(value)   # type: ignore[arg-type]
+    except TypeError:
+        n = -1
+    if not 0 <= n <= top:
+        kind = "a seat 0..3" if top == 3 else "0 (seats 0 and 2) or 1 (seats 1 and 3)"
+        raise error(f"{what} must be {kind}, not {reprlib.repr(value)}")
+    return n
+
+
+def _seat(seat: object, what: str = "seat") -> int:
+    """``seat`` checked to be a seat 0..3 (RULES.md: seats 0, 1, 2, 3)."""
+    return _number(seat, what, 3, RookError)
+
+
+def _actor(seat: object) -> None:
+    """Refuse an action's ``seat`` argument that is neither None nor a seat 0..3."""
+    if seat is not None:
+        _number(seat, "the seat of an action", 3, IllegalActionError)
 
 
 def _card_action(card: int | str) -> int:
@@ -108,7 +144,13 @@ class HandState(HandCore):
             dealer = v.first_dealer
         check_seat(dealer, "dealer")
         rules = rules_for(v)
-        if isinstance(hands, (str, bytes)) or len(hands) != 4:
+        try:
+            if isinstance(hands, (str, bytes, Mapping)):
+                raise TypeError
+            hands = list(hands)
+        except TypeError:
+            hands = []
+        if len(hands) != 4:
             raise RookError("hands must be a list of 4 hands (T-2)")
         seen = 0
         masks = []
@@ -153,27 +195,74 @@ class HandState(HandCore):
     def from_json(cls, data: dict[str, Any] | str | bytes) -> HandState:
         """Return the state that :meth:`to_json` wrote (a dict or JSON text).
 
-        :raises RookError: for a malformed document or an action the rules refuse.
+        :raises RookError: for a malformed document, naming the field that is
+            wrong, or an action the rules refuse.
         """
-        data = read_object(data, "hand JSON", ("format", "variant", "start", "actions", "summary"),
-                           ("variant", "start", "actions"))
+        what = "hand JSON"
+        data = read_object(load_json(data, what, RookError), what,
+                           ("format", "variant", "start", "actions", "summary"), ("variant", "start", "actions"))
+        fmt = data.get("format", HAND_FORMAT)
+        if fmt != HAND_FORMAT:
+            raise RookError(f"{what} 'format' must be {HAND_FORMAT!r}, not {reprlib.repr(fmt)}: "
+                            f"an unknown format is not read")
+        if not isinstance(data.get("summary", {}), dict):
+            raise RookError(f"{what} 'summary' must be an object, not {reprlib.repr(data['summary'])}")
         v = data["variant"]
-        if isinstance(v, dict):
-            v = Variant.from_dict(v)
+        try:
+            if isinstance(v, dict):
+                v = Variant.from_dict(v, complete=True)
+            elif not isinstance(v, str):
+                raise VariantError(f"must be a preset's name or a variant object, not {reprlib.repr(v)}")
+            v = as_variant(v)
+        except RookError as e:
+            raise type(e)(f"{what} 'variant': {e}") from None
         start = data["start"]
-        if not isinstance(start, dict) or len(start) != 1:
-            raise RookError("hand JSON 'start' must be {'deal': ...} or {'position': ...}")
+        if not isinstance(start, dict) or len(start) != 1 or not {"deal", "position"} & set(start):
+            raise RookError(f"{what} 'start' must be {{'deal': ...}} or {{'position': ...}}, "
+                            f"not {reprlib.repr(start)}")
         if "deal" in start:
-            d = start["deal"]
-            if not isinstance(d, dict) or set(d) != {"dealer", "hands", "nest"}:
-                raise RookError("hand JSON 'start.deal' needs exactly dealer, hands, nest")
-            st = cls.from_hands(v, d["hands"], d["nest"], d["dealer"])
-        elif "position" in start:
-            st = cls.from_position(dict(start["position"]))
+            st = cls._from_deal(v, start["deal"], f"{what} 'start.deal'")
         else:
-            raise RookError("hand JSON 'start' must be {'deal': ...} or {'position': ...}")
-        replay(st, data["actions"], "hand JSON")
+            pos = start["position"]
+            if not isinstance(pos, dict):
+                raise RookError(f"{what} 'start.position' must be a position object (FORMATS.md), "
+                                f"not {reprlib.repr(pos)}")
+            try:
+                st = cls.from_position(pos)
+            except RookError as e:
+                raise type(e)(f"{what} 'start.position': {e}") from None
+            if st.variant != v:
+                raise RookError(f"{what} 'start.position' is a position of {st.variant.name!r}, "
+                                f"but the hand's 'variant' is {v.name!r}")
+        actions = data["actions"]
+        if isinstance(actions, list):
+            for i, a in enumerate(actions):
+                if isinstance(a, bool) or not isinstance(a, (int, str)) or (
+                        isinstance(a, str) and len(a) > _MAX_ACTION_TEXT):
+                    raise NotationError(f"{what} action {i} must be an action's text or number, "
+                                        f"not {reprlib.repr(a)}", a)
+        replay(st, actions, what)
         return st
+
+    @classmethod
+    def _from_deal(cls, variant: Variant, deal: object, what: str) -> HandState:
+        """The hand a document's ``start.deal`` object deals (``what`` names it)."""
+        if not isinstance(deal, dict) or set(deal) != {"dealer", "hands", "nest"}:
+            raise RookError(f"{what} needs exactly dealer, hands, nest, not {reprlib.repr(deal)}")
+        hands, nest = deal["hands"], deal["nest"]
+        if not isinstance(hands, list) or len(hands) != 4 or not all(isinstance(h, list) for h in hands):
+            raise RookError(f"{what} 'hands' must be a list of 4 lists of cards, not {reprlib.repr(hands)}")
+        if not isinstance(nest, list):
+            raise RookError(f"{what} 'nest' must be a list of cards, not {reprlib.repr(nest)}")
+        for name, cards in [(f"hands[{s}]", hands[s]) for s in range(4)] + [("nest", nest)]:
+            for c in cards:
+                if isinstance(c, bool) or not isinstance(c, (int, str)):
+                    raise NotationError(f"{what} '{name}' holds {reprlib.repr(c)}, not a card", c)
+        try:
+            _seat(deal["dealer"], "dealer")
+            return cls.from_hands(variant, hands, nest, deal["dealer"])
+        except RookError as e:
+            raise type(e)(f"{what}: {e}") from None
 
     def _start_dict(self) -> dict[str, Any]:
         """The start of this hand: the deal, or the position it was built from."""
@@ -202,18 +291,48 @@ class HandState(HandCore):
         :raises NotationError: for unreadable text.
         :raises IllegalActionError: as :meth:`apply`.
         """
+        _actor(seat)
         self.apply(parse_action(text), seat)
+
+    def bid(self, amount: int, seat: int | None = None) -> None:
+        """Bid ``amount`` points (T-3).
+
+        :raises IllegalActionError: for anything but an int 1..1000, a seat
+            that is not 0..3, or a bid the rules refuse.
+        """
+        _actor(seat)
+        HandCore.bid(self, amount, seat)
+
+    def pass_bid(self, seat: int | None = None) -> None:
+        """Pass in the bidding (T-4)."""
+        _actor(seat)
+        HandCore.pass_bid(self, seat)
 
     def name_trump(self, color: int | str, seat: int | None = None) -> None:
         """Name ``color`` (``B``/``G``/``R``/``Y`` or 0..3) trump (T-7)."""
+        _actor(seat)
         self.apply(L.ACTION_TRUMP + parse_color(color), seat)
 
     def play(self, card: int | str, seat: int | None = None) -> None:
-        """Play ``card`` (text or id) to the trick (T-8 .. T-11)."""
-        self.apply(_card_action(card), seat)
+        """Play ``card`` (text or id) to the trick (T-8 .. T-11).
+
+        Only in the play phase: a card of the nest or pass phase is put away
+        with :meth:`discard` or :meth:`pass_cards` (T-7).
+        """
+        _actor(seat)
+        action = _card_action(card)
+        ph = self.phase_id
+        if ph == Phase.NEST or ph == Phase.PASS:
+            other = "discard" if ph == Phase.NEST else "pass_cards"
+            raise IllegalActionError(
+                f"illegal action {card_name(action)}: cannot play a card in the {Phase(ph).label} phase; "
+                f"cards go to tricks only in the play phase, and this phase's cards go with {other}() (T-7)",
+                rule="T-7", action=action)
+        self.apply(action, seat)
 
     def _apply_cards(self, phase: Phase, cards: Iterable[int | str] | str, seat: int | None, what: str,
                      rule: str) -> None:
+        _actor(seat)
         if self.phase_id != phase:
             raise IllegalActionError(f"cannot {what} in the {self.phase.label} phase ({rule})", rule=rule)
         m = parse_cards(cards, deck_mask=self.variant.deck_mask, what=what)
@@ -250,6 +369,7 @@ class HandState(HandCore):
 
     def _wrong_seat(self, seat: object, action: int) -> None:
         """Refuse ``action`` offered by ``seat``, which is not to move (T-3 .. T-22)."""
+        _actor(seat)
         what = self._action_text(action, "this action")
         if self.to_move is None:
             raise IllegalActionError(f"illegal action {what}: the hand is over, no seat is to "
@@ -307,7 +427,7 @@ class HandState(HandCore):
 
     def hand(self, seat: int) -> CardSet:
         """Return seat's cards as a :class:`CardSet`."""
-        return CardSet(self.hand_mask(seat))
+        return CardSet(self.hand_mask(_seat(seat)))
 
     @property
     def nest(self) -> CardSet:
@@ -334,12 +454,15 @@ class HandState(HandCore):
         return CardSet(self.played_mask)
 
     def won(self, team: int) -> CardSet:
-        """Cards in the tricks team ``team`` took."""
-        return CardSet(self.won_mask(team))
+        """Cards in the tricks team ``team`` took: team 0 is seats 0 and 2, team 1 seats 1 and 3.
+
+        :raises RookError: for a team that is not 0 or 1.
+        """
+        return CardSet(self.won_mask(_number(team, "team", 1, RookError)))
 
     def passing(self, seat: int) -> CardSet:
         """Cards seat put aside to pass (T-22)."""
-        return CardSet(self.passing_mask(seat))
+        return CardSet(self.passing_mask(_seat(seat)))
 
     def events(self) -> list[tuple[Phase, int, int]]:
         """Return the history as (phase, seat, action) triples."""
@@ -364,7 +487,7 @@ class HandState(HandCore):
         unplayed cards, except the ones this seat itself passed (T-22), which it knows.
         """
         (seat, phase, dealer, to_move, hand, bids, high_bid, declarer, trump, trick, tricks, tricks_won, points,
-         score, nest, discarded, passed, legal, voids) = self.observe_raw(seat)
+         score, nest, discarded, passed, legal, voids) = self.observe_raw(_seat(seat))
         return Observation(self.variant, seat, Phase(phase), dealer, to_move, hand, bids, high_bid, declarer, trump,
                            trick, tuple(TrickSeen(*t) for t in tricks), tricks_won, points, score, nest, discarded,
                            passed, legal, voids)

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import json
+import reprlib
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -89,10 +91,26 @@ class Position:
         return out
 
 
-def _int(value: Any, what: str, lo: int, hi: int) -> int:
+def _int(value: Any, what: str, lo: int, hi: int, why: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise PositionError(f"{what} must be an integer {lo}..{hi}, not {value!r}")
+        raise PositionError(f"{what} must be an integer {lo}..{hi}{why}, not {reprlib.repr(value)}")
     return value
+
+
+def load_json(data: Any, what: str, error: type[RookError]) -> Any:
+    """``data`` itself, or the value its JSON text holds.
+
+    :raises RookError: (``error``) for text that is not JSON, or nested too
+        deeply for the reader (a RecursionError of the json module).
+    """
+    if not isinstance(data, (str, bytes)):
+        return data
+    try:
+        return json.loads(data)
+    except ValueError as e:
+        raise error(f"{what}: not valid JSON: {e}") from None
+    except RecursionError:
+        raise error(f"{what}: not valid JSON: nested too deeply") from None
 
 
 PositionData: TypeAlias = "Position | dict[str, Any] | str | bytes"
@@ -108,16 +126,24 @@ def parse_position(data: PositionData) -> Position:
     """
     if isinstance(data, Position):
         return data
-    data = read_object(data, "position", _FIELDS, error=PositionError)
+    data = read_object(load_json(data, "position", PositionError), "position", _FIELDS, error=PositionError)
+    ident = data.get("id")
+    # FORMATS.md: a string; whole numbers are still taken (tests/test_cli.py numbers its lines)
+    if isinstance(ident, bool) or not isinstance(ident, (str, int, type(None))):
+        raise PositionError(f"id must be a string (FORMATS.md), not {reprlib.repr(ident)}")
+    if "variant" in data and "preset" in data:
+        raise PositionError("give 'preset' or 'variant', not both: a 'variant' object is instead of "
+                            "the 'preset' (FORMATS.md)")
+    if "variant" not in data and "preset" not in data:
+        raise PositionError("the field 'preset' is required")
+    field = "variant" if "variant" in data else "preset"
     try:
-        if "variant" in data:
-            variant = Variant.from_dict(data["variant"])
-        elif "preset" in data:
-            variant = get_preset(data["preset"])
+        if field == "variant":
+            variant = Variant.from_dict(data["variant"], complete=True)
         else:
-            raise PositionError("the field 'preset' is required")
+            variant = get_preset(data["preset"])
     except RookError as e:
-        raise PositionError(str(e)) from None
+        raise PositionError(f"{field}: {e}") from None
     for k in ("trump", "leader", "hands"):
         if k not in data:
             raise PositionError(f"the field {k!r} is required")
@@ -175,7 +201,9 @@ def parse_position(data: PositionData) -> Position:
                 raise PositionError(
                     f"trick card {Card(c)} of seat {seat} was illegal: that seat held "
                     f"{CardSet(legal & ~(1 << c))} which it had to play (T-9, T-10)")
-    nest_points = _int(data.get("nest_points", 0), "nest_points", 0, 10_000)
+    deck_points = sum(variant.points_table)
+    nest_points = _int(data.get("nest_points", 0), "nest_points", 0, deck_points,
+                       f" (the cards of the deck of {variant.name!r} hold {deck_points} points, T-12, T-13)")
     taken_in = data.get("taken", [0, 0])
     if not isinstance(taken_in, list) or len(taken_in) != 2:
         raise PositionError("taken must be a list of two integers")
@@ -191,4 +219,4 @@ def parse_position(data: PositionData) -> Position:
             raise PositionError(f"tricks says {tricks[0]} + {tricks[1]} tricks were taken, but the "
                                 f"hands show {done} completed tricks")
     return Position(variant, trump, leader, trick, tuple(hands), nest_points, taken,  # type: ignore[arg-type]
-                    data.get("id"), tricks)
+                    ident, tricks)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,27 @@ from .errors import NotationError, VariantError
 __all__ = ["Variant", "PRESETS", "SEED_PRESETS", "as_variant", "get_preset"]
 
 _ORDER_STEPS = ("nest", "trump", "pass", "discard")
+
+# What the native layer holds (src/rook/rules.h, hand.h): a card's points in
+# an int16 table, bonuses, penalties and scores in int32 fields, which sums of
+# a whole hand must not overflow; the game target in an int32 (src/rook/sim.h).
+POINTS_LIMIT = 10_000
+TARGET_LIMIT = 2**31 - 1
+BID_LIMIT = 1000
+# The fields of a variant object that say how the game is played: a variant
+# read from JSON gives each of them (as Variant.to_dict() writes them), or a
+# "preset" to start from.  The fields added since (house rules, all off by
+# default) and the names, which change nothing in play, may be left out.
+_LATER_FIELDS = frozenset({"name", "deck_name", "dealer_takes_minimum", "discard_trump_counters",
+                           "exposed_nest", "moon_score", "tie_to_team_0", "win_on_own_bid"})
+_TUPLE_FIELDS = ("ranks", "permanent_trumps", "post_bid_order", "counters")
+_SHOW = reprlib.Repr()
+_SHOW.maxstring = _SHOW.maxother = 40
+
+
+def _show(value: object) -> str:
+    """``repr(value)`` cut short: a refused value can be any JSON."""
+    return _SHOW.repr(value)
 
 
 @dataclass(frozen=True)
@@ -83,6 +105,7 @@ class Variant:
     _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._normalise()
         self._validate()
         d = self._derived
         d["deck_mask"] = self._compute_deck_mask()
@@ -92,25 +115,56 @@ class Variant:
 
     # ------------------------------------------------------------------ checks
     def _fail(self, message: str) -> None:
-        raise VariantError(f"variant {self.name!r}: {message}")
+        raise VariantError(f"variant {_show(self.name)}: {message}")
+
+    def _normalise(self) -> None:
+        """Make the sequences tuples (a list, as JSON gives, is taken as one),
+        so that a variant always hashes and compares by value."""
+        for f in _TUPLE_FIELDS:
+            v = getattr(self, f)
+            if isinstance(v, list):
+                v = tuple(v)
+            if not isinstance(v, tuple):
+                self._fail(f"{f} must be a tuple or a list, not {_show(v)}")
+            if f == "counters":
+                v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+            object.__setattr__(self, f, v)
 
     def _validate(self) -> None:
+        for f in ("name", "deck_name"):
+            if not isinstance(getattr(self, f), str):
+                self._fail(f"{f} must be a string, not {_show(getattr(self, f))}")
         ints = ["hand_size", "nest_size", "min_bid", "bid_step", "max_bid", "pass_cards",
                 "last_trick_bonus", "most_tricks_bonus", "target", "first_dealer",
                 "penalty_points", "moon_score"]
         for f in ints:
             v = getattr(self, f)
             if not isinstance(v, int) or isinstance(v, bool):
-                self._fail(f"{f} must be an int, not {v!r}")
+                self._fail(f"{f} must be an int, not {_show(v)}")
+        # the points the engine adds up (T-13, section 4, T-35, T-33), in its int fields
+        for f, rule in (("last_trick_bonus", "T-13"), ("most_tricks_bonus", "section 4"),
+                        ("penalty_points", "T-35")):
+            v = getattr(self, f)
+            if v < 0:
+                self._fail(f"{f} must not be negative (it is a number of points), not {v} ({rule})")
+            if v > POINTS_LIMIT:
+                self._fail(f"{f} must be at most {POINTS_LIMIT} points (the engine's limit), not {v} ({rule})")
+        if self.target > TARGET_LIMIT:
+            self._fail(f"target must be at most {TARGET_LIMIT} (the engine keeps it in 32 bits), "
+                       f"not {self.target} (T-33)")
+        for f in ("min_bid", "bid_step", "max_bid"):
+            if getattr(self, f) > BID_LIMIT:
+                self._fail(f"{f} must be 1..{BID_LIMIT} (the engine's limit), not {getattr(self, f)} (T-3)")
         bools = ["bird", "one_high", "jump_bids", "opener_must_bid", "stick_the_dealer",
                  "dealer_takes_minimum", "discard_counters", "discard_trump_counters", "exposed_nest",
                  "bird_anytime", "must_trump", "tie_to_team_0", "win_on_own_bid"]
         for f in bools:
             if not isinstance(getattr(self, f), bool):
-                self._fail(f"{f} must be true or false, not {getattr(self, f)!r}")
-        if not self.ranks or len(set(self.ranks)) != len(self.ranks) or any(
-                not isinstance(r, int) or not L.MIN_RANK <= r <= L.MAX_RANK for r in self.ranks):
-            self._fail(f"ranks must be distinct ints 1..14, not {self.ranks!r} (C-3)")
+                self._fail(f"{f} must be true or false, not {_show(getattr(self, f))}")
+        if not self.ranks or any(
+                not isinstance(r, int) or isinstance(r, bool) or not L.MIN_RANK <= r <= L.MAX_RANK
+                for r in self.ranks) or len(set(self.ranks)) != len(self.ranks):
+            self._fail(f"ranks must be distinct ints 1..14, not {_show(self.ranks)} (C-3)")
         for text in self.permanent_trumps:
             try:
                 c = parse_card(text)
@@ -123,7 +177,7 @@ class Variant:
         # C-4: the bird's place.
         if not self.bird:
             if self.bird_rank is not None:
-                self._fail(f"bird_rank {self.bird_rank!r} is set but the deck has no bird (C-4)")
+                self._fail(f"bird_rank {_show(self.bird_rank)} is set but the deck has no bird (C-4)")
             if self.bird_anytime:
                 self._fail("bird_anytime is set but the deck has no bird (T-9)")
         else:
@@ -132,16 +186,16 @@ class Variant:
                 self._fail("the deck has a bird, so bird_rank must be 'high', 'low' or a number (C-4)")
             if isinstance(br, str):
                 if br not in ("high", "low"):
-                    self._fail(f"bird_rank must be 'high', 'low' or a number, not {br!r} (C-4)")
+                    self._fail(f"bird_rank must be 'high', 'low' or a number, not {_show(br)} (C-4)")
             elif isinstance(br, bool) or not isinstance(br, (int, float)):
-                self._fail(f"bird_rank must be 'high', 'low' or a number, not {br!r} (C-4)")
+                self._fail(f"bird_rank must be 'high', 'low' or a number, not {_show(br)} (C-4)")
             else:
                 values = [self._rank_value(r) for r in self.ranks]
                 if not math.isfinite(br) or not min(values) < br < max(values) or br in values:
                     self._fail(f"a numeric bird_rank must lie strictly between two ranks of the "
-                               f"deck ({min(values)}..{max(values)}), not {br!r} (C-4)")
+                               f"deck ({min(values)}..{max(values)}), not {_show(br)} (C-4)")
                 if abs(br * 2 - round(br * 2)) > 1e-9:
-                    self._fail(f"a numeric bird_rank must be a half rank like 10.5, not {br!r} (C-4)")
+                    self._fail(f"a numeric bird_rank must be a half rank like 10.5, not {_show(br)} (C-4)")
         # T-2: the deal must use the whole deck.
         if self.hand_size < 1:
             self._fail(f"hand_size must be at least 1, not {self.hand_size} (T-2)")
@@ -159,24 +213,21 @@ class Variant:
         if self.min_bid % self.bid_step or self.max_bid % self.bid_step:
             self._fail(f"min_bid {self.min_bid} and max_bid {self.max_bid} must be multiples "
                        f"of bid_step {self.bid_step} (T-3)")
-        if self.max_bid > 1000:
-            self._fail(f"max_bid {self.max_bid} is over the engine's limit of 1000 (T-3)")
         if self.opener_must_bid and self.stick_the_dealer:
             self._fail("opener_must_bid and stick_the_dealer exclude each other (T-6)")
         if self.dealer_takes_minimum and (self.opener_must_bid or self.stick_the_dealer):
             self._fail("dealer_takes_minimum excludes opener_must_bid and stick_the_dealer (H-2, T-6)")
         # T-7 order after bidding.
         order = self.post_bid_order
-        if not isinstance(order, tuple) or len(set(order)) != len(order) or any(
-                s not in _ORDER_STEPS for s in order):
-            self._fail(f"post_bid_order must list distinct steps of {_ORDER_STEPS}, not {order!r} (T-7)")
+        if any(not isinstance(s, str) or s not in _ORDER_STEPS for s in order) or len(set(order)) != len(order):
+            self._fail(f"post_bid_order must list distinct steps of {_ORDER_STEPS}, not {_show(order)} (T-7)")
         if "trump" not in order:
             self._fail("post_bid_order must contain 'trump' (T-7)")
         if ("nest" in order) != (self.nest_size > 0):
             self._fail("post_bid_order has 'nest' exactly when nest_size > 0 (T-7, T-20)")
         if "discard" in order and order[:3] != ("nest", "trump", "discard"):
             self._fail(f"a separate 'discard' step comes in the order ('nest', 'trump', 'discard'), "
-                       f"not {order!r} (H-3)")
+                       f"not {_show(order)} (H-3)")
         if "discard" in order and self.nest_exchange != "discard":
             self._fail("the order ('nest', 'trump', 'discard') needs nest_exchange 'discard' (H-3)")
         if self.discard_trump_counters:
@@ -193,17 +244,17 @@ class Variant:
         if not 0 <= self.pass_cards <= self.hand_size:
             self._fail(f"pass_cards must be 0..hand_size, not {self.pass_cards} (T-22)")
         if self.nest_exchange not in ("discard", "swap_one"):
-            self._fail(f"nest_exchange must be 'discard' or 'swap_one', not {self.nest_exchange!r} (T-20, T-21)")
+            self._fail(f"nest_exchange must be 'discard' or 'swap_one', not {_show(self.nest_exchange)} (T-20, T-21)")
         if self.nest_exchange == "swap_one" and self.nest_size != 1:
             self._fail(f"nest_exchange 'swap_one' needs a widow of 1 card, not {self.nest_size} (T-21)")
         if self.first_lead not in ("dealer_left", "declarer"):
-            self._fail(f"first_lead must be 'dealer_left' or 'declarer', not {self.first_lead!r} (T-8)")
+            self._fail(f"first_lead must be 'dealer_left' or 'declarer', not {_show(self.first_lead)} (T-8)")
         if self.nest_to not in ("last_trick", "declarer"):
-            self._fail(f"nest_to must be 'last_trick' or 'declarer', not {self.nest_to!r} (T-13)")
+            self._fail(f"nest_to must be 'last_trick' or 'declarer', not {_show(self.nest_to)} (T-13)")
         if self.made_scores not in ("points", "bid"):
-            self._fail(f"made_scores must be 'points' or 'bid', not {self.made_scores!r} (T-31)")
+            self._fail(f"made_scores must be 'points' or 'bid', not {_show(self.made_scores)} (T-31)")
         if self.set_loses not in ("points", "bid"):
-            self._fail(f"set_loses must be 'points' or 'bid', not {self.set_loses!r} (T-32)")
+            self._fail(f"set_loses must be 'points' or 'bid', not {_show(self.set_loses)} (T-32)")
         if self.target < 1:
             self._fail(f"target must be positive, not {self.target} (T-33)")
         if not 0 <= self.moon_score <= 10_000:
@@ -213,7 +264,10 @@ class Variant:
         for item in self.counters:
             if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], int)
                     and not isinstance(item[1], bool) and item[1] >= 0):
-                self._fail(f"counters entries are (rank or card, points >= 0), not {item!r} (T-12)")
+                self._fail(f"counters entries are (rank or card, points >= 0), not {_show(item)} (T-12)")
+            if item[1] > POINTS_LIMIT:
+                self._fail(f"counters: a card is worth 0..{POINTS_LIMIT} points (the engine's limit), "
+                           f"not {item[1]} for {_show(item[0])} (T-12)")
             key = item[0]
             if isinstance(key, int) and not isinstance(key, bool):
                 if key not in self.ranks:
@@ -354,32 +408,34 @@ class Variant:
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Variant:
+    def from_dict(cls, data: Mapping[str, Any], complete: bool = False) -> Variant:
         """Return the variant described by ``data`` (the output of :meth:`to_dict`).
 
-        A ``"preset"`` key starts from that preset.
+        A ``"preset"`` key starts from that preset.  With ``complete`` (a
+        variant read from a document: FORMATS.md's "a whole variant"), an
+        object without a preset must give every field that says how the game
+        is played; the house-rule fields added since (off unless given) and
+        the names may be left out.
 
-        :raises VariantError: for unknown fields or values that break a rule.
+        :raises VariantError: for unknown or missing fields or values that break a rule.
         """
         if not isinstance(data, Mapping):
-            raise VariantError(f"a variant must be an object, not {data!r}")
+            raise VariantError(f"a variant must be an object, not {_show(data)}")
         d = dict(data)
         base = get_preset(d.pop("preset")) if "preset" in d else None
         names = {f.name for f in dataclasses.fields(cls) if f.init}
-        bad = sorted(set(d) - names)
+        bad = sorted(str(k)[:40] for k in set(d) - names)
         if bad:
             raise VariantError(f"unknown variant field(s): {', '.join(bad)}")
-        for k in ("ranks", "permanent_trumps", "post_bid_order"):
-            if k in d and isinstance(d[k], list):
-                d[k] = tuple(d[k])
-        if "counters" in d and isinstance(d["counters"], list):
-            d["counters"] = tuple(tuple(x) if isinstance(x, list) else x for x in d["counters"])
+        if complete and base is None:
+            missing = sorted(names - _LATER_FIELDS - set(d))
+            if missing:
+                shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
+                raise VariantError(f"a variant object gives every field of the game, as Variant.to_dict() "
+                                   f"writes it, or a 'preset' to start from; missing: {shown}")
         if base is not None:
             return dataclasses.replace(base, **d)
-        try:
-            return cls(**d)
-        except TypeError as e:
-            raise VariantError(str(e)) from None
+        return cls(**d)
 
 
 _TOURNAMENT = Variant(name="tournament", deck_name="tournament-41")
@@ -443,7 +499,7 @@ def get_preset(name: str) -> Variant:
     try:
         return PRESETS[name]
     except (KeyError, TypeError):
-        raise VariantError(f"unknown preset {name!r}; known: {', '.join(PRESETS)}") from None
+        raise VariantError(f"unknown preset {_show(name)}; known: {', '.join(PRESETS)}") from None
 
 
 def as_variant(variant: Variant | str) -> Variant:

@@ -200,7 +200,7 @@ def test_H4_with_enough_cards_worth_nothing_only_they_go() -> None:
     assert len(zero) >= 5 and set(_ids(h.legal_mask())) == zero
     counter = next(c for c in mine if HOUSE.card_points(c))
     with pytest.raises(IllegalActionError) as e:
-        h.play(counter)
+        h.apply(counter)                                          # a card in the nest phase is a discard
     assert e.value.rule == "H-4"
 
 
