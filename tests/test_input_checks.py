@@ -330,12 +330,9 @@ def test_a_seat_that_is_not_0_to_3_is_refused_as_such(method: str, seat: Any) ->
     """RULES.md: seats are 0, 1, 2, 3.  A seat of another kind is not "not to
     move": it is not a seat, and the message says so.  True and 1.0 are
     refused even where seat 1 is to move (every state here but the play
-    phase's); ``apply`` itself (the native core) only checks a seat that
-    differs from the seat to move."""
+    phase's), ``apply`` included."""
     make, act = ACTIONS[method]
     h = make()
-    if method == "apply" and seat == h.to_move:
-        pytest.skip("apply takes a seat equal to the seat to move as it is")
     msg = refused(h, lambda h: act(h, seat), IllegalActionError)
     assert "0..3" in msg and "not to move" not in msg, msg
 
@@ -351,6 +348,8 @@ def test_T14_won_refuses_a_team_that_is_not_0_or_1(team: Any) -> None:
     h = play_phase()
     with pytest.raises(RookError, match="seats 0 and 2"):
         h.won(team)
+    with pytest.raises(RookError, match="seats 0 and 2"):   # the native view too (2 read team 0's)
+        h.won_mask(team)
 
 
 @pytest.mark.parametrize("view", ["hand", "passing", "observe", "observation"])

@@ -254,8 +254,12 @@ cdef class HandCore:
             raise IllegalActionError(
                 f"{action!r} is not an action: actions are ints 0..{N_ACT - 1} "
                 f"(use apply_text for text)", action=None) from None
-        if seat is not None and seat != self.h.to_move:
-            self._wrong_seat(seat, a)
+        if seat is not None and (type(seat) is not int or seat != self.h.to_move):
+            # an int seat not to move; True, 1.0 or '1' (not seats); an
+            # integer of another type (NumPy's) only when not to move
+            if type(seat) is int or isinstance(seat, bool) or not hasattr(type(seat), "__index__") \
+                    or seat != self.h.to_move:
+                self._wrong_seat(seat, a)
         if self.n == self.cap:
             self._grow()
         self.stack[self.n] = self.h
@@ -380,9 +384,11 @@ cdef class HandCore:
     def played_mask(self):
         return self.h.played
 
-    def won_mask(self, int team):
-        """The cards of the tricks team ``team`` took, as a mask."""
-        return self.h.won[team & 1]
+    def won_mask(self, object team):
+        """The cards of the tricks team ``team`` (0 or 1) took, as a mask."""
+        if isinstance(team, bool) or not hasattr(type(team), "__index__") or team not in (0, 1):
+            raise RookError(f"team must be 0 (seats 0 and 2) or 1 (seats 1 and 3), not {team!r}")
+        return self.h.won[<int>team]
 
     def passing_mask(self, int seat):
         """The cards seat put aside to pass (T-22), as a mask."""
