@@ -130,7 +130,7 @@ def parse_position(data: PositionData) -> Position:
     ident = data.get("id")
     # FORMATS.md: a string; whole numbers are still taken (tests/test_cli.py numbers its lines)
     if isinstance(ident, bool) or not isinstance(ident, (str, int, type(None))):
-        raise PositionError(f"id must be a string (FORMATS.md), not {reprlib.repr(ident)}")
+        raise PositionError(f"id must be a string or an integer (FORMATS.md), not {reprlib.repr(ident)}")
     if "variant" in data and "preset" in data:
         raise PositionError("give 'preset' or 'variant', not both: a 'variant' object is instead of "
                             "the 'preset' (FORMATS.md)")
