@@ -39,3 +39,47 @@ def finish_game_hand(g: Any) -> None:
             g.apply(BID + h.variant.min_bid if h.high_bid == 0 else PASS)
         else:
             g.apply(h.legal_actions()[0])
+
+
+# ------------------------------------------------- hands at each phase (seat 1 declares)
+
+def nest_phase(preset: Any = "tournament") -> Any:
+    """Deal 1 of ``preset`` (dealer 0) with seat 1 the declarer at 70, at its nest (T-7)."""
+    from rook_core import HandState, Phase
+    h = HandState.deal(preset, seed=1, dealer=0)
+    h.bid(70)             # seat 1
+    for _ in range(3):
+        h.pass_bid()
+    assert h.phase == Phase.NEST and h.to_move == 1
+    return h
+
+
+def trump_phase() -> Any:
+    """The ``tournament`` hand of :func:`nest_phase` after its discard, at trump."""
+    from rook_core import Phase
+    h = nest_phase()
+    h.discard(list(h.hand(1))[:5])
+    assert h.phase == Phase.TRUMP
+    return h
+
+
+def widow_phase() -> Any:
+    """Deal 1 of ``partnership-57`` with seat 1 the declarer, trump named, at
+    its exchange with the widow (T-21)."""
+    from rook_core import HandState, Phase
+    h = HandState.deal("partnership-57", seed=1, dealer=0)
+    h.bid(70)
+    for _ in range(3):
+        h.pass_bid()
+    h.name_trump("R")
+    assert h.phase == Phase.NEST
+    return h
+
+
+def pass_phase() -> Any:
+    """The hand of :func:`widow_phase` after its exchange, at the passing of cards (T-22)."""
+    from rook_core import Phase
+    h = widow_phase()
+    h.discard([list(h.hand(1))[0]])
+    assert h.phase == Phase.PASS and h.to_move == 1
+    return h

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from _support import nest_phase, pass_phase, trump_phase
 
 from rook_core import PRESETS, CardSet, HandState, IllegalActionError, Phase, RookError, Variant
 from rook_core.actions import BID, PASS, TRUMP
@@ -20,31 +21,10 @@ def bidding(preset: str = "tournament") -> HandState:
     return HandState.deal(preset, seed=1, dealer=0)
 
 
-def nest_phase(preset: str | Variant = "tournament") -> HandState:
-    h = HandState.deal(preset, seed=1, dealer=0)
-    h.bid(70)             # seat 1
-    for _ in range(3):
-        h.pass_bid()
-    assert h.phase == Phase.NEST and h.to_move == 1
-    return h
 
 
-def trump_phase() -> HandState:
-    h = nest_phase()
-    h.discard(list(h.hand(1))[:5])
-    assert h.phase == Phase.TRUMP
-    return h
 
 
-def pass_phase() -> HandState:
-    h = HandState.deal("partnership-57", seed=1, dealer=0)
-    h.bid(70)
-    for _ in range(3):
-        h.pass_bid()
-    h.name_trump("R")
-    h.discard([list(h.hand(1))[0]])
-    assert h.phase == Phase.PASS and h.to_move == 1
-    return h
 
 
 def position(preset: str, trump: str, trick: list[str], hands: list[list[str]]) -> HandState:

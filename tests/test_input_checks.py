@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from _support import nest_phase, pass_phase, trump_phase, widow_phase
 
 from rook_core import HandState, IllegalActionError, Phase, RookError, Variant
 from rook_core.errors import NotationError, PositionError, VariantError
@@ -27,31 +28,8 @@ POSITION = {"preset": "tournament", "trump": "R", "leader": 0, "trick": ["B5"],
             "hands": [["B6"], ["B7", "Rook"], ["B8", "R5"], ["B9", "G5"]]}
 
 
-def nest_phase(preset: str = "tournament") -> HandState:
-    h = HandState.deal(preset, seed=1)
-    h.bid(70)
-    for _ in range(3):
-        h.pass_bid()
-    assert h.phase == Phase.NEST
-    return h
 
 
-def pass_phase() -> HandState:
-    h = HandState.deal("partnership-57", seed=1, dealer=0)
-    h.bid(70)
-    for _ in range(3):
-        h.pass_bid()
-    h.name_trump("R")
-    h.discard([list(h.hand(1))[0]])
-    assert h.phase == Phase.PASS
-    return h
-
-
-def trump_phase() -> HandState:
-    h = nest_phase()
-    h.discard(list(h.hand(1))[:5])
-    assert h.phase == Phase.TRUMP
-    return h
 
 
 def play_phase() -> HandState:
@@ -270,12 +248,7 @@ def test_T7_play_in_the_nest_phase_is_refused_not_a_discard() -> None:
 
 
 def test_T7_T21_play_in_the_widow_exchange_is_refused() -> None:
-    h = HandState.deal("partnership-57", seed=1, dealer=0)
-    h.bid(70)
-    for _ in range(3):
-        h.pass_bid()
-    h.name_trump("R")
-    assert h.phase == Phase.NEST
+    h = widow_phase()
     msg = refused(h, lambda h: h.play(list(h.hand(1))[0]), IllegalActionError)
     assert "nest phase" in msg and "T-7" in msg
 
