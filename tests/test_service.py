@@ -248,7 +248,8 @@ def test_a_token_opens_its_own_game_only(server: Server) -> None:
     ("post", "/games/nope/seats/0/join", None, 404),
     ("post", "/analysis/legal", {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
                                  "hands": [["B5"], ["B5"], ["B6"], ["B7"]]}, 400),
-    ("post", "/analysis/perft", {"preset": "tournament"}, 422),
+    ("post", "/analysis/perft", {"preset": "tournament"}, 400),          # read as rook perft reads it
+    ("post", "/analysis/perft", ["not", "an", "object"], 422),
     ("post", "/analysis/contract", {"hand": ["Q1"], "contract": 1}, 400),
     ("post", "/jobs", {"preset": "tournament", "agents": ["pimc"] * 4, "hands": 10}, 422),
     ("post", "/jobs", {"preset": "tournament", "agents": ["random"] * 4}, 400),
@@ -444,9 +445,9 @@ def test_jobs_refuse_more_than_they_can_queue(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(Jobs, "_run", lambda self, job_id, spec: release.wait(30))
     jobs = Jobs(str(tmp_path))
     spec = {"preset": "tournament", "agents": ["random"] * 4, "hands": 10}
-    ids = [jobs.submit(dict(spec)) for _ in range(MAX_WAITING)]
-    with pytest.raises(Busy, match="queued or running"):
-        jobs.submit(dict(spec))
+    ids = [jobs.submit(dict(spec), f"client {i % 8}") for i in range(MAX_WAITING)]   # 2 each: within theirs
+    with pytest.raises(Busy, match="queued or running, the most the server runs"):
+        jobs.submit(dict(spec), "client 9")
     release.set()
     jobs.shutdown()
     assert len(set(ids)) == MAX_WAITING

@@ -3,7 +3,8 @@
 
 * :mod:`.store`: SQLite with an append-only, checksum-chained action log per game;
 * :mod:`.hub`: games in play, seat tokens, move numbers, bots;
-* :mod:`.jobs`: background simulation jobs;
+* :mod:`.jobs`: background simulation jobs, bounded per client and on disk;
+* :mod:`.searches`: the solver's queue (solves, reviews) and the time bound of reviews;
 * :mod:`.limits`: every bound of the server (``rook serve`` takes each as a flag);
 * :mod:`.app`: the FastAPI app, its OpenAPI document and the browser table;
 * :mod:`.serving`: uvicorn with bounds on slow and numerous connections.

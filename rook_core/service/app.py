@@ -19,6 +19,7 @@ Endpoints (the OpenAPI document is at ``/openapi.json``, a reader at ``/docs``):
 ``GET /games/{id}/hands/{n}/review``        a seat's review of finished hand n (as
                                             ``rook analyse``; no discards shown)
 ``POST /analysis/legal|perft|solve``        FORMATS.md positions, as ``rook legal`` etc.
+                                            (read by the same code: the same fields)
 ``POST /analysis/contract``                 a FORMATS.md Toonerville hand
 ``POST /analysis/review``                   a hand, game or history: ``rook analyse``'s review
 ``POST /jobs``, ``GET /jobs/{id}``,         simulation jobs: start, poll, download
@@ -31,8 +32,10 @@ Errors are JSON ``{"error": message}``: 400 bad input, 403 a wrong token,
 404 unknown game or job, 409 a stale move, a move out of turn or a seat
 taken, 413 a body over the size limit, 422 an action the rules refuse, a
 body that does not fit its schema (malformed JSON, wrong types, unknown
-fields), or a solve whose budget ran out (with the bounds proven: ``lo``,
-``hi``), 429 past a limit (with ``Retry-After``), 500 a game whose stored
+fields), a solve whose budget ran out (with the bounds proven: ``lo``,
+``hi``) or a review past its time bound (with the hands reviewed),
+429 past a limit (with ``Retry-After``), 499 (read by nobody) a search
+dropped because its client hung up, 500 a game whose stored
 log was damaged (naming it) or an unexpected failure, 503 a store that could
 not make an answer durable.  The limits and the
 guarantees are in docs/SERVICE.md.
@@ -67,11 +70,21 @@ except ModuleNotFoundError as e:
     raise missing_extra("rook_core.service.app", "serve", e) from e
 
 from .._version import __version__
-from ..analysis import contract_answer, legal_answer, perft_answer, review_answer, solve_answer
+from ..analysis import contract_answer, legal_answer, perft_answer, solve_answer
 from ..solver import BudgetExceeded
 from .hub import Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Jobs
 from .limits import Busy, Limits, RateLimit, retry_seconds
+from .searches import (
+    REVIEW_SECONDS,
+    SOLVE_SECONDS,
+    Abandoned,
+    ReviewTimeOut,
+    SearchQueue,
+    answer_of,
+    review_document,
+    review_hands,
+)
 from .store import GameDamaged, Store, StoreDamaged
 
 __all__ = ["create_app", "MAX_BODY"]
@@ -116,15 +129,48 @@ class Act(_Strict):
     move: int = Field(ge=0, description="the move number the action is for (the count of actions so far)")
 
 
-class Position(_Strict):
-    id: str | None = Field(None, max_length=200)
-    preset: str = Field(max_length=40)
-    trump: str = Field(max_length=8)
-    leader: int
-    trick: list[Card] = Field(max_length=4)
-    hands: list[list[Card]] = Field(min_length=4, max_length=4)
-    nest_points: int | None = None
-    taken: list[int] | None = Field(None, min_length=2, max_length=2)
+class Position(BaseModel):
+    """A trick-play position of docs/FORMATS.md: every field ``rook legal``, ``rook perft``
+    and ``rook solve`` read, checked by the same code (a position that does not add up,
+    or an unknown field: 400 naming it)."""
+
+    model_config = ConfigDict(extra="forbid", title="Position")
+    id: str | None = Field(None, description="returned unchanged in the answer")
+    preset: str | None = Field(None, description="a preset of RULES.md (tournament, crowsnest, dixie, ...); "
+                                                 "this or variant is required")
+    variant: dict[str, Any] | None = Field(None, description="instead of preset: a whole variant, as "
+                                                              "Variant.to_dict() writes it")
+    trump: str = Field(description="the trump color: B, G, R or Y")
+    leader: int = Field(ge=0, le=3, description="the seat that led the current trick")
+    trick: list[Card] = Field([], max_length=3, description="the cards played to the current trick so far, "
+                                                            "in order; card i came from seat (leader + i) mod 4")
+    hands: list[list[Card]] = Field(min_length=4, max_length=4, description="the cards each seat holds now")
+    nest_points: int = Field(0, ge=0, description="the points of the cards put away, which go to the team "
+                                                  "of the last trick (T-13)")
+    taken: list[int] = Field([0, 0], min_length=2, max_length=2,
+                             description="points each team has already taken in this hand (not counted)")
+    tricks: list[int] | None = Field(None, min_length=2, max_length=2, description=(
+        "tricks each team took before the current one; needed after the first trick by a variant with a "
+        "most-tricks bonus (dixie), checked against the hands otherwise"))
+
+
+# The routes that read a position take its JSON object as it is, for the library
+# to read (rook_core.position.parse_position, as the command line does); the
+# OpenAPI document shows its fields all the same.
+def _no_nulls(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with its optional fields shown as what they are when given (never null)."""
+    for field in schema["properties"].values():
+        kinds = [k for k in field.pop("anyOf", []) if k.get("type") != "null"]
+        if kinds:
+            field.update(kinds[0])
+        if field.get("default", 0) is None:
+            del field["default"]
+    return schema
+
+
+_POSITION = {"requestBody": {"required": True,
+                             "content": {"application/json": {"schema": _no_nulls(Position.model_json_schema())}}}}
+_POSITION_BODY = Body(..., description="a trick-play position of docs/FORMATS.md")
 
 
 class ToonervilleHand(_Strict):
@@ -143,7 +189,8 @@ class SimJob(_Strict):
 
 class ErrorBody(BaseModel):
     """Every refusal: a message naming what is wrong (429s add ``retry_after``, seconds;
-    a solve past its budget adds ``budget``, ``lo``, ``hi`` and ``nodes``)."""
+    a solve past its budget adds ``budget``, ``lo``, ``hi`` and ``nodes``; a review past
+    its time bound adds ``budget`` and ``hands``, the hands reviewed whole)."""
 
     error: str
     retry_after: int | None = None
@@ -155,7 +202,8 @@ _ERRORS = {
     404: "no such game, seat or job",
     409: "a stale move number, a move out of turn, a seat taken, or not yet available",
     413: "a request body over the size limit",
-    422: "an action the rules refuse, a body that does not fit its schema, or a solve past its budget",
+    422: "an action the rules refuse, a body that does not fit its schema, a solve past its budget, "
+         "or a review past its time bound",
     429: "too many requests from this client, or the queue is full: try again after Retry-After seconds",
 }
 
@@ -257,6 +305,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     creating = RateLimit(limits.games_per_minute, limits.games_burst)
     jobs = Jobs(jobs_dir or os.path.join(os.path.dirname(os.path.abspath(db_path)), "rook-jobs"),
                 keep_hours=limits.keep_jobs_hours)
+    searches = SearchQueue(limits.analysis_queue)
     hub.sweep()
 
     @asynccontextmanager
@@ -282,7 +331,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     app = FastAPI(title="rook_core", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Rook card games as a service: games with secret seats, bots, "
                               "double-dummy analysis and simulation jobs.")
-    app.state.hub, app.state.jobs = hub, jobs
+    app.state.hub, app.state.jobs, app.state.searches = hub, jobs, searches
 
     def error(status: int) -> Any:
         async def handler(request: Request, exc: Exception) -> JSONResponse:
@@ -293,6 +342,15 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     async def budget(request: Request, exc: BudgetExceeded) -> JSONResponse:
         return JSONResponse({"error": str(exc), "budget": exc.kind, "lo": exc.lo, "hi": exc.hi,
                              "nodes": exc.nodes}, status_code=422)
+
+    @app.exception_handler(ReviewTimeOut)
+    async def review_time(request: Request, exc: ReviewTimeOut) -> JSONResponse:
+        return JSONResponse({"error": str(exc), "budget": "time", "hands": exc.hands}, status_code=422)
+
+    @app.exception_handler(Abandoned)
+    async def abandoned(request: Request, exc: Abandoned) -> JSONResponse:
+        # nginx's "client closed request": nobody is there to read it
+        return JSONResponse({"error": str(exc)}, status_code=499)
 
     @app.exception_handler(Busy)
     async def busy(request: Request, exc: Busy) -> JSONResponse:
@@ -338,7 +396,8 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     @app.get("/health")
     async def health() -> dict[str, Any]:
         # async: it answers on the event loop, never waiting for a worker thread
-        return {"ok": True, "version": __version__, "games_in_memory": hub.in_memory, "rebuilds": hub.rebuilds}
+        return {"ok": True, "version": __version__, "games_in_memory": hub.in_memory, "rebuilds": hub.rebuilds,
+                "searches": {"waiting": searches.waiting, "abandoned": searches.abandoned}}
 
     # ----------------------------------------------------------------- games
     @app.post("/games", status_code=201, responses=_errors(400, 413, 422, 429))
@@ -397,84 +456,81 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         return hub.history(game_id)
 
     # -------------------------------------------------------------- analysis
-    # Searches (solve, contract) run on a thread of their own, one at a time, so
-    # that long solves wait for each other and never hold the threads the games
-    # need; at most ``limits.analysis_queue`` wait or run, the rest get 429.
-    # Legal actions and perft (depth 4 at most) are cheap and skip that queue.
-    searching = anyio.CapacityLimiter(1)
-    waiting = 0
-
-    async def queued(fn: Any, *args: Any) -> dict[str, Any]:
-        nonlocal waiting
-        if waiting >= limits.analysis_queue:
-            raise Busy(f"{waiting} searches are waiting or running; try again shortly", 2.0)
-        waiting += 1
-        try:
-            out: dict[str, Any] = await anyio.to_thread.run_sync(fn, *args, limiter=searching)
-            return out
-        finally:
-            waiting -= 1
-
-    async def search(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
-        return {"id": item.get("id"), **await queued(fn, item)}
-
+    # Searches (solve, review, contract) wait in the solver's queue (searches.py):
+    # one at a time, at most ``limits.analysis_queue`` waiting or running, dropped
+    # when their client hangs up.  Legal actions and perft (depth 4 at most) are
+    # cheap and skip that queue.
     async def quick(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
-        return {"id": item.get("id"), **await anyio.to_thread.run_sync(fn, item)}
+        out: dict[str, Any] = await anyio.to_thread.run_sync(answer_of(fn), item)
+        return out
 
-    @app.post("/analysis/legal", responses=_errors(400, 413, 422, 429))
-    async def legal(body: Position) -> dict[str, Any]:
-        return await quick(legal_answer, body.model_dump(exclude_none=True))
+    async def queued(fn: Any, request: Request, most: float | None) -> dict[str, Any]:
+        out: dict[str, Any] = await searches.run(fn, request, most)
+        return out
 
-    @app.post("/analysis/perft", responses=_errors(400, 413, 422, 429))
-    async def perft(body: Position, depth: int = Query(2, ge=1, le=4)) -> dict[str, Any]:
-        return await quick(perft_answer(depth), body.model_dump(exclude_none=True))
+    @app.post("/analysis/legal", responses=_errors(400, 413, 422, 429), openapi_extra=_POSITION)
+    async def legal(body: dict[str, Any] = _POSITION_BODY) -> dict[str, Any]:
+        return await quick(legal_answer, body)
 
-    @app.post("/analysis/solve", responses=_errors(400, 413, 422, 429))
-    async def solve(body: Position, budget: int = Query(
+    @app.post("/analysis/perft", responses=_errors(400, 413, 422, 429), openapi_extra=_POSITION)
+    async def perft(body: dict[str, Any] = _POSITION_BODY, depth: int = Query(2, ge=1, le=4)) -> dict[str, Any]:
+        return await quick(perft_answer(depth), body)
+
+    @app.post("/analysis/solve", responses=_errors(400, 413, 422, 429), openapi_extra=_POSITION)
+    async def solve(request: Request, body: dict[str, Any] = _POSITION_BODY, budget: int = Query(
             min(2_000_000, limits.solve_budget), ge=1, le=limits.solve_budget,
-            description="node budget; past it: 422 with the bounds proven")) -> dict[str, Any]:
-        return await search(solve_answer(budget, 10.0), body.model_dump(exclude_none=True))
+            description=f"node budget; past it, or past {SOLVE_SECONDS:g} s: 422 with the bounds proven")
+            ) -> dict[str, Any]:
+        answer = answer_of(solve_answer(budget, SOLVE_SECONDS))
+        return await queued(lambda stop: answer(body), request, SOLVE_SECONDS)
 
     @app.post("/analysis/review", responses=_errors(400, 413, 422, 429))
-    async def review(body: dict[str, Any] = Body(
+    async def review(request: Request, body: dict[str, Any] = Body(
             ..., description="a hand (rook-hand/1), a game (rook-game/1) or a finished game's history"),
             budget: int = Query(min(200_000, limits.solve_budget), ge=1, le=limits.solve_budget,
                                 description="node budget per search; past it a card's cost is a lower bound")
             ) -> dict[str, Any]:
         """The double-dummy review of each played hand (``rook analyse``): every card's cost
-        against the best, the mistakes by seat.  At most 8 played hands a request."""
-        return await search(review_answer(budget, REVIEW_HANDS), body)
+        against the best, the mistakes by seat.  At most 8 played hands a request, all
+        within 10 s (past them: 422 with the hands reviewed whole)."""
+        def work(stop: threading.Event) -> dict[str, Any]:
+            return answer_of(lambda obj: review_document(obj, budget, stop, REVIEW_HANDS))(body)
+        return await queued(work, request, 2 * REVIEW_SECONDS)
 
     @app.get("/games/{game_id}/hands/{hand}/review", responses=_errors(400, 403, 404, 409, 422, 429))
-    async def hand_review(game_id: str, hand: int = FastPath(..., ge=1, description="the hand's number, from 1"),
+    async def hand_review(request: Request, game_id: str,
+                          hand: int = FastPath(..., ge=1, description="the hand's number, from 1"),
                           budget: int = Query(min(200_000, limits.solve_budget), ge=1, le=limits.solve_budget,
                                               description="node budget per search; past it a card's cost is a "
                                                           "lower bound"),
                           token: str | None = Depends(_token)) -> dict[str, Any]:
         """The double-dummy review of a finished hand of this game, for a seat of it
         (``rook analyse``'s review: each card's cost against the best, the mistakes by
-        seat), without the declarer's discards.  409 while the hand is played."""
+        seat), without the declarer's discards, within 10 s.  409 while the hand is played."""
         state = await anyio.to_thread.run_sync(hub.finished_hand, game_id, token, hand)
 
-        def review() -> dict[str, Any]:
-            from ..review import review_hand
-            return {"game_id": game_id, "hand": hand, **review_hand(state, node_budget=budget).to_json()}
-        return await queued(review)
+        def work(stop: threading.Event) -> dict[str, Any]:
+            return {"game_id": game_id, "hand": hand, **review_hands([state], budget, stop)[0]}
+        return await queued(work, request, 2 * REVIEW_SECONDS)
 
     @app.post("/analysis/contract", responses=_errors(400, 413, 422, 429))
-    async def contract(body: ToonervilleHand) -> dict[str, Any]:
-        return await search(contract_answer, body.model_dump(exclude_none=True))
+    async def contract(request: Request, body: ToonervilleHand) -> dict[str, Any]:
+        item = body.model_dump(exclude_none=True)
+        return await queued(lambda stop: answer_of(contract_answer)(item), request, None)
 
     # ------------------------------------------------------------------ jobs
     @app.post("/jobs", status_code=202, responses=_errors(400, 413, 422, 429))
-    def new_job(body: SimJob) -> dict[str, Any]:
-        return jobs.status(jobs.submit(body.model_dump(exclude_none=True)))
+    def new_job(body: SimJob, request: Request) -> dict[str, Any]:
+        client = request.client.host if request.client else ""
+        return jobs.status(jobs.submit(body.model_dump(exclude_none=True), client))
 
     def _job(job_id: str) -> str:
         try:
             jobs.status(job_id)
         except KeyError:
-            raise NotFound(f"no job {job_id[:64]!r}") from None
+            raise NotFound(f"no job {job_id[:64]!r}: unknown, or deleted (a job is kept "
+                           f"{limits.keep_jobs_hours:g} h after it ended, less once the jobs' files pass "
+                           f"their disk bound)") from None
         return job_id
 
     @app.get("/jobs/{job_id}", responses=_errors(404, 429))
@@ -545,15 +601,17 @@ ROUTE_DOCS: dict[tuple[str, str], tuple[str, str]] = {
                                            "409, a refused one 422 and changes nothing."),
     ("GET", "/games/{game_id}/history"): ("A finished game's history", "Every action with its seat, the seed "
                                           "and its salt, once the game is over (409 before)."),
-    ("POST", "/analysis/legal"): ("Legal cards of a position", "A trick-play position of docs/FORMATS.md: "
-                                  "the legal cards of the seat to move."),
+    ("POST", "/analysis/legal"): ("Legal cards of a position", "A trick-play position of docs/FORMATS.md, "
+                                  "any of its fields, read as rook legal reads it: the legal cards of the "
+                                  "seat to move."),
     ("POST", "/analysis/perft"): ("Perft of a position", "The number of card sequences ?depth= cards deep "
-                                  "(at most 4) from a docs/FORMATS.md position."),
-    ("POST", "/analysis/solve"): ("Solve a position double dummy", "The value, every legal card's value and "
-                                  "the best cards; in the solver's queue, within ?budget= nodes (past it: 422 "
-                                  "with the bounds proven)."),
+                                  "(at most 4) from a docs/FORMATS.md position, read as rook perft reads it."),
+    ("POST", "/analysis/solve"): ("Solve a position double dummy", "A docs/FORMATS.md position, read as rook "
+                                  "solve reads it: the value, every legal card's value and the best cards; in "
+                                  "the solver's queue, within ?budget= nodes and 10 s (past them: 422 with the "
+                                  "bounds proven)."),
     ("POST", "/analysis/review"): ("Review played hands", "rook analyse's review of a hand, a game or a "
-                                   "finished game's history."),
+                                   "finished game's history; in the solver's queue, within 10 s."),
     ("GET", "/games/{game_id}/hands/{hand}/review"): ("Review a finished hand of this game",
                                                       "rook analyse's review of one finished hand."),
     ("POST", "/analysis/contract"): ("Toonerville: meet a contract", "Whether a hand meets a round's contract, "

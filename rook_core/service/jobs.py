@@ -13,6 +13,16 @@ or running when the server stopped is marked failed, its partial files
 removed.  The worker process dies with the server.  Finished jobs and their
 files are deleted ``keep_hours`` after they ended (:meth:`Jobs.sweep`).
 
+Two bounds keep one client from taking the queue or the disk: a client (an IP
+address, as the service's other per-client limits) may have ``per_client``
+jobs queued or running (the server :data:`MAX_WAITING`), and the files of the
+finished jobs may take ``max_bytes`` of disk in all.  Past that, finished jobs
+are deleted before their time, records and files: the oldest of the client
+whose finished jobs take the most disk first, so that the client that fills
+the disk loses its own results before anyone else does (:meth:`Jobs.evict`).
+The job that ended last is never deleted that way, so the disk holds at most
+``max_bytes`` and the one job being written.
+
 >>> import tempfile, time
 >>> jobs = Jobs(tempfile.mkdtemp())
 >>> j = jobs.submit({"preset": "tournament", "agents": ["random"] * 4, "hands": 20, "seed": 1})
@@ -36,24 +46,33 @@ from ..errors import RookError
 from ..hosting import BOT_KINDS, GAMES
 from ..jsonio import json_safe
 from ..rng import check_seed
-from .limits import Busy
+from .limits import Busy, retry_seconds
 
-__all__ = ["Jobs", "MAX_HANDS", "MAX_GAMES", "MAX_WAITING"]
+__all__ = ["Jobs", "MAX_HANDS", "MAX_GAMES", "MAX_WAITING", "MAX_PER_CLIENT", "MAX_RESULT_BYTES"]
 
 
 MAX_HANDS = 1_000_000
 MAX_GAMES = 2_000
 MAX_WAITING = 16            # jobs queued or running at once
+MAX_PER_CLIENT = 4          # jobs one client may have queued or running at once
+MAX_RESULT_BYTES = 2 << 30  # disk the finished jobs' files may take (a job of 1,000,000 hands: about 0.5 GB)
 FORMATS = (".npz", ".csv", ".parquet")
+# Every file a job may leave: its record, its progress and its results, with
+# the second tables of a run (a games run's games, Toonerville's rounds and games).
+_FILES = (".json", ".json.tmp", ".progress", ".progress.tmp") + FORMATS + tuple(
+    f".{table}{ext}" for table in ("hands", "games", "rounds") for ext in (".csv", ".parquet"))
 
 
 class Jobs:
     """Background simulation jobs writing their results under ``directory``."""
 
-    def __init__(self, directory: str, workers: int = 1, keep_hours: float = 24.0) -> None:
+    def __init__(self, directory: str, workers: int = 1, keep_hours: float = 24.0,
+                 per_client: int = MAX_PER_CLIENT, max_bytes: int = MAX_RESULT_BYTES) -> None:
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
         self.keep_hours = keep_hours
+        self.per_client = per_client
+        self.max_bytes = max_bytes
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="rook-job")
         # The simulations run in a process of their own: they hold no lock the games need.
         self._processes = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
@@ -79,26 +98,75 @@ class Jobs:
                 job.update(state="failed", error="the server stopped while the job ran", ended=time.time())
                 self._remove(job_id, keep_record=True)
                 self._write_record(job)
+            if "bytes" not in job:                     # a record written before jobs counted their disk
+                job["bytes"] = self._disk_bytes(job_id, job.get("files", ()))
             self._jobs[job_id] = job
+        self.evict()
 
     def sweep(self) -> list[str]:
-        """Delete the jobs (records and files) that ended more than ``keep_hours`` ago; return their ids."""
+        """Delete the jobs (records and files) that ended more than ``keep_hours`` ago,
+        and those :meth:`evict` deletes; return their ids."""
         cutoff = time.time() - self.keep_hours * 3600
         with self._lock:
-            old = [j for j, job in self._jobs.items()
+            old = [(j, self._jobs.pop(j)) for j, job in list(self._jobs.items())
                    if job["state"] in ("done", "failed") and job.get("ended", 0) <= cutoff]
-            for job_id in old:
-                del self._jobs[job_id]
-        for job_id in old:
-            self._remove(job_id)
-        return old
+        for job_id, job in old:
+            self._remove(job_id, files=job.get("files", ()))
+        return [j for j, _ in old] + self.evict()
 
-    def _remove(self, job_id: str, keep_record: bool = False) -> None:
-        for ext in FORMATS + (".progress", ".progress.tmp") + (() if keep_record else (".json",)):
+    def evict(self) -> list[str]:
+        """Delete finished jobs (records and files) while the jobs' files take more
+        than ``max_bytes``: the oldest of the client whose finished jobs take the
+        most first, never the job that ended last; return their ids."""
+        gone: list[tuple[str, dict[str, Any]]] = []
+        with self._lock:
+            total = sum(job.get("bytes", 0) for job in self._jobs.values())
+            if total <= self.max_bytes:
+                return []
+            ended = [(job.get("ended", 0), j) for j, job in self._jobs.items() if job["state"] in ("done", "failed")]
+            keep = max(ended)[1] if ended else None
+            by_client: dict[str, list[tuple[float, str]]] = {}
+            kept: dict[str, int] = {}
+            for job_id, job in self._jobs.items():
+                if job["state"] in ("done", "failed") and job_id != keep:
+                    client = job.get("client", "")
+                    by_client.setdefault(client, []).append((job.get("ended", 0), job_id))
+                    kept[client] = kept.get(client, 0) + job.get("bytes", 0)
+            for jobs in by_client.values():
+                jobs.sort(reverse=True)                    # the oldest last: popped first
+            while total > self.max_bytes and kept:
+                client = max(kept, key=lambda c: kept[c])
+                _, job_id = by_client[client].pop()
+                job = self._jobs.pop(job_id)
+                gone.append((job_id, job))
+                total -= job.get("bytes", 0)
+                kept[client] -= job.get("bytes", 0)
+                if not by_client[client]:
+                    del kept[client]
+        for job_id, job in gone:
+            self._remove(job_id, files=job.get("files", ()))
+        return [j for j, _ in gone]
+
+    def _remove(self, job_id: str, keep_record: bool = False, files: Any = ()) -> None:
+        names = {job_id + ext for ext in _FILES} | {f for f in files if isinstance(f, str) and f.startswith(job_id)}
+        if keep_record:
+            names.discard(job_id + ".json")
+        for name in names:
             try:
-                os.remove(self._path(job_id, ext))
+                os.remove(os.path.join(self.directory, os.path.basename(name)))
             except FileNotFoundError:
                 pass
+
+    def _disk_bytes(self, job_id: str, files: Any = ()) -> int:
+        """The disk the job's files take (their blocks, where the system tells them)."""
+        total = 0
+        for name in {job_id + ext for ext in _FILES} | {f for f in files if isinstance(f, str)}:
+            try:
+                st = os.stat(os.path.join(self.directory, os.path.basename(name)))
+            except OSError:
+                continue
+            total += max(st.st_size, getattr(st, "st_blocks", 0) * 512)
+        return total
 
     def _write_record(self, job: dict[str, Any]) -> None:
         tmp = self._path(job["job_id"], ".json.tmp")
@@ -132,20 +200,50 @@ class Jobs:
         check_seed(spec.get("seed", 0))
         return spec
 
-    def submit(self, spec: dict[str, Any]) -> str:
-        """Start a job; return its id."""
+    def submit(self, spec: dict[str, Any], client: str = "") -> str:
+        """Start a job for ``client`` (its address); return its id.
+
+        :raises Busy: when :data:`MAX_WAITING` jobs are queued or running, or
+            ``per_client`` of this client's; its ``retry_after`` is the time the
+            running job is expected to take yet, from its progress.
+        """
         spec = self.check(spec)
         job_id = uuid.uuid4().hex
         total = spec.get("hands") or spec.get("games")
         with self._lock:
-            waiting = sum(j["state"] in ("queued", "running") for j in self._jobs.values())
-            if waiting >= MAX_WAITING:
-                raise Busy(f"{waiting} jobs are queued or running; try again when one is done")
+            active = [j for j in self._jobs.values() if j["state"] in ("queued", "running")]
+            mine = sum(j.get("client", "") == client for j in active)
+            if len(active) >= MAX_WAITING or mine >= self.per_client:
+                wait = self._running_left(active)
+                when = f"try again in about {retry_seconds(wait)} s, when one is done"
+                if len(active) >= MAX_WAITING:
+                    raise Busy(f"{len(active)} jobs are queued or running, the most the server runs; {when}", wait)
+                raise Busy(f"this client has {mine} jobs queued or running, the most one client may have; {when}",
+                           wait)
             job = self._jobs[job_id] = {"job_id": job_id, "state": "queued", "done": 0, "total": total,
-                                        "spec": spec, "error": None, "created": time.time()}
+                                        "spec": spec, "error": None, "created": time.time(), "client": client}
             self._write_record(job)
         self._pool.submit(self._run, job_id, spec)
         return job_id
+
+    def _running_left(self, active: list[dict[str, Any]]) -> float:
+        """The seconds the running job of ``active`` is expected to take yet, at the
+        pace of its progress so far (10 s before it has any)."""
+        for job in active:
+            if job["state"] == "running":
+                done = self._progress(job["job_id"])
+                elapsed = max(0.0, time.time() - float(job.get("started", time.time())))
+                if done:
+                    return elapsed * max(0, int(job["total"]) - done) / done
+                return 10.0
+        return 1.0                               # the next one is about to start
+
+    def _progress(self, job_id: str) -> int:
+        try:
+            with open(self._path(job_id, ".progress"), encoding="ascii") as f:
+                return int(f.read() or 0)
+        except (OSError, ValueError):
+            return 0
 
     def _set(self, job_id: str, **changes: Any) -> None:
         with self._lock:
@@ -157,12 +255,26 @@ class Jobs:
 
     def _run(self, job_id: str, spec: dict[str, Any]) -> None:
         """Run the job in the worker process and wait for it (on a thread of the server)."""
-        self._set(job_id, state="running")
+        self._set(job_id, state="running", started=time.time())
         try:
-            summary = self._processes.submit(_simulate_job, spec, self.directory, job_id).result()
-            self._set(job_id, state="done", done=spec.get("hands") or spec.get("games"), summary=summary)
+            summary, files = self._processes.submit(_simulate_job, spec, self.directory, job_id).result()
+            self._remove_progress(job_id)
+            self._set(job_id, state="done", done=spec.get("hands") or spec.get("games"), summary=summary,
+                      files=files, bytes=self._disk_bytes(job_id, files))
         except Exception as e:  # noqa: BLE001 - a job's failure is its answer, never the server's
-            self._set(job_id, state="failed", error=f"{type(e).__name__}: {e}")
+            self._remove(job_id, keep_record=True)
+            self._set(job_id, state="failed", error=f"{type(e).__name__}: {e}", bytes=self._disk_bytes(job_id))
+        try:
+            self.evict()
+        except OSError:                          # the sweep tries again
+            pass
+
+    def _remove_progress(self, job_id: str) -> None:
+        for ext in (".progress", ".progress.tmp"):
+            try:
+                os.remove(self._path(job_id, ext))
+            except FileNotFoundError:
+                pass
 
     def _path(self, job_id: str, ext: str) -> str:
         return os.path.join(self.directory, job_id + ext)
@@ -174,12 +286,10 @@ class Jobs:
         """
         with self._lock:
             job = dict(self._jobs[job_id])
+        job.pop("client", None)                  # who asked is the server's to know
+        job.pop("files", None)
         if job["state"] == "running":
-            try:
-                with open(self._path(job_id, ".progress"), encoding="ascii") as f:
-                    job["done"] = int(f.read() or 0)
-            except (OSError, ValueError):
-                pass
+            job["done"] = self._progress(job_id) or job["done"]
         return job
 
     def result_file(self, job_id: str, ext: str) -> str:
@@ -224,9 +334,10 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="rook-job-parent").start()
 
 
-def _simulate_job(spec: dict[str, Any], directory: str, job_id: str) -> dict[str, Any]:
+def _simulate_job(spec: dict[str, Any], directory: str, job_id: str) -> tuple[dict[str, Any], list[str]]:
     """Run one job (in the worker process): its progress goes to ``JOB.progress``,
-    its results to ``JOB.npz``, ``.csv`` and (with pyarrow) ``.parquet``; return the summary."""
+    its results to ``JOB.npz``, ``.csv`` and (with pyarrow) ``.parquet``; return the
+    summary and the names of the files written."""
     base = os.path.join(directory, job_id)
 
     def progress(done: int, total: int) -> None:
@@ -243,11 +354,12 @@ def _simulate_job(spec: dict[str, Any], directory: str, job_id: str) -> dict[str
         from ..sim.simulate import simulate
         unit = {"hands": spec["hands"]} if spec.get("hands") else {"games": spec["games"]}
         result = simulate(spec["preset"], spec["agents"], seed=spec.get("seed", 0), progress=progress, **unit)
+    files: list[str] = []
     for ext in FORMATS:
         try:
-            result.save(base + ext)
+            files += [os.path.basename(p) for p in result.save(base + ext)]
         except RookError:
             if ext != ".parquet":                   # parquet needs pyarrow, the others nothing
                 raise
     out: dict[str, Any] = json_safe(result.summary())
-    return out
+    return out, files

@@ -1,0 +1,104 @@
+"""Simulation jobs of ``rook serve`` under load: one client holds only so many jobs
+in the queue, and the jobs' files are bounded on disk, the heaviest client's
+oldest results deleted first."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _server import Server
+
+from rook_core.service.jobs import MAX_PER_CLIENT, Busy, Jobs
+
+SPEC = {"preset": "tournament", "agents": ["random"] * 4, "hands": 2000, "seed": 5}
+
+
+def _wait(jobs: Jobs, job_id: str) -> dict[str, Any]:
+    deadline = time.time() + 300
+    while (st := jobs.status(job_id))["state"] not in ("done", "failed") and time.time() < deadline:
+        time.sleep(0.05)
+    assert st["state"] == "done", st
+    return st
+
+
+def _disk(directory: Path, prefix: str = "") -> int:
+    return sum(max(p.stat().st_size, p.stat().st_blocks * 512) for p in directory.iterdir()
+               if p.name.startswith(prefix))
+
+
+def test_one_client_holds_only_so_many_jobs_and_the_others_still_get_theirs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+    monkeypatch.setattr(Jobs, "_run", lambda self, job_id, spec: release.wait(30))
+    jobs = Jobs(str(tmp_path))
+    try:
+        mine = [jobs.submit(dict(SPEC), "10.0.0.1") for _ in range(MAX_PER_CLIENT)]
+        with pytest.raises(Busy, match="this client has 4 jobs queued or running") as refused:
+            jobs.submit(dict(SPEC), "10.0.0.1")
+        assert refused.value.retry_after >= 1
+        theirs = jobs.submit(dict(SPEC), "10.0.0.2")
+        assert len({*mine, theirs}) == MAX_PER_CLIENT + 1
+        assert "client" not in jobs.status(theirs)                  # who asked is not shown
+    finally:
+        release.set()
+        jobs.shutdown()
+
+
+def test_the_server_refuses_a_clients_job_past_its_share_with_429(tmp_path: Path) -> None:
+    """The audit's case: jobs of a million hands, one after another, from one address."""
+    server = Server(tmp_path / "games.sqlite")
+    try:
+        with server.client() as c:
+            big = {"preset": "tournament", "agents": ["random"] * 4, "hands": 1_000_000}
+            codes = [c.post("/jobs", json={**big, "seed": i}).status_code for i in range(MAX_PER_CLIENT)]
+            assert codes == [202] * MAX_PER_CLIENT
+            r = c.post("/jobs", json={**big, "seed": 99})
+        assert r.status_code == 429, r.text
+        assert "this client has 4 jobs queued or running" in r.json()["error"]
+        assert r.json()["retry_after"] == int(r.headers["retry-after"]) >= 1
+    finally:
+        server.stop()
+
+
+def test_past_the_disk_bound_the_heaviest_clients_oldest_results_go_first(tmp_path: Path) -> None:
+    jobs = Jobs(str(tmp_path))
+    try:
+        light = _wait(jobs, jobs.submit(dict(SPEC), "light"))["job_id"]
+        size = _disk(tmp_path, light)
+        assert jobs.status(light)["bytes"] == size
+        jobs.max_bytes = int(size * 3.5)                  # room for three such jobs
+        heavy = [_wait(jobs, jobs.submit(dict(SPEC), "heavy"))["job_id"] for _ in range(3)]
+        with pytest.raises(KeyError):
+            jobs.status(heavy[0])                         # the heavy client's oldest, not the light one's
+        assert not list(tmp_path.glob(f"{heavy[0]}*")), "a deleted job left files"
+        for job_id in (light, *heavy[1:]):
+            assert os.path.exists(jobs.result_file(job_id, ".csv"))
+        assert _disk(tmp_path) <= jobs.max_bytes
+        jobs.max_bytes = size // 2                        # the job that ended last stays, alone
+        assert set(jobs.evict()) == {light, heavy[1]}
+        assert jobs.result_file(heavy[2], ".npz") and _disk(tmp_path) == size
+    finally:
+        jobs.shutdown()
+    again = Jobs(str(tmp_path), max_bytes=size // 2)      # a restart reads what the records say they hold
+    try:
+        assert again.status(heavy[2])["bytes"] == size
+    finally:
+        again.shutdown()
+
+
+def test_a_deleted_job_leaves_no_file(tmp_path: Path) -> None:
+    """A games run also writes its games table (JOB.games.csv, .parquet): those go too."""
+    jobs = Jobs(str(tmp_path))
+    try:
+        job_id = _wait(jobs, jobs.submit({"preset": "tournament", "agents": ["random"] * 4, "games": 2}))["job_id"]
+        assert list(tmp_path.glob(f"{job_id}.games.*"))
+        jobs.keep_hours = 1e-9
+        assert jobs.sweep() == [job_id]
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        jobs.shutdown()
