@@ -16,7 +16,8 @@ MODULES = [
     "rook_core.toonerville.rules", "rook_core.toonerville.actions", "rook_core.toonerville.table",
     "rook_core.toonerville.game", "rook_core.toonerville.agents", "rook_core.toonerville.playlog",
     "rook_core.sim.toonerville", "rook_core.hosting", "rook_core.service.store",
-    "rook_core.service.hub", "rook_core.service.jobs", "rook_core.engine", "rook_core.analysis",
+    "rook_core.service.hub", "rook_core.service.jobs", "rook_core.service.searches", "rook_core.service.limits",
+    "rook_core.engine", "rook_core.analysis",
     "rook_core.rl.encoding", "rook_core.rl.aec", "rook_core.rl.gym", "rook_core.rl.openspiel", "rook_core.rl.vector",
     "rook_core.intervals", "rook_core.sim.stats", "rook_core.odds",
 ]

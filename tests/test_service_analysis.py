@@ -215,10 +215,11 @@ def test_retry_after_is_the_time_the_running_search_is_expected_to_take_yet() ->
 def test_custom_variants_do_not_pile_up_in_memory() -> None:
     from rook_core._native import rules
     from rook_core.analysis import legal_answer
-    from rook_core.variant import PRESETS
     answer = searches.answer_of(legal_answer)
-    for i in range(searches.RULES_KEPT * 2):
+    for i in range(rules.RULES_KEPT * 2):
         pos = {"id": str(i), "variant": {"preset": "tournament", "name": f"v{i}"},
                "trump": "R", "leader": 0, "hands": [["B5"], ["B6"], ["B7"], ["B8"]]}
         assert answer(pos) == {"id": str(i), "to_move": 0, "legal": ["B5"]}
-    assert len(rules._CACHE) <= searches.RULES_KEPT + len(PRESETS)
+        assert len(rules._CACHE) <= rules.RULES_KEPT
+    assert answer({"id": "p", "preset": "tournament", "trump": "R", "leader": 0,        # a preset read again
+                   "hands": [["B5"], ["B6"], ["B7"], ["B8"]]})["legal"] == ["B5"]

@@ -19,6 +19,7 @@ from rook_core.errors import NotationError, RookError, VariantError
 
 _STEP_CODES = {"nest": ROOK_PH_NEST, "trump": ROOK_PH_TRUMP, "pass": ROOK_PH_PASS}
 _CACHE = {}
+RULES_KEPT = 512     # the most variants whose rules rules_for keeps
 
 
 cdef class Rules:
@@ -214,6 +215,12 @@ def rules_for(variant):
         return last_rules
     r = _CACHE.get(variant)
     if r is None:
+        if len(_CACHE) >= RULES_KEPT:
+            # the oldest half goes: a program (a server) that reads ever new
+            # variants must not keep them all (about 6 KB each); a variant
+            # read again is rebuilt
+            for old in list(_CACHE)[:RULES_KEPT // 2]:
+                del _CACHE[old]
         r = _CACHE[variant] = Rules(variant)
     _LAST = (variant, r)
     return r

@@ -217,9 +217,6 @@ def review_document(obj: Any, budget: int, stop: threading.Event | None = None,
     return {"hands": review_hands(hands, budget, stop)}
 
 
-RULES_KEPT = 256            # the native rules of custom variants kept for reuse (see _bound_rules)
-
-
 def answer_of(fn: Callable[[Any], dict[str, Any]]) -> Callable[[Any], dict[str, Any]]:
     """``fn``'s answer to a request's object, as ``rook legal``, ``rook solve``, ...
     answer a line (:func:`rook_core.jsonio.run_jsonl`): the request's ``id`` first,
@@ -235,23 +232,5 @@ def answer_of(fn: Callable[[Any], dict[str, Any]]) -> Callable[[Any], dict[str, 
             raise
         except (ValueError, TypeError, RecursionError, OverflowError) as e:
             raise InternalError(f"internal error: {type(e).__name__}: {e}") from e
-        finally:
-            if isinstance(obj, dict) and "variant" in obj:
-                _bound_rules()
         return {"id": clean_id(obj.get("id")) if isinstance(obj, dict) else None, **out}
     return answer
-
-
-def _bound_rules() -> None:
-    """Keep the native rules cached for custom variants (``rules_for``: one for each
-    variant ever read, about 6 KB each) to the :data:`RULES_KEPT` newest, so that
-    positions of ever new variants cannot fill the server's memory.  The presets'
-    rules are always kept."""
-    from .._native import rules as native
-    from ..variant import PRESETS
-    cache = getattr(native, "_CACHE", None)
-    if not isinstance(cache, dict) or len(cache) <= RULES_KEPT + len(PRESETS):
-        return
-    custom = [v for v in list(cache) if PRESETS.get(str(getattr(v, "name", ""))) != v]
-    for v in custom[:len(custom) - RULES_KEPT // 2]:              # the oldest first
-        cache.pop(v, None)
