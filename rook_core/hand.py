@@ -25,7 +25,6 @@ from .cards import Card, CardSet, card_name, color_name, parse_card, parse_cards
 from .errors import IllegalActionError, NotationError, RookError, VariantError
 from .jsonio import read_object
 from .observation import Observation, TrickSeen
-from .position import load_json
 from .rng import check_seed
 from .variant import PRESETS, Variant, as_variant
 
@@ -199,7 +198,7 @@ class HandState(HandCore):
             wrong, or an action the rules refuse.
         """
         what = "hand JSON"
-        data = read_object(load_json(data, what, RookError), what,
+        data = read_object(data, what,
                            ("format", "variant", "start", "actions", "summary"), ("variant", "start", "actions"))
         fmt = data.get("format", HAND_FORMAT)
         if fmt != HAND_FORMAT:

@@ -46,6 +46,8 @@ def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable
             data = json.loads(data)
         except ValueError as e:
             raise error(f"{what}: not valid JSON: {e}") from None
+        except RecursionError:
+            raise error(f"{what}: not valid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise error(f"{what} must be a JSON object")
     unknown = set(data) - set(allowed)

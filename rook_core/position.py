@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import json
 import reprlib
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -97,22 +96,6 @@ def _int(value: Any, what: str, lo: int, hi: int, why: str = "") -> int:
     return value
 
 
-def load_json(data: Any, what: str, error: type[RookError]) -> Any:
-    """``data`` itself, or the value its JSON text holds.
-
-    :raises RookError: (``error``) for text that is not JSON, or nested too
-        deeply for the reader (a RecursionError of the json module).
-    """
-    if not isinstance(data, (str, bytes)):
-        return data
-    try:
-        return json.loads(data)
-    except ValueError as e:
-        raise error(f"{what}: not valid JSON: {e}") from None
-    except RecursionError:
-        raise error(f"{what}: not valid JSON: nested too deeply") from None
-
-
 PositionData: TypeAlias = "Position | dict[str, Any] | str | bytes"
 """A trick-play position as callers give it: a :class:`Position`, its dict or its JSON text."""
 
@@ -126,7 +109,7 @@ def parse_position(data: PositionData) -> Position:
     """
     if isinstance(data, Position):
         return data
-    data = read_object(load_json(data, "position", PositionError), "position", _FIELDS, error=PositionError)
+    data = read_object(data, "position", _FIELDS, error=PositionError)
     ident = data.get("id")
     # FORMATS.md: a string; whole numbers are still taken (tests/test_cli.py numbers its lines)
     if isinstance(ident, bool) or not isinstance(ident, (str, int, type(None))):

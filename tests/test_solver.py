@@ -685,9 +685,11 @@ def test_T8_T14_solver_reproduces_reference_vectors(record: dict[str, Any]) -> N
     """FORMATS.md ``rook solve``: the native answer is the file's, which the
     reference minimax wrote."""
     position = {k: v for k, v in record.items() if k not in _ANSWER}
-    got = SOLVER.solve(position).to_json(record["id"])
+    answer = SOLVER.solve(position).to_json(record["id"])
+    got = {k: answer[k] for k in ("id", *_ANSWER)}
     expected = {"id": record["id"], **{k: record[k] for k in _ANSWER}}
     assert got == expected, f"{record['id']}: native {got} != reference {expected}"
+    assert answer["to_move"] == (position["leader"] + len(position["trick"])) % 4 and answer["nodes"] >= 0
 
 
 def test_solve_vectors_cover_every_preset() -> None:
