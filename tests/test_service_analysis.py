@@ -60,7 +60,7 @@ POSITIONS = [
 
 
 def _cli(command: list[str], items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    done = subprocess.run([sys.executable, "-m", "rook_core", *command], cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "rook_core", *command], capture_output=True, text=True,
                           input="".join(json.dumps(x) + "\n" for x in items), timeout=300)
     return [json.loads(line) for line in done.stdout.splitlines()]
 
