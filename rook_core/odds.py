@@ -254,7 +254,7 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
     bidding) making each bid, per trump (see the module docstring).
 
     ``node_budget`` and ``time_budget`` bound each search (a world whose
-    search runs out counts as not solved); ``progress(done, total)`` is
+    search runs out keeps the bounds it proved: see :class:`BidOdds`); ``progress(done, total)`` is
     called as the ``worlds * len(trumps)`` searches finish.  Ctrl-C stops
     the searches and raises KeyboardInterrupt.
 

@@ -102,3 +102,25 @@ def test_a_deleted_job_leaves_no_file(tmp_path: Path) -> None:
         assert list(tmp_path.iterdir()) == []
     finally:
         jobs.shutdown()
+
+
+def test_a_result_deleted_between_its_check_and_its_download_is_a_404_not_a_500(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk bound may delete a finished job's file whenever another job
+    ends; a download opens the file at once, and one already gone is the
+    documented 404, not a server error."""
+    from fastapi.testclient import TestClient
+
+    from rook_core.service.app import create_app
+    with TestClient(create_app(str(tmp_path / "games.sqlite"))) as c:
+        job_id = c.post("/jobs", json=SPEC).json()["job_id"]
+        while c.get(f"/jobs/{job_id}").json()["state"] != "done":
+            time.sleep(0.05)
+        whole = c.get(f"/jobs/{job_id}/result", params={"format": "csv"})
+        path = next(tmp_path.glob(f"rook-jobs/{job_id}*.csv"))
+        assert whole.status_code == 200 and whole.content == path.read_bytes()
+        assert int(whole.headers["content-length"]) == path.stat().st_size
+        real = Jobs.result_file
+        monkeypatch.setattr(Jobs, "result_file", lambda self, j, ext: real(self, j, ext) + ".gone")
+        gone = c.get(f"/jobs/{job_id}/result", params={"format": "csv"})
+        assert gone.status_code == 404 and "deleted" in gone.json()["error"], gone.text

@@ -503,3 +503,69 @@ def test_T14_two_threads_leave_no_wrong_bound_in_the_table() -> None:
         s.clear()
         got = s.solve(pos, workers=2, guess=v)
         assert (got.value, {str(c): x for c, x in got.move_values.items()}) == (v, record["move_values"])
+
+
+def test_a_kept_solver_never_answers_from_the_rules_of_an_evicted_variant() -> None:
+    """The table knows its game by the address of its rules: once the rules
+    cache dropped a variant, a new variant's rules could take that address
+    and a solver kept from before answered from the old variant's table.  A
+    solver now keeps the rules it searched with alive.  The new variants here
+    double every counter, and are made until one's rules take the first
+    one's address (which only happens if that one was freed)."""
+    from rook_core._native import rules
+    from rook_core.variant import Variant
+    hands = [["B14", "B5"], ["B6", "B10"], ["R5", "G5"], ["Y5", "Y10"]]
+    base = Variant.from_preset("tournament")
+    a = base.replace(name="aba-a")
+    old = id(rules.rules_for(a))
+    s = Solver()
+    first = s.value({"variant": a.to_dict(), "trump": "R", "leader": 0, "hands": hands})
+    doubled = tuple((r, 2 * p) for r, p in base.counters)
+    for i in range(4 * rules.RULES_KEPT):
+        b = base.replace(name=f"aba-{i}", counters=doubled)
+        if id(rules.rules_for(b)) == old:
+            break
+    pos_b = {"variant": b.to_dict(), "trump": "R", "leader": 0, "hands": hands}
+    assert first > 0 and s.value(pos_b) == Solver().value(pos_b) == 2 * first
+
+
+def test_numpy_integers_are_ints_to_the_solver_and_perft() -> None:
+    np = pytest.importorskip("numpy")
+    from rook_core import HandState
+    pos = _position(SHORT[0])
+    s = Solver()
+    v = SHORT[0]["value"]
+    assert s.at_least(pos, np.int64(v)) and not s.at_least(pos, np.int32(v + 1))
+    assert s.card_bounds(pos, np.int64(0)) == s.card_bounds(pos, 0)
+    h = HandState.deal("tournament", seed=1)
+    assert h.perft(np.int64(2)) == h.perft(2)
+
+
+def test_many_threads_reading_new_variants_at_once_all_get_their_rules() -> None:
+    """Two threads that both find the rules cache full evict the same
+    oldest entries; neither may fail on an entry the other took first."""
+    import sys
+
+    from rook_core._native import rules
+    from rook_core.variant import Variant
+    base = Variant.from_preset("tournament")
+    errors: list[BaseException] = []
+
+    def read(k: int) -> None:
+        try:
+            for i in range(rules.RULES_KEPT * 3):
+                v = base.replace(name=f"race-{k}-{i}")
+                assert rules.rules_for(v).variant == v
+        except BaseException as e:   # collected, then asserted on the main thread
+            errors.append(e)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=read, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors and len(rules._CACHE) <= rules.RULES_KEPT

@@ -30,6 +30,8 @@ from rook_core._native.layout cimport (
 )
 from rook_core._native.rules cimport Rules
 
+import operator
+
 from rook_core.errors import IllegalActionError, RookError
 
 cdef int N_ACT = ROOK_N_ACTIONS
@@ -644,10 +646,16 @@ cdef class HandCore:
     def perft(self, object depth):
         """Return the number of legal action sequences of lengths 1..depth
         (sequences that end the hand count at every deeper length)."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 64:
+        try:
+            if isinstance(depth, bool):
+                raise TypeError
+            n = operator.index(depth)
+        except TypeError:
+            n = -1
+        if not 0 <= n <= 64:
             raise RookError(f"perft depth must be an int 0..64, not {depth!r}")
         cdef uint64_t counts[64]
-        cdef int i, d = depth
+        cdef int i, d = n
         for i in range(64):
             counts[i] = 0
         with nogil:

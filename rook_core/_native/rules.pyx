@@ -218,9 +218,10 @@ def rules_for(variant):
         if len(_CACHE) >= RULES_KEPT:
             # the oldest half goes: a program (a server) that reads ever new
             # variants must not keep them all (about 6 KB each); a variant
-            # read again is rebuilt
+            # read again is rebuilt (a solver keeps the Rules it searched
+            # with alive itself); pop: another thread may be evicting too
             for old in list(_CACHE)[:RULES_KEPT // 2]:
-                del _CACHE[old]
+                _CACHE.pop(old, None)
         r = _CACHE[variant] = Rules(variant)
     _LAST = (variant, r)
     return r

@@ -22,6 +22,7 @@ from rook_core._native.crook cimport (
     rook_dd_solve_batch,
 )
 from libc.stdlib cimport malloc, free
+import operator
 from cpython.exc cimport PyErr_CheckSignals
 from rook_core._native.rules cimport Rules
 
@@ -69,6 +70,17 @@ def work_begun_at(count):
         rook_dd_work_begun_at(1, <unsigned>count)
 
 
+def _int_arg(x, str what):
+    """``x`` as a Python int (an int or another integer type, NumPy's; never
+    a bool, a float or text), else a RookError starting with ``what``."""
+    if not isinstance(x, bool):
+        try:
+            return operator.index(x)
+        except TypeError:
+            pass
+    raise RookError(f"{what}, not {x!r}")
+
+
 cdef class SolverCore:
     """A double-dummy solver context with its own table, over ints.
 
@@ -89,6 +101,9 @@ cdef class SolverCore:
     cdef object _progress_error    # what it raised (the search was stopped)
     cdef bint _generalize
     cdef list _helpers             # solvers sharing this one's table (workers > 1)
+    # the Rules of the last search: the table and the endings' cache know
+    # them by address, so they must live as long as this solver may use them
+    cdef object _rules
     cdef unsigned _interrupts      # Ctrl-Cs counted when the call under way began
 
     def __cinit__(self, object tt_bytes=24 << 20, object node_budget=0, bint generalize=True,
@@ -160,7 +175,8 @@ cdef class SolverCore:
         p.trick_n = len(trick)
         for i in range(4):
             p.trick[i] = trick[i] if i < len(trick) else 255
-        return rules_for(variant)
+        self._rules = rules_for(variant)
+        return self._rules
 
     def _budget_error(self, int lo, int hi, move_values=None):
         """The :class:`BudgetExceeded` of the call that just stopped."""
@@ -330,8 +346,7 @@ cdef class SolverCore:
         :raises RookError: for a target that is not an int, or a team not 0 or 1.
         :raises BudgetExceeded: when a budget runs out.
         """
-        if isinstance(target, bool) or not isinstance(target, int):
-            raise RookError(f"target must be an int (points), not {target!r}")
+        target = _int_arg(target, "target must be an int (points)")
         if isinstance(team, bool) or team not in (0, 1):
             raise RookError(f"team must be 0 or 1, not {team!r}")
         cdef rook_dd_pos p
@@ -381,7 +396,8 @@ cdef class SolverCore:
         :raises RookError: for a negative tolerance.
         :raises BudgetExceeded: when a budget runs out.
         """
-        if isinstance(tolerance, bool) or not isinstance(tolerance, int) or tolerance < 0:
+        tolerance = _int_arg(tolerance, "tolerance must be an int >= 0 (points)")
+        if tolerance < 0:
             raise RookError(f"tolerance must be an int >= 0 (points), not {tolerance!r}")
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)

@@ -48,7 +48,7 @@ import logging
 import os
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -60,7 +60,7 @@ try:
     from fastapi import Body, Depends, FastAPI, Query, Request
     from fastapi import Path as FastPath
     from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+    from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
     from fastapi.routing import APIRoute
     from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
     from fastapi.staticfiles import StaticFiles
@@ -538,9 +538,24 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         return jobs.status(_job(job_id))
 
     @app.get("/jobs/{job_id}/result", responses=_errors(400, 404, 422, 429))
-    def job_result(job_id: str, format: Literal["npz", "csv", "parquet"] = "npz") -> FileResponse:
+    def job_result(job_id: str, format: Literal["npz", "csv", "parquet"] = "npz") -> StreamingResponse:
         path = jobs.result_file(_job(job_id), "." + format)
-        return FileResponse(path, filename=f"rook-{job_id}.{format}")
+        try:
+            # opened here: a result that the disk bound deletes from now on
+            # still downloads whole, and one deleted since the check is a 404
+            f = open(path, "rb")
+        except FileNotFoundError:
+            raise NotFound(f"no job {job_id[:64]!r}: its results were deleted (the jobs' files passed "
+                           f"their disk bound)") from None
+        size = os.fstat(f.fileno()).st_size
+
+        def chunks() -> Iterator[bytes]:
+            with f:
+                while block := f.read(1 << 20):
+                    yield block
+        return StreamingResponse(chunks(), media_type="application/octet-stream", headers={
+            "content-disposition": f'attachment; filename="rook-{job_id}.{format}"',
+            "content-length": str(size)})
 
     if max_body:
         app.add_middleware(_BodyLimit, limit=max_body)

@@ -41,7 +41,7 @@ with ``native=False``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -388,12 +388,12 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     if progress is not None and not callable(progress):
         raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
     opts = agent_options or {}
-    if not isinstance(opts, dict):
+    if not isinstance(opts, Mapping):
         raise RookError(f"agent_options must be a dict of options by agent kind, not {opts!r}")
     for kind, kind_opts in opts.items():
         if kind not in AGENTS:
             raise RookError(f"agent_options names an unknown agent {kind!r}")
-        if not isinstance(kind_opts, dict):
+        if not isinstance(kind_opts, Mapping):
             raise RookError(f"agent_options[{kind!r}] must be a dict of keyword options, not {kind_opts!r}")
     for kind in set(a for a in agents if isinstance(a, str)):   # a bad option fails here, once
         make_agent(kind, variant, 0, **opts.get(kind, {}))
