@@ -74,6 +74,18 @@ def echo_id(obj: Any) -> dict[str, Any]:
     return {"id": clean_id(obj.get("id")) if isinstance(obj, dict) else None}
 
 
+def answered(answer: Callable[[Any], dict[str, Any]], obj: Any) -> dict[str, Any]:
+    """``answer(obj)``, with what it fails with on input it did not expect
+    (a ValueError, TypeError, ... that is no RookError: a bug) raised as an
+    :class:`InternalError`, so that it is answered as a refusal."""
+    try:
+        return answer(obj)
+    except RookError:
+        raise
+    except (ValueError, TypeError, RecursionError, OverflowError) as e:
+        raise InternalError(f"internal error: {type(e).__name__}: {e}") from e
+
+
 def refusal(e: RookError) -> dict[str, Any]:
     """The answer to a refused line: the message, the error's kind (its
     class: ``IllegalActionError``, ``NotationError``, ``BudgetExceeded``,
@@ -101,12 +113,7 @@ def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[st
                 obj = json.loads(line)
             except (ValueError, RecursionError) as e:
                 raise not_json(f"not valid JSON: {type(e).__name__}: {e}") from None
-            try:
-                result = answer(obj)
-            except RookError:
-                raise
-            except (ValueError, TypeError, RecursionError, OverflowError) as e:   # a bug: answer, go on
-                raise InternalError(f"internal error: {type(e).__name__}: {e}") from e
+            result = answered(answer, obj)
         except RookError as e:
             failed, result = 1, refusal(e)
         out.write(json_line({**ids(obj), **result}) + "\n")

@@ -316,8 +316,7 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
             bounds[t].append((x, x))
         else:    # stopped by a budget: keep what it proved, a RookError of another kind proves nothing
             samples[t].append(None)
-            b = (getattr(value, "lo", 0), getattr(value, "hi", v.total_points)) if isinstance(value, BudgetExceeded) \
-                else (0, v.total_points)
+            b = (value.lo, value.hi) if isinstance(value, BudgetExceeded) else (0, v.total_points)
             ends = sorted((declarers(b[0], held), declarers(b[1], held)))
             bounds[t].append((ends[0], ends[1]))
     return BidOdds(v, seat, mine, worlds, seed, samples, bounds)

@@ -223,14 +223,8 @@ def answer_of(fn: Callable[[Any], dict[str, Any]]) -> Callable[[Any], dict[str, 
     and what the library fails with on input it did not expect (a ValueError,
     TypeError, ...) a :class:`~rook_core.jsonio.InternalError` (400), as the
     command line answers it, not a server error."""
-    from ..jsonio import InternalError, clean_id
+    from ..jsonio import answered, echo_id
 
     def answer(obj: Any) -> dict[str, Any]:
-        try:
-            out = fn(obj)
-        except (RookError, Abandoned):
-            raise
-        except (ValueError, TypeError, RecursionError, OverflowError) as e:
-            raise InternalError(f"internal error: {type(e).__name__}: {e}") from e
-        return {"id": clean_id(obj.get("id")) if isinstance(obj, dict) else None, **out}
+        return {**echo_id(obj), **answered(fn, obj)}
     return answer
