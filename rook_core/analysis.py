@@ -13,9 +13,12 @@ so the three agree by construction.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import RookError
+
+if TYPE_CHECKING:
+    from .solver import Solver
 
 __all__ = ["legal_answer", "perft_answer", "solve_answer", "review_answer", "contract_answer"]
 
@@ -39,15 +42,19 @@ def perft_answer(depth: int) -> Answer:
 
 def solve_answer(budget: int, time_budget: float, at_least: int | None = None,
                  with_solution: bool = False,
-                 progress: Callable[[int, int, int], object] | None = None) -> Answer:
+                 progress: Callable[[int, int, int], object] | None = None,
+                 solver: Solver | None = None) -> Answer:
     """The double-dummy answer of a position, searched within the budgets (0: none);
     ``at_least`` adds whether team 0 takes at least that many points, and
     ``with_solution`` keeps the solver's result (key ``_solution``, with the
     position under ``_position``) for a caller that shows it.  With
     ``progress``, the value is searched anytime and each step's bounds are
-    reported to it (``Solver.value``)."""
+    reported to it (``Solver.value``).  ``solver``: the solver to search
+    with, one the caller keeps so as to stop it (its own budgets hold);
+    None: a new one with these budgets."""
     from .solver import Solver
-    solver = Solver(node_budget=budget, time_budget=time_budget)
+    if solver is None:
+        solver = Solver(node_budget=budget, time_budget=time_budget)
 
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
         from .position import parse_position

@@ -26,14 +26,15 @@ if TYPE_CHECKING:
     from .hand import HandState
     from .position import PositionData
 
-__all__ = ["BestCards", "BudgetExceeded", "SolveResult", "Solver", "map_on_threads", "solve_many", "release_solvers"]
+__all__ = ["BestCards", "BudgetExceeded", "SearchStopped", "SolveResult", "Solver", "map_on_threads", "solve_many",
+           "release_solvers"]
 
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 
 class BudgetExceeded(RookError):
     """A budget ran out before the answer was proven: ``kind`` says which
-    (``"nodes"`` or ``"time"``), ``lo``/``hi`` bound team 0's value of the
+    (``"nodes"`` or ``"time"``; ``"stopped"``: :class:`SearchStopped`), ``lo``/``hi`` bound team 0's value of the
     position as far as it was proven, ``nodes`` were searched."""
 
     def __init__(self, message: str, lo: int, hi: int, nodes: int, kind: str = "nodes",
@@ -47,6 +48,11 @@ class BudgetExceeded(RookError):
 
     def details(self) -> dict[str, object]:
         return {"budget": self.kind, "lo": self.lo, "hi": self.hi, "nodes": self.nodes}
+
+
+class SearchStopped(BudgetExceeded):
+    """The caller stopped the search (:meth:`Solver.stop`): as a budget stop,
+    with the bounds proven (``kind`` ``"stopped"``)."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +194,8 @@ class Solver(SolverCore):
 
     def _budget_exceeded(self, message: str, lo: int, hi: int, nodes: int, kind: str,
                          move_values: dict[Card, int]) -> BudgetExceeded:
+        if kind == "stopped":
+            return SearchStopped(message, lo, hi, nodes, kind, move_values)
         return BudgetExceeded(message, lo, hi, nodes, kind, move_values)
 
 

@@ -1,4 +1,5 @@
-"""Ctrl-C stops a search under way (src/rook/solve/interrupt.c).
+"""Ctrl-C stops a search under way (src/rook/solve/interrupt.c), and so does
+``Solver.stop()`` from another thread.
 
 Each case runs in a process of its own, which says when its search is about
 to begin; SIGINT comes 0.3 s later, while a search that needs more than its
@@ -23,6 +24,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+SHORT_POSITION = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+                  "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGINT is a POSIX signal")
 
@@ -154,3 +157,46 @@ def test_rook_solve_interrupted_says_so_without_a_traceback():
     assert code == 130
     assert err.strip().splitlines()[-1] == "rook: interrupted"
     assert "Traceback" not in err and out == ""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("call", ["value", "solve", "anytime"])
+def test_stop_from_another_thread_stops_a_search_with_its_bounds_and_the_solver_answers_the_next_call(
+        call: str, workers: int) -> None:
+    """``Solver.stop()``, asked from another thread until the call returns (a
+    stop asked before the search begins is forgotten), ends the search short
+    of its node budget with :class:`SearchStopped`, a budget stop of kind
+    ``"stopped"`` carrying sound bounds; the solver then answers as a fresh one does."""
+    import threading
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from solver_sides import play_until
+
+    from rook_core.solver import BudgetExceeded, SearchStopped, Solver
+    long, budget = play_until("partnership-57", 5, 52), 15_000_000
+    s = Solver(64 << 20, node_budget=budget)
+    s.stop()                                     # no call under way: forgotten
+    assert s.solve(SHORT_POSITION).value == Solver(1 << 20).solve(SHORT_POSITION).value
+    done = threading.Event()
+
+    def stopper() -> None:
+        while not done.wait(0.05):
+            s.stop()
+    t = threading.Thread(target=stopper)
+    t.start()
+    try:
+        with pytest.raises(SearchStopped) as stopped:
+            if call == "anytime":
+                s.value(long, anytime=True, workers=workers)
+            else:
+                getattr(s, call)(long, workers=workers)
+    finally:
+        done.set()
+        t.join()
+    e = stopped.value
+    assert isinstance(e, BudgetExceeded) and e.kind == "stopped" and "stopped" in str(e)
+    assert 0 < e.nodes < budget
+    assert 0 <= e.lo <= e.hi <= 200
+    assert e.details() == {"budget": "stopped", "lo": e.lo, "hi": e.hi, "nodes": e.nodes}
+    fresh, again = Solver(1 << 20).solve(SHORT_POSITION), s.solve(SHORT_POSITION)
+    assert (again.value, again.move_values) == (fresh.value, fresh.move_values)

@@ -178,6 +178,39 @@ def test_searches_whose_client_hung_up_are_dropped_and_free_the_queue(server: Se
         assert c.post("/analysis/solve", json=DIXIE).json()["value"] == 35
 
 
+def test_a_solve_whose_client_hung_up_is_stopped_under_way(tmp_path: Path) -> None:
+    """A solve of a full ``partnership-57`` deal, which would run to its time
+    cap, is stopped once its client hangs up (Solver.stop): it counts as
+    abandoned, where a solve that ran to its cap would count as finished,
+    and the next client's solve is answered."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from solver_sides import play_until
+    h = play_until("partnership-57", 5, 56)
+    pos = {"preset": "partnership-57", "trump": "RBGY"[h.trump], "leader": h.leader, "trick": [],
+           "hands": [h.hand(i).names() for i in range(4)]}
+    s = Server(tmp_path / "g.sqlite", args=("--requests-per-second", "0", "--games-per-minute", "0",
+                                            "--analysis-queue", "1", "--solve-budget", "10000000000"))
+    try:
+        before = _searches(s)
+        sock = _request(s.port, "/analysis/solve?budget=10000000000", json.dumps(pos).encode())
+        try:
+            deadline = time.time() + 60
+            while _searches(s)["waiting"] < 1 and time.time() < deadline:
+                time.sleep(0.01)
+            with s.client() as c:           # the queue (1) is full: the solve is under way
+                assert c.post("/analysis/solve", json=DIXIE).status_code == 429
+        finally:
+            sock.close()
+        deadline = time.time() + 60
+        while _searches(s)["waiting"] and time.time() < deadline:
+            time.sleep(0.05)
+        assert _searches(s) == {"waiting": 0, "abandoned": before["abandoned"] + 1}
+        with s.client() as c:
+            assert c.post("/analysis/solve", json=DIXIE).json()["value"] == 35
+    finally:
+        s.stop()
+
+
 def test_retry_after_is_the_time_the_running_search_is_expected_to_take_yet() -> None:
     now = [0.0]
     q = SearchQueue(1, clock=lambda: now[0])

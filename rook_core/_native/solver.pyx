@@ -179,14 +179,35 @@ cdef class SolverCore:
         return self._rules
 
     def _budget_error(self, int lo, int hi, move_values=None):
-        """The :class:`BudgetExceeded` of the call that just stopped."""
-        if rook_solver_stop_reason(self.s) == 2:
+        """The :class:`BudgetExceeded` of the call that just stopped (a
+        :meth:`stop` too: nothing else stops a search for its caller once
+        Ctrl-C and a progress function's exception are ruled out)."""
+        cdef int reason = rook_solver_stop_reason(self.s)
+        if reason == 2:
             kind, what = "time", f"time budget {self.time_budget:g} s"
+        elif reason == 3:
+            known = f"is {lo}" if lo == hi else f"is only known to lie in [{lo}, {hi}]"
+            return self._budget_exceeded(f"the search was stopped after {self.last_nodes} nodes: team 0's value "
+                                         f"{known}", lo, hi, self.last_nodes, "stopped", move_values or {})
         else:
             kind, what = "nodes", f"node budget {self.node_budget}"
         known = f"is {lo}" if lo == hi else f"is only known to lie in [{lo}, {hi}]"
         return self._budget_exceeded(f"{what} ran out after {self.last_nodes} nodes: team 0's value {known}",
                                      lo, hi, self.last_nodes, kind, move_values or {})
+
+    def stop(self):
+        """Stop the search this solver runs, from another thread: the call
+        under way raises :class:`SearchStopped` (a :class:`BudgetExceeded`
+        whose ``kind`` is ``"stopped"``, with the bounds proven) at the
+        search's next look at its budgets, within 1,024 nodes, on every
+        thread of its team.  A stop asked while no call runs is forgotten
+        when the next call begins, and in :meth:`solve_batch` it stops the
+        position under way only; a caller that cannot know whether the call
+        has begun asks again until it returns."""
+        cdef SolverCore h
+        rook_solver_abort(self.s)
+        for h in self._helpers:
+            rook_solver_abort(h.s)
 
     def clear(self):
         """Forget every stored bound, so that the next answer (its node count,

@@ -71,7 +71,7 @@ except ModuleNotFoundError as e:
 
 from .._version import __version__
 from ..analysis import contract_answer, legal_answer, perft_answer, solve_answer
-from ..solver import BudgetExceeded
+from ..solver import BudgetExceeded, Solver
 from .hub import Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Jobs
 from .limits import Busy, Limits, RateLimit, retry_seconds
@@ -81,6 +81,7 @@ from .searches import (
     Abandoned,
     ReviewTimeOut,
     SearchQueue,
+    StopSignal,
     answer_of,
     review_document,
     review_hands,
@@ -481,8 +482,11 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
             min(2_000_000, limits.solve_budget), ge=1, le=limits.solve_budget,
             description=f"node budget; past it, or past {SOLVE_SECONDS:g} s: 422 with the bounds proven")
             ) -> dict[str, Any]:
-        answer = answer_of(solve_answer(budget, SOLVE_SECONDS))
-        return await queued(lambda stop: answer(body), request, SOLVE_SECONDS)
+        def work(stop: StopSignal) -> dict[str, Any]:
+            solver = Solver(node_budget=budget, time_budget=SOLVE_SECONDS)
+            stop.when_set(solver.stop)     # a client that hangs up stops its solve
+            return answer_of(solve_answer(budget, SOLVE_SECONDS, solver=solver))(body)
+        return await queued(work, request, SOLVE_SECONDS)
 
     @app.post("/analysis/review", responses=_errors(400, 413, 422, 429))
     async def review(request: Request, body: dict[str, Any] = Body(
@@ -493,7 +497,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         """The double-dummy review of each played hand (``rook analyse``): every card's cost
         against the best, the mistakes by seat.  At most 8 played hands a request, all
         within 10 s (past them: 422 with the hands reviewed whole)."""
-        def work(stop: threading.Event) -> dict[str, Any]:
+        def work(stop: StopSignal) -> dict[str, Any]:
             return answer_of(lambda obj: review_document(obj, budget, stop, REVIEW_HANDS))(body)
         return await queued(work, request, 2 * REVIEW_SECONDS)
 
@@ -509,7 +513,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         seat), without the declarer's discards, within 10 s.  409 while the hand is played."""
         state = await anyio.to_thread.run_sync(hub.finished_hand, game_id, token, hand)
 
-        def work(stop: threading.Event) -> dict[str, Any]:
+        def work(stop: StopSignal) -> dict[str, Any]:
             return {"game_id": game_id, "hand": hand, **review_hands([state], budget, stop)[0]}
         return await queued(work, request, 2 * REVIEW_SECONDS)
 

@@ -7,12 +7,10 @@ never hold the threads the games need; at most ``size`` wait or run, and the
 next is refused with :class:`~.limits.Busy` (429) whose ``retry_after`` is the
 time the running search is expected to take yet.  While a search waits or
 runs, its request is watched: once its client has hung up, a search that
-has not begun is skipped, and a review under way stops after the card it is
-on (:class:`Abandoned`).  A solve under way runs on to its end (at most
-:data:`SOLVE_SECONDS`): the solver can be stopped from outside only through
-a progress function, which makes the search step towards the value
-(``anytime``), and that would change its node counts and the bounds of a
-budget that runs out, which the service reports as ``rook solve`` does.
+has not begun is skipped, a solve under way is stopped within a thousand
+nodes (:meth:`Solver.stop <rook_core.solver.Solver.stop>`, through
+:meth:`StopSignal.when_set`), and a review under way stops after the card
+it is on (:class:`Abandoned`).
 
 :func:`review_hands` is ``rook analyse``'s review (:func:`~rook_core.review.review_hand`)
 within a time bound for the whole request, :data:`REVIEW_SECONDS`.
@@ -30,6 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RookError, missing_extra
+from ..solver import SearchStopped
 from .limits import Busy, retry_seconds
 
 try:
@@ -41,8 +40,8 @@ except ModuleNotFoundError as e:
 if TYPE_CHECKING:
     from ..hand import HandState
 
-__all__ = ["Abandoned", "ReviewTimeOut", "SearchQueue", "REVIEW_SECONDS", "SOLVE_SECONDS", "answer_of",
-           "review_document", "review_hands"]
+__all__ = ["Abandoned", "ReviewTimeOut", "SearchQueue", "StopSignal", "REVIEW_SECONDS", "SOLVE_SECONDS",
+           "answer_of", "review_document", "review_hands"]
 
 SOLVE_SECONDS = 10.0        # a solve's time budget
 REVIEW_SECONDS = 10.0       # a review request's time bound, all its hands together
@@ -51,6 +50,33 @@ WATCH_EVERY = 0.2           # seconds between looks at whether a search's client
 
 class Abandoned(Exception):
     """The client of a search hung up: the search was skipped, or stopped."""
+
+
+class StopSignal(threading.Event):
+    """Set once a search's client has hung up.  Each function given to
+    :meth:`when_set` is called when it is set, and again at each later look
+    while the search runs: a solver forgets a stop asked before its search
+    began, so a stop is asked until the search returns."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._calls: list[Callable[[], object]] = []
+        self._lock = threading.Lock()
+
+    def when_set(self, fn: Callable[[], object]) -> None:
+        """Call ``fn`` once the signal is set (at once if it already is)."""
+        with self._lock:
+            self._calls.append(fn)
+        if self.is_set():
+            fn()
+
+    def fire(self) -> None:
+        """Set the signal and call every function given to :meth:`when_set`."""
+        self.set()
+        with self._lock:
+            calls = list(self._calls)
+        for fn in calls:
+            fn()
 
 
 class ReviewTimeOut(RookError):
@@ -99,10 +125,10 @@ class SearchQueue:
             left = most_left if left <= 0 else min(left, most_left)
         return max(0.0, left)
 
-    async def run(self, fn: Callable[[threading.Event], Any], request: Request | None = None,
+    async def run(self, fn: Callable[[StopSignal], Any], request: Request | None = None,
                   most: float | None = None) -> Any:
-        """``fn(stop)`` on the search thread once its turn comes; ``stop`` is set
-        when ``request``'s client hangs up.  ``most`` is the most ``fn`` may take
+        """``fn(stop)`` on the search thread once its turn comes; ``stop`` (a
+        :class:`StopSignal`) is set when ``request``'s client hangs up.  ``most`` is the most ``fn`` may take
         (seconds; None: unknown), for :meth:`retry_after`.
 
         :raises Busy: the queue is full.  :raises Abandoned: the client hung up.
@@ -112,7 +138,7 @@ class SearchQueue:
             raise Busy(f"{self.waiting} searches are waiting or running; try again in about "
                        f"{retry_seconds(wait)} s", wait)
         self.waiting += 1
-        stop = threading.Event()
+        stop = StopSignal()
         error: Exception | None = None
         value: Any = None
         try:
@@ -131,7 +157,7 @@ class SearchQueue:
             raise error
         return value
 
-    def _timed(self, fn: Callable[[threading.Event], Any], stop: threading.Event, most: float | None) -> Any:
+    def _timed(self, fn: Callable[[StopSignal], Any], stop: StopSignal, most: float | None) -> Any:
         if stop.is_set():
             with self._lock:
                 self.abandoned += 1
@@ -148,6 +174,12 @@ class SearchQueue:
             with self._lock:
                 self.abandoned += 1
             raise
+        except SearchStopped:
+            if not stop.is_set():
+                raise
+            with self._lock:
+                self.abandoned += 1
+            raise Abandoned("the client hung up during its search") from None
         except RookError:
             finished = True                  # a refusal or a budget: a search's length all the same
             raise
@@ -159,12 +191,13 @@ class SearchQueue:
                     self._typical = took if self._typical is None else 0.75 * self._typical + 0.25 * took
 
 
-async def _watch(request: Request, stop: threading.Event) -> None:
-    """Set ``stop`` once ``request``'s client has hung up."""
-    while not stop.is_set():
+async def _watch(request: Request, stop: StopSignal) -> None:
+    """Fire ``stop`` once ``request``'s client has hung up, and at each look
+    after that until the search returns (this task is then cancelled)."""
+    while True:
         await anyio.sleep(WATCH_EVERY)
-        if await request.is_disconnected():
-            stop.set()
+        if stop.is_set() or await request.is_disconnected():
+            stop.fire()
 
 
 def review_hands(hands: list[HandState], budget: int, stop: threading.Event | None = None,
