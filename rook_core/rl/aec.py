@@ -32,7 +32,9 @@ deal seed and dealer from a generator seeded with ``n``.
 
 from __future__ import annotations
 
+import math
 import random
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -44,15 +46,43 @@ from ..actions import Phase
 from ..errors import IllegalActionError, RookError
 from ..game import Game
 from ..hand import HandState
+from ..rng import M64
 from ..variant import Variant, as_variant
 from .encoding import OBS_SIZE, action_count, encode_state, obs_bounds, state_mask
 
-__all__ = ["EpisodeView", "MAX_HANDS", "RENDER_MODES", "RookAECEnv", "action_id", "aec_env", "check_max_hands",
-           "check_options", "check_rewards", "deal_for", "play_random", "truncated"]
+__all__ = ["EpisodeView", "MAX_HANDS", "RENDER_MODES", "RookAECEnv", "action_id", "aec_env", "check_int",
+           "check_max_hands", "check_number", "check_options", "check_rewards", "check_seat", "check_seed", "deal_for",
+           "play_random", "truncated"]
 
 REWARDS = ("hand", "game")
 RENDER_MODES = ("human", "ansi")
 MAX_HANDS = 40
+
+
+def _is_int(x: object) -> bool:
+    """Whether ``x`` is an integer (a Python or NumPy one), not a bool."""
+    return isinstance(x, Integral) and not isinstance(x, (bool, np.bool_))
+
+
+def check_int(x: object, what: str, low: int, high: int | None = None) -> int:
+    """Return ``x`` as an int when it is an integer (Python or NumPy) in
+    ``low .. high`` (no upper limit when ``high`` is None).
+
+    :raises RookError: for anything else, naming ``what``.
+    """
+    n = int(x) if isinstance(x, Integral) and _is_int(x) else None
+    if n is None or n < low or high is not None and n > high:
+        want = f"an int {low}..{high}" if high is not None else f"an int >= {low}"
+        raise RookError(f"{what} must be {want}, not {x!r}")
+    return n
+
+
+def check_seat(seat: object) -> int:
+    """Return ``seat`` as an int when it is a seat 0..3.
+
+    :raises RookError: for anything else.
+    """
+    return check_int(seat, "seat", 0, 3)
 
 
 def check_max_hands(n: object) -> int:
@@ -60,9 +90,34 @@ def check_max_hands(n: object) -> int:
 
     :raises RookError: for anything else.
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise RookError(f"max_hands must be a positive int, not {n!r}")
-    return n
+    return check_int(n, "max_hands", 1)
+
+
+def check_number(x: object, what: str, positive: bool = False) -> float:
+    """Return ``x`` as a float when it is a finite real number (positive
+    when asked; Python or NumPy, not a bool).
+
+    :raises RookError: for anything else, naming ``what``.
+    """
+    value = float(x) if isinstance(x, Real) and not isinstance(x, (bool, np.bool_)) else math.nan
+    if not math.isfinite(value) or positive and not value > 0:
+        raise RookError(f"{what} must be a finite {'positive ' if positive else ''}number, not {x!r}")
+    return value
+
+
+def check_seed(seed: object) -> int | None:
+    """Return a ``reset`` seed as an int >= 0 (or None: no new seed); a
+    negative one becomes its 64-bit two's complement, as in
+    :class:`~rook_core.rl.vector.VectorEnv` (so -3 and 3 deal differently).
+
+    :raises RookError: for anything but None or an integer (Python or NumPy).
+    """
+    if seed is None:
+        return None
+    if not isinstance(seed, Integral) or not _is_int(seed):
+        raise RookError(f"seed must be an int or None, not {seed!r}")
+    n = int(seed)
+    return n if n >= 0 else n & M64
 
 
 def truncated(episode: HandState | Game, max_hands: int) -> bool:
@@ -90,11 +145,14 @@ def deal_for(variant: Variant, rng: random.Random, rewards: str) -> HandState | 
 
 
 def action_id(action: Any, who: str) -> int:
-    """Return ``action`` as an int action id.
+    """Return ``action`` as an int action id: an integer (Python or NumPy), or
+    a 0-d integer array (what ``Discrete.contains`` takes too).
 
     :raises IllegalActionError: for None, a bool or anything not an integer.
     """
-    if action is None or isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if not _is_int(action):
         raise IllegalActionError(f"{who} must act with an action id (an int), not {action!r}")
     return int(action)
 
@@ -105,11 +163,10 @@ def check_options(reward_scale: object, render_mode: object) -> tuple[float, str
 
     :raises RookError: for anything else.
     """
-    if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) or not reward_scale > 0:
-        raise RookError(f"reward_scale must be a positive number, not {reward_scale!r}")
+    scale = check_number(reward_scale, "reward_scale", positive=True)
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise RookError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
-    return float(reward_scale), None if render_mode is None else str(render_mode)
+    return scale, None if render_mode is None else str(render_mode)
 
 
 class EpisodeView:
@@ -190,17 +247,23 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
 
     # ---------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_spaces[agent]
+        return self._obs_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._act_spaces[agent]
+        return self._act_spaces[self.possible_agents[self._seat(agent)]]
+
+    def _seat(self, agent: str) -> int:
+        try:
+            return self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise RookError(f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}") from None
 
     # ----------------------------------------------------------------- state
     def _game_scores(self) -> tuple[int, int] | None:
         return self._episode.totals if isinstance(self._episode, Game) else None
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        seat = self._seat_of[agent]
+        seat = self._seat(agent)
         h = self.hand
         return {"observation": encode_state(h, seat, self._game_scores()),
                 "action_mask": state_mask(h, seat, self.n_actions)}
@@ -211,6 +274,7 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
 
     # --------------------------------------------------------------- episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        seed = check_seed(seed)
         if seed is not None:
             self._rng = random.Random(seed)
         self._episode = deal_for(self.variant, self._rng, self.rewards_kind)
@@ -223,9 +287,20 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
         seat = self._to_move()
         self.agent_selection = self.possible_agents[0 if seat is None else seat]
 
+    def _need_agents(self) -> None:
+        """Refuse a call before :meth:`reset` or after every agent has left the ended episode."""
+        self._need_episode()
+        if not self.agents:
+            raise RookError("the episode is over: call reset()")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._need_agents()
+        return super().last(observe)  # type: ignore[no-any-return]
+
     def step(self, action: Any) -> None:
+        self._need_agents()
         agent = self.agent_selection
-        if self.terminations.get(agent) or self.truncations.get(agent):
+        if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         ep = self._need_episode()

@@ -59,8 +59,11 @@ from .aec import (
     EpisodeView,
     action_id,
     check_max_hands,
+    check_number,
     check_options,
     check_rewards,
+    check_seat,
+    check_seed,
     deal_for,
     truncated,
 )
@@ -123,16 +126,15 @@ class RookGymEnv(EpisodeView, gymnasium.Env[npt.NDArray[Any], np.int64]):
                  reward_scale: float = 1.0, max_hands: int = MAX_HANDS, illegal_action: str = "lose",
                  illegal_reward: float | None = None, render_mode: str | None = None) -> None:
         self.variant = as_variant(variant)
-        if isinstance(seat, bool) or seat not in range(4):
-            raise RookError(f"seat must be 0..3, not {seat!r}")
-        self.seat = seat
+        self.seat = check_seat(seat)
         self.rewards_kind = check_rewards(rewards)
         self.max_hands = check_max_hands(max_hands)
         if illegal_action not in ("lose", "raise"):
             raise RookError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
         self.illegal_action = illegal_action
         self.reward_scale, self.render_mode = check_options(reward_scale, render_mode)
-        self.illegal_reward = float(-2 * self.variant.total_points if illegal_reward is None else illegal_reward)
+        self.illegal_reward = (-2.0 * self.variant.total_points if illegal_reward is None
+                               else check_number(illegal_reward, "illegal_reward"))
         specs: list[OpponentSpec] = (list(opponents) if isinstance(opponents, (list, tuple))
                                      else [cast(OpponentSpec, opponents)] * 3)
         if len(specs) != 3:
@@ -164,6 +166,7 @@ class RookGymEnv(EpisodeView, gymnasium.Env[npt.NDArray[Any], np.int64]):
     # --------------------------------------------------------------- episode
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)

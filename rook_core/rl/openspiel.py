@@ -46,7 +46,7 @@ from ..actions import Phase, action_name
 from ..bots.knowledge import NEST, Knowledge
 from ..bots.worlds import sample_world
 from ..cards import CardSet, card_name, iter_bits
-from ..errors import RookError
+from ..errors import IllegalActionError, RookError
 from ..hand import HandState
 from ..variant import PRESETS, Variant
 from .encoding import OBS_SIZE, action_count, encode_state
@@ -117,13 +117,39 @@ class RookGame(pyspiel.Game):  # type: ignore[misc]
         return RookObserver()
 
 
+class _Played:
+    """The hand a state plays, held so that OpenSpiel can copy it (``clone``
+    deep-copies a Python state's attributes) and serialize it (it pickles
+    them): pickled as its JSON form (:meth:`HandState.to_json`)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: HandState) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Played:
+        return _Played(self.state.clone())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _played_from_json, (self.state.to_json(),)
+
+
+def _played_from_json(data: dict[str, Any]) -> _Played:
+    return _Played(HandState.from_json(data))
+
+
 class RookState(pyspiel.State):  # type: ignore[misc]
     """A hand being dealt (chance) or played."""
 
     def __init__(self, game: RookGame) -> None:
         super().__init__(game)
         self.dealt: list[int] = []
-        self.hand: HandState | None = None
+        self._played: _Played | None = None
+
+    @property
+    def hand(self) -> HandState | None:
+        """The hand once dealt (None while the deal is chance)."""
+        return None if self._played is None else self._played.state
 
     @property
     def _rook_game(self) -> RookGame:
@@ -136,7 +162,7 @@ class RookState(pyspiel.State):  # type: ignore[misc]
         n = v.hand_size
         hands = [CardSet(sum(1 << c for c in d[s * n:(s + 1) * n])).names() for s in range(4)]
         nest = CardSet(sum(1 << c for c in d[4 * n:])).names()
-        self.hand = HandState.from_hands(v, hands, nest, dealer=self._rook_game.dealer)
+        self._played = _Played(HandState.from_hands(v, hands, nest, dealer=self._rook_game.dealer))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = sorted(set(self._rook_game.deck) - set(self.dealt))
@@ -158,7 +184,11 @@ class RookState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self.hand is None:
-            self.dealt.append(int(action))
+            card = int(action)
+            if not (0 <= card < 64 and self._rook_game.variant.deck_mask >> card & 1) or card in self.dealt:
+                raise IllegalActionError(f"the deal's outcome {card} is not a card of the deck still to deal "
+                                         f"(the chance outcomes are the undealt cards)", action=card)
+            self.dealt.append(card)
             if len(self.dealt) == self._rook_game.variant.deck_size:
                 self._deal_done()
         else:

@@ -21,8 +21,10 @@ reproduces everything.  The observation is the tensor of
 :mod:`rook_core.rl.encoding`, equal to what :func:`~rook_core.rl.encoding.encode`
 gives for the same hand (tests/rl/test_vector.py).
 
-An action a table cannot take leaves that table as it was, with ``error``
-the rules' code (and ``-1`` when a policy failed); the other tables step on.
+Actions are integer ids (an array of any integer dtype).  An action a table
+cannot take -- an id too large for 32 bits included -- leaves that table as
+it was, with ``error`` the rules' code (and ``-1`` when a policy failed); the
+other tables step on.
 
 >>> env = VectorEnv("tournament", 4, opponents="random")
 >>> obs, mask = env.reset(seed=1)
@@ -32,6 +34,7 @@ the rules' code (and ``-1`` when a policy failed); the other tables step on.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -44,6 +47,7 @@ from ..errors import RookError
 from ..rng import M64
 from ..sim.simulate import native_policies
 from ..variant import Variant, as_variant
+from .aec import check_int, check_number, check_seat, check_seed
 from .encoding import OBS_SIZE, action_count
 
 __all__ = ["VectorEnv"]
@@ -66,12 +70,9 @@ class VectorEnv:
     def __init__(self, variant: Variant | str, n: int, *, seat: int = 0,
                  opponents: PolicySpec | Sequence[PolicySpec] = "random", reward_scale: float = 1.0) -> None:
         self.variant = as_variant(variant)
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 1 << 20:
-            raise RookError(f"n must be an int 1..1048576 (tables), not {n!r}")
-        if isinstance(seat, bool) or seat not in range(4):
-            raise RookError(f"seat must be 0..3, not {seat!r}")
-        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) or not reward_scale > 0:
-            raise RookError(f"reward_scale must be a positive number, not {reward_scale!r}")
+        n = check_int(n, "n", 1, 1 << 20)
+        seat = check_seat(seat)
+        reward_scale = check_number(reward_scale, "reward_scale", positive=True)
         specs: list[PolicySpec] = (list(opponents) if isinstance(opponents, (list, tuple))
                                    else [cast(PolicySpec, opponents)] * 3)
         if len(specs) != 3:
@@ -94,12 +95,17 @@ class VectorEnv:
         self.error = np.zeros(n, dtype=np.int32)
         self._started = False
 
-    def reset(self, seed: int = 0) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
-        """Start every table (table ``i`` seeded ``seed + i``); return ``(obs, mask)``.
+    def reset(self, seed: int | None = 0) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+        """Start every table (table ``i`` seeded ``seed + i``, modulo 2**64;
+        ``seed=None`` draws a fresh seed); return ``(obs, mask)``.
 
-        :raises RookError: when a native policy's action was refused.
+        :raises RookError: for a seed that is not an int or None; when a
+            native policy's action was refused.
         """
-        seeds = (np.arange(self.n, dtype=np.uint64) + np.uint64(seed & M64)).astype(np.uint64)
+        seed = check_seed(seed)
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(64)
+        seeds = np.arange(self.n, dtype=np.uint64) + np.uint64(seed & M64)
         failed = self._core.start(seeds, self.obs, self.mask)
         if failed:
             raise RookError(f"a native policy's action was refused at the start of tables {failed[:8]}")
@@ -113,20 +119,33 @@ class VectorEnv:
         """Play one learner action per table (``n`` ints); return ``(obs, mask, reward, done)``
         (``error`` holds each table's refusal code, 0 when none).
 
-        :raises RookError: before :meth:`reset`, or for an array of the wrong shape.
+        An id outside the action space (even one too large for 32 bits) is
+        refused on its table like any other action the table cannot take.
+
+        :raises RookError: before :meth:`reset`, or for an array of the wrong
+            shape or of anything but integers.
         """
         if not self._started:
             raise RookError("call reset() before step()")
-        a = np.ascontiguousarray(actions, dtype=np.int32)
-        if a.shape != (self.n,):
-            raise RookError(f"step takes one action per table: shape ({self.n},), not {a.shape}")
+        given = np.asarray(actions)
+        if given.shape != (self.n,):
+            raise RookError(f"step takes one action per table: shape ({self.n},), not {given.shape}")
+        if given.dtype.kind not in "iu":
+            raise RookError(f"step takes integer action ids, not an array of {given.dtype}")
+        # (an id beyond 32 bits -> -1, which the rules refuse, rather than wrapped into a legal one)
+        a = np.where((given >= 0) & (given <= np.iinfo(np.int32).max), given, -1).astype(np.int32)
         self._core.step(a, self.obs, self.mask, self.reward, self.done, self.error)
         return self.obs, self.mask, self.reward, self.done
 
     def episode(self, i: int) -> int:
         """The episode (0-based) table ``i`` plays now."""
-        return self._core.episode(i)
+        return self._core.episode(self._table(i))
 
     def hand_mask(self, i: int, seat: int) -> int:
         """The cards ``seat`` holds at table ``i``."""
-        return self._core.hand_mask(i, seat)
+        return self._core.hand_mask(self._table(i), check_seat(seat))
+
+    def _table(self, i: object) -> int:
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.n:
+            raise RookError(f"table {i!r} is not one of 0..{self.n - 1}")
+        return int(i)

@@ -134,3 +134,57 @@ def test_render_shows_the_table_as_text() -> None:
     text = env.render()
     assert isinstance(text, str) and str(env.hand) in text
     assert HandState.deal("tournament", 1).variant.name in text
+
+
+def test_calls_before_reset_and_after_the_episode_are_refused_by_name() -> None:
+    env = aec_env("tournament")
+    for call in (lambda: env.step(64), env.last, lambda: env.observe("player_0")):
+        with pytest.raises(RookError, match="reset"):
+            call()
+    env.reset(seed=4)
+    play_random(env, np.random.default_rng(4))
+    assert env.agents == []
+    ended = env.hand.clone()
+    for call in (lambda: env.step(None), lambda: env.step(64), env.last):
+        with pytest.raises(RookError, match="episode is over"):
+            call()
+    assert env.hand == ended
+    with pytest.raises(RookError, match="player_9"):
+        env.observe("player_9")
+    with pytest.raises(RookError, match="player_9"):
+        env.action_space("player_9")
+
+
+def test_numpy_seeds_and_actions_act_as_ints_and_other_seeds_are_refused() -> None:
+    """A NumPy integer seed deals what the same int deals; a 0-d integer
+    array (a member of the Discrete action space) plays as its int."""
+    def run(seed: object, wrap) -> list[int]:  # type: ignore[no-untyped-def]
+        env = aec_env("crowsnest")
+        env.reset(seed=seed)  # type: ignore[arg-type]
+        rng = np.random.default_rng(0)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            assert env.action_space(agent).contains(wrap(a))
+            env.step(wrap(a))
+        return env.hand.history
+
+    for seed in range(-2, 3):
+        want = run(seed, int)
+        assert run(np.int64(seed), np.int64) == want
+        assert run(np.int32(seed), np.array) == want
+    env = aec_env("tournament")
+    for bad in (1.5, "7", True, [1]):
+        with pytest.raises(RookError, match="seed"):
+            env.reset(seed=bad)  # type: ignore[arg-type]
+
+
+def test_reward_scale_is_a_finite_positive_number_numpy_ones_included() -> None:
+    for bad in (float("inf"), float("nan"), np.float64("inf"), 0, True):
+        with pytest.raises(RookError, match="reward_scale"):
+            aec_env("tournament", reward_scale=bad)
+    env = aec_env("tournament", reward_scale=np.float32(0.5), max_hands=np.int64(3))
+    assert env.reward_scale == 0.5 and type(env.reward_scale) is float and env.max_hands == 3

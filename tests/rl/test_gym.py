@@ -113,3 +113,34 @@ def test_bad_options_are_refused_by_name() -> None:
             RookGymEnv("tournament", **kw)
     with pytest.raises(RookError, match="reset"):
         RookGymEnv("tournament").step(0)
+
+
+def test_numeric_options_are_checked_and_numpy_ints_accepted() -> None:
+    for kw, what in [({"seat": 1.0}, "seat"), ({"seat": True}, "seat"), ({"illegal_reward": "x"}, "illegal_reward"),
+                     ({"illegal_reward": [1]}, "illegal_reward"), ({"illegal_reward": float("nan")}, "illegal_reward"),
+                     ({"reward_scale": float("inf")}, "reward_scale")]:
+        with pytest.raises(RookError, match=what):
+            RookGymEnv("tournament", opponents="random", **kw)  # type: ignore[arg-type]
+    env = RookGymEnv("tournament", seat=np.int64(2), opponents="random", illegal_reward=np.float32(-5))  # type: ignore[arg-type]
+    assert env.seat == 2 and type(env.seat) is int and env.illegal_reward == -5.0
+
+
+def test_every_int_seed_is_taken_numpy_and_negative_ones_included() -> None:
+    def run(seed: object, wrap) -> tuple[list[int], float]:  # type: ignore[no-untyped-def]
+        env = RookGymEnv("tournament", opponents="heuristic", illegal_action="raise")
+        obs, info = env.reset(seed=seed)  # type: ignore[arg-type]
+        rng = np.random.default_rng(0)
+        while True:
+            a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            assert env.action_space.contains(wrap(a))
+            obs, reward, term, trunc, info = env.step(wrap(a))
+            if term or trunc:
+                return env.hand.history, reward
+
+    for seed in (-3, 0, 2):
+        want = run(seed, int)
+        assert run(np.int64(seed), np.array) == want and run(np.int32(seed), np.int64) == want
+    assert run(-3, int) != run(3, int)
+    for bad in (1.5, "7", True):
+        with pytest.raises(RookError, match="seed"):
+            RookGymEnv("tournament", opponents="random").reset(seed=bad)  # type: ignore[arg-type]

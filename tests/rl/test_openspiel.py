@@ -115,3 +115,45 @@ def test_openspiels_evaluate_bots_plays_rook() -> None:
     bots = [pyspiel.make_uniform_random_bot(p, 10 + p) for p in range(4)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1))
     assert len(returns) == 4 and sum(returns) == 0 and returns[0] == returns[2]
+
+
+@pytest.mark.parametrize("preset", ["tournament", "partnership-57", "house-180"])
+def test_openspiels_random_simulation_test_passes_with_serialization(preset: str) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(O.short_name(preset)), num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_state_pickles_and_clones_at_every_stage() -> None:
+    import pickle
+    game = pyspiel.load_game("python_rook_crowsnest(dealer=1)")
+    rng = random.Random(6)
+    st = game.new_initial_state()
+    while True:
+        for again in (pickle.loads(pickle.dumps(st)), pyspiel.deserialize_game_and_state(
+                pyspiel.serialize_game_and_state(game, st))[1], st.clone()):
+            assert again.history() == st.history() and str(again) == str(st)
+            assert again.is_terminal() == st.is_terminal() and again.returns() == st.returns()
+            if not st.is_chance_node() and not st.is_terminal():
+                p = st.current_player()
+                assert again.information_state_string(p) == st.information_state_string(p)
+                assert again.legal_actions() == st.legal_actions()
+        if st.is_terminal():
+            break
+        st.apply_action(rng.choice(st.chance_outcomes())[0] if st.is_chance_node() else rng.choice(st.legal_actions()))
+    c = st.clone()
+    assert c.hand is not st.hand and c.hand == st.hand
+
+
+def test_a_chance_outcome_that_is_not_an_undealt_card_is_refused() -> None:
+    from rook_core import IllegalActionError
+    game = pyspiel.load_game("python_rook_tournament")
+    st = game.new_initial_state()
+    rng = random.Random(2)
+    while st.is_chance_node():
+        outcomes = {c for c, _ in st.chance_outcomes()}
+        for bad in [c for c in range(64) if c not in outcomes][:6] + [64, 999]:
+            history = st.history()
+            with pytest.raises(IllegalActionError, match="deal"):
+                st.apply_action(bad)
+            assert st.history() == history and {c for c, _ in st.chance_outcomes()} == outcomes
+        st.apply_action(rng.choice(sorted(outcomes)))
+    assert sum(1 << c for c in st.dealt) == PRESETS["tournament"].deck_mask

@@ -138,3 +138,48 @@ def test_bad_options_and_calls_are_refused_by_name() -> None:
         env.step([0, 0, 0])
     with pytest.raises(RookError, match="table 9"):
         env.episode(9)
+
+
+def test_actions_are_integer_ids_and_ids_beyond_32_bits_are_refused_not_wrapped() -> None:
+    env = VectorEnv("tournament", 4)
+    obs, mask = env.reset(seed=7)
+    before = obs.copy()
+    legal = _pick(mask, np.random.default_rng(0)).astype(np.int64)
+    for huge in (legal + (1 << 32), legal - (1 << 32), legal.astype(np.uint64) + np.uint64(1 << 63)):
+        env.step(huge)
+        assert (env.error > 0).all() and np.array_equal(env.obs, before) and not env.done.any()
+    for bad in (legal.astype(np.float64), legal.astype(np.float32) + 0.5, legal > 0, legal.astype(object),
+                [None] * 4):
+        with pytest.raises(RookError, match="integer action ids"):
+            env.step(bad)
+        assert np.array_equal(env.obs, before)
+    env.step(legal.astype(np.uint16))          # any integer dtype that holds the ids is taken
+    assert not env.error.any() and not np.array_equal(env.obs, before)
+
+
+def test_seeds_are_ints_numpy_and_none_included_and_tables_and_seats_are_checked() -> None:
+    def first(seed: object) -> np.ndarray:
+        env = VectorEnv("crowsnest", 3)
+        return env.reset(seed)[0].copy()  # type: ignore[arg-type]
+
+    for seed in (-1, 0, 5):
+        assert np.array_equal(first(np.int64(seed)), first(seed))
+        assert np.array_equal(first(np.uint64(seed & (2**64 - 1))), first(seed))
+    assert first(None).shape == first(0).shape
+    env = VectorEnv("tournament", 2)
+    for bad in (1.5, "3", True):
+        with pytest.raises(RookError, match="seed"):
+            env.reset(bad)  # type: ignore[arg-type]
+    env.reset(1)
+    for seat in (-1, 4, 7, 1.0):
+        with pytest.raises(RookError, match="seat"):
+            env.hand_mask(0, seat)  # type: ignore[arg-type]
+    for i in (1.0, True, 2):
+        with pytest.raises(RookError, match="table"):
+            env.episode(i)  # type: ignore[arg-type]
+    assert env.hand_mask(np.int64(1), np.int8(3)) == env.hand_mask(1, 3)  # type: ignore[arg-type]
+    with pytest.raises(RookError, match="seat"):
+        VectorEnv("tournament", 2, seat=1.0)  # type: ignore[arg-type]
+    with pytest.raises(RookError, match="reward_scale"):
+        VectorEnv("tournament", 2, reward_scale=float("inf"))
+    assert VectorEnv("tournament", np.int64(2), seat=np.int64(3)).seat == 3  # type: ignore[arg-type]
