@@ -49,6 +49,38 @@ def test_one_client_holds_only_so_many_jobs_and_the_others_still_get_theirs(
         jobs.shutdown()
 
 
+def test_clients_take_turns_at_the_worker_so_one_clients_queue_does_not_hold_back_anothers_job(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One worker; client A queues four jobs, then B one and C two while A's
+    first runs.  The worker then starts B's, C's, A's, C's and A's: each time
+    the job of the client that started one longest ago (first come, first
+    served would run A's four before B's one)."""
+    started: list[str] = []
+    first, go = threading.Event(), threading.Event()
+
+    def run(self: Jobs, job_id: str, spec: dict[str, Any]) -> None:
+        started.append(job_id)
+        assert self.status(job_id)["state"] == "running"
+        first.set()
+        go.wait(30)
+        self._set(job_id, state="done")
+    monkeypatch.setattr(Jobs, "_run", run)
+    jobs = Jobs(str(tmp_path))
+    try:
+        a = [jobs.submit({**SPEC, "seed": i}, "10.0.0.1") for i in range(4)]
+        assert first.wait(30)
+        b = jobs.submit(dict(SPEC), "10.0.0.2")
+        c = [jobs.submit({**SPEC, "seed": i}, "10.0.0.3") for i in range(2)]
+        go.set()
+        deadline = time.time() + 60
+        while len(started) < 7 and time.time() < deadline:
+            time.sleep(0.01)
+        assert started == [a[0], b, c[0], a[1], c[1], a[2], a[3]]
+    finally:
+        go.set()
+        jobs.shutdown()
+
+
 def test_the_server_refuses_a_clients_job_past_its_share_with_429(tmp_path: Path) -> None:
     """The audit's case: jobs of a million hands, one after another, from one address."""
     server = Server(tmp_path / "games.sqlite")

@@ -21,7 +21,10 @@ are deleted before their time, records and files: the oldest of the client
 whose finished jobs take the most disk first, so that the client that fills
 the disk loses its own results before anyone else does (:meth:`Jobs.evict`).
 The job that ended last is never deleted that way, so the disk holds at most
-``max_bytes`` and the one job being written.
+``max_bytes`` and the one job being written.  The clients take turns at the
+workers: a worker that frees up starts the oldest queued job of the client
+with the fewest jobs running, the one that started a job longest ago first
+among equals, so a client's four queued jobs do not hold back another's one.
 
 >>> import tempfile, time
 >>> jobs = Jobs(tempfile.mkdtemp())
@@ -78,6 +81,7 @@ class Jobs:
         self._processes = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                               initializer=_die_with, initargs=(os.getpid(),))
         self._jobs: dict[str, dict[str, Any]] = {}
+        self._last_start: dict[str, float] = {}    # by client: when it last had a job started
         self._lock = threading.Lock()
         self._recover()
         self.sweep()
@@ -223,8 +227,30 @@ class Jobs:
             job = self._jobs[job_id] = {"job_id": job_id, "state": "queued", "done": 0, "total": total,
                                         "spec": spec, "error": None, "created": time.time(), "client": client}
             self._write_record(job)
-        self._pool.submit(self._run, job_id, spec)
+        self._pool.submit(self._run_next)         # one turn a job: it starts whichever job is due
         return job_id
+
+    def _run_next(self) -> None:
+        """Start the job that is due (see the module's docstring) and run it."""
+        with self._lock:
+            queued = [j for j in self._jobs.values() if j["state"] == "queued"]
+            if not queued:
+                return
+            running: dict[str, int] = {}
+            for j in self._jobs.values():
+                if j["state"] == "running":
+                    running[j.get("client", "")] = running.get(j.get("client", ""), 0) + 1
+
+            def due(j: dict[str, Any]) -> tuple[int, float, float]:
+                c = j.get("client", "")
+                return running.get(c, 0), self._last_start.get(c, 0.0), float(j["created"])
+            job = min(queued, key=due)
+            waiting = {j.get("client", "") for j in queued} | set(running)
+            self._last_start = {c: t for c, t in self._last_start.items() if c in waiting}   # bounded
+            self._last_start[job.get("client", "")] = now = time.time()
+            job.update(state="running", started=now)
+            self._write_record(job)
+        self._run(job["job_id"], job["spec"])
 
     def _running_left(self, active: list[dict[str, Any]]) -> float:
         """The seconds the running job of ``active`` is expected to take yet, at the
@@ -254,8 +280,8 @@ class Jobs:
             self._write_record(job)
 
     def _run(self, job_id: str, spec: dict[str, Any]) -> None:
-        """Run the job in the worker process and wait for it (on a thread of the server)."""
-        self._set(job_id, state="running", started=time.time())
+        """Run the job, marked running, in the worker process and wait for it (on a thread
+        of the server)."""
         try:
             summary, files = self._processes.submit(_simulate_job, spec, self.directory, job_id).result()
             self._remove_progress(job_id)
