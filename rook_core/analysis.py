@@ -87,11 +87,12 @@ def review_answer(budget: int, max_hands: int = 0) -> Answer:
 def contract_answer(obj: dict[str, Any]) -> dict[str, Any]:
     """Whether a FORMATS.md Toonerville hand meets its contract, its least deadwood
     and one best lay-down (TV-2, TV-4, TV-5, TV-7, TV-12)."""
-    from .jsonio import read_object
+    from .jsonio import check_id, read_object
     from .toonerville.contracts import contract_for
     from .toonerville.hand import MultiHand
     from .toonerville.solver import solve_contract
     data = read_object(obj, "Toonerville hand", ("id", "hand", "contract"), ("hand", "contract"))
+    check_id(data.get("id"))
     if not isinstance(data["hand"], list):
         raise RookError(f"'hand' must be a list of cards, not {data['hand']!r}")
     res = solve_contract(MultiHand.parse(data["hand"]), contract_for(data["contract"]))

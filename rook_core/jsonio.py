@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import reprlib
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
@@ -67,6 +68,13 @@ class InternalError(RookError):
 def clean_id(ident: Any) -> Any:
     """An ``id`` as an answer echoes it: NaN and infinities, which are not JSON, as None."""
     return None if isinstance(ident, float) and not math.isfinite(ident) else ident
+
+
+def check_id(ident: Any, error: type[RookError] = RookError) -> None:
+    """Refuse a document's ``id`` that is not a string, an integer or absent
+    (FORMATS.md: a string; whole numbers are taken too, as line numbers)."""
+    if isinstance(ident, bool) or not isinstance(ident, (str, int, type(None))):
+        raise error(f"id must be a string or an integer (FORMATS.md), not {reprlib.repr(ident)}")
 
 
 def echo_id(obj: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 
 from .cards import Card, CardSet, parse_card, parse_cards, parse_color
 from .errors import NotationError, PositionError, RookError
-from .jsonio import read_object
+from .jsonio import check_id, read_object
 from .variant import Variant, get_preset
 
 __all__ = ["Position", "PositionData", "parse_position"]
@@ -111,9 +111,7 @@ def parse_position(data: PositionData) -> Position:
         return data
     data = read_object(data, "position", _FIELDS, error=PositionError)
     ident = data.get("id")
-    # FORMATS.md: a string; whole numbers are still taken (tests/test_cli.py numbers its lines)
-    if isinstance(ident, bool) or not isinstance(ident, (str, int, type(None))):
-        raise PositionError(f"id must be a string or an integer (FORMATS.md), not {reprlib.repr(ident)}")
+    check_id(ident, PositionError)
     if "variant" in data and "preset" in data:
         raise PositionError("give 'preset' or 'variant', not both: a 'variant' object is instead of "
                             "the 'preset' (FORMATS.md)")

@@ -49,6 +49,7 @@ from ._layout import COLOR_NAMES
 from .actions import Phase
 from .cards import CardSet, card_name, color_name
 from .errors import RookError
+from .jsonio import check_id
 from .solver import BudgetExceeded, Solver
 
 if TYPE_CHECKING:
@@ -324,6 +325,7 @@ def played_hands(document: Any) -> list[HandState]:
     if not isinstance(document, dict):
         raise RookError(f"a hand, game or history JSON document is an object, not {type(document).__name__}")
     # a request's "id" names the document for the answer; it is not part of it
+    check_id(document.get("id"))
     document = {k: v for k, v in document.items() if k != "id"}
     kind = document.get("format")
     if kind == "rook-hand/1":

@@ -191,8 +191,10 @@ def test_an_inputs_id_comes_back_as_the_command_line_gives_it() -> None:
         assert list(both)[:2] == ["id", "input_id"] and both["id"] == 4 and both["input_id"] == "p1", both
         assert "id" not in e.ask({"cmd": cmd, "input": item})
         assert "input_id" not in e.ask({"cmd": cmd, "input": item, "id": 4})
-    history = {"game": "tournament", "seed": 1, "actions": [], "id": ["h", 1]}
-    assert e.ask({"cmd": "review", "input": history}) == {"id": ["h", 1], "hands": []}
+    history = {"game": "tournament", "seed": 1, "actions": [], "id": "h1"}
+    assert e.ask({"cmd": "review", "input": history}) == {"id": "h1", "hands": []}
+    odd = e.ask({"cmd": "review", "input": {**history, "id": ["h", 1]}})      # FORMATS.md: a string or an int
+    assert odd["id"] == ["h", 1] and odd["error"].startswith("id must be a string or an integer"), odd
     refused = e.ask({"cmd": "perft", "input": {**POS, "id": "p2"}, "depth": 0})   # every answer, refusals too
     assert refused["id"] == "p2" and "depth" in refused["error"]
     assert e.ask({"cmd": "state"}) == STATE

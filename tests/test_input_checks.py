@@ -470,3 +470,24 @@ def test_position_id_as_a_string_is_kept() -> None:
 def test_position_nested_too_deeply_is_not_valid_json() -> None:
     with pytest.raises(PositionError, match="not valid JSON"):
         parse_position("[" * 100_000 + "]" * 100_000)
+
+
+@pytest.mark.parametrize("ident", [[1, 2], {"a": 1}, True, 1.5, [], {}])
+def test_every_document_kind_refuses_an_id_that_is_not_a_string_or_an_integer(ident: Any) -> None:
+    """Positions, Toonerville hands and played hand documents read ``id`` alike
+    (FORMATS.md): a string or an integer, echoed; anything else refused by name."""
+    from rook_core.analysis import contract_answer
+    from rook_core.game import Game
+    from rook_core.review import played_hands
+    toon = {"hand": ["R5", "R5", "R5", "G7", "G7", "G7"], "contract": 1}
+    game = Game("tournament", 3)
+    while game.hand_number == 1:
+        game.apply(game.current.legal_actions()[0])
+    played = game.to_json()
+    for read, doc, error in ((parse_position, POSITION, PositionError), (contract_answer, toon, RookError),
+                             (played_hands, played, RookError)):
+        good = ("x", 7)
+        for ok in good:
+            read({**doc, "id": ok})
+        with pytest.raises(error, match=r"^id must be a string or an integer"):
+            read({**doc, "id": ident})
