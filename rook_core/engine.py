@@ -39,8 +39,16 @@ request                                         answer
 solve ``"budget": B``
 ``{"cmd": "review", "input": {...},``            the double-dummy review of each played hand
 ``"budget": B}``                                 (``rook analyse``); without ``input``, of the game in play
+``{"cmd": "stop"}``                             ``{"stop": true}``: every ``solve`` sent before it
+                                                ends at once (read while a search runs)
 ``{"cmd": "quit"}``                             ``{"bye": true}``, then the engine exits
 ==============================================  ===========================================
+
+``stop`` is read as soon as it arrives, while a search runs: each ``solve``
+sent before it that has not ended stops within a thousand nodes and answers
+``SearchStopped``, a budget stop with ``budget`` ``"stopped"`` and the bounds
+proven (one not yet begun stops at its start).  Its own answer comes in its
+turn, after theirs.
 
 >>> import io, json
 >>> out = io.StringIO()
@@ -55,8 +63,11 @@ solve ``"budget": B``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, TextIO
+import json
+import queue
+import threading
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ._version import __version__
 from .errors import RookError
@@ -64,6 +75,9 @@ from .game import Game
 from .hosting import BOT_KINDS, GAMES, HostedGame
 from .jsonio import clean_id, read_object, run_jsonl
 from .rng import check_seed
+
+if TYPE_CHECKING:
+    from .solver import Solver
 
 __all__ = ["RequestError", "run_engine"]
 
@@ -78,13 +92,74 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "hello": (), "new": ("game", "seed", "players", "rounds", "max_hands"), "state": (), "observe": ("seat",),
     "legal": ("input",), "act": ("action",), "undo": (), "bot": ("kind", "seed"), "result": (),
     "perft": ("input", "depth"), "solve": ("input", "budget"), "contract": ("input",),
-    "review": ("input", "budget"), "quit": ()}
+    "review": ("input", "budget"), "stop": (), "quit": ()}
 _ANALYSES = ("legal", "perft", "solve", "contract", "review")     # the requests whose "input" may hold an id
+
+
+class _Stops:
+    """The ``stop`` requests, read ahead of the requests before them: the
+    search of request ``seq`` runs under :meth:`searching`, and while a stop
+    sent after it (:meth:`stop_through`) is pending, a thread stops its
+    solver every 10 ms until it returns (a solver forgets a stop asked
+    before its search began, so one stop is not enough)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._through = 0                                  # requests up to this one are to stop
+        self._running: tuple[int, Solver] | None = None    # the request searching now, its solver
+        self._stopper: threading.Thread | None = None
+
+    def stop_through(self, seq: int) -> None:
+        with self._lock:
+            self._through = max(self._through, seq)
+            self._kick()
+
+    def searching(self, seq: int, solver: Solver) -> _Searching:
+        return _Searching(self, seq, solver)
+
+    def _set(self, running: tuple[int, Solver] | None) -> None:
+        with self._lock:
+            self._running = running
+            self._kick()
+
+    def _due(self) -> Solver | None:
+        r = self._running
+        return r[1] if r is not None and r[0] < self._through else None
+
+    def _kick(self) -> None:
+        """Start the stopping thread when a search is due to stop (under the lock)."""
+        if self._due() is not None and (self._stopper is None or not self._stopper.is_alive()):
+            self._stopper = threading.Thread(target=self._stop_until_done, name="rook-engine-stop", daemon=True)
+            self._stopper.start()
+
+    def _stop_until_done(self) -> None:
+        while True:
+            with self._lock:
+                solver = self._due()
+                if solver is None:
+                    self._stopper = None
+                    return
+            solver.stop()
+            threading.Event().wait(0.01)
+
+
+class _Searching:
+    def __init__(self, stops: _Stops, seq: int, solver: Solver) -> None:
+        self.stops, self.seq, self.solver = stops, seq, solver
+
+    def __enter__(self) -> Solver:
+        self.stops._set((self.seq, self.solver))
+        return self.solver
+
+    def __exit__(self, *exc: object) -> None:
+        self.stops._set(None)
 
 
 class _Engine:
     def __init__(self) -> None:
         self.game: HostedGame | None = None
+        self.stops = _Stops()
+        self.seq = 0                  # the number of the request being answered (from 1)
 
     def _game(self) -> HostedGame:
         if self.game is None:
@@ -101,6 +176,8 @@ class _Engine:
             read_object(msg, cmd, ("cmd", "id") + _FIELDS[cmd], error=RequestError)
         if cmd == "quit":
             return {"bye": True}
+        if cmd == "stop":
+            return {"stop": True}
         if cmd == "hello":
             return {"engine": "rook_core", "version": __version__, "games": list(GAMES), "bots": list(BOT_KINDS)}
         if cmd == "new":
@@ -160,8 +237,12 @@ class _Engine:
             depth = msg.get("depth", 1)
             if cmd == "perft" and (isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64):
                 raise RookError(f"perft 'depth' must be an int 1..64, not {depth!r}")
+            if cmd == "solve":
+                from .solver import Solver
+                budget = _budget(msg, "solve")
+                with self.stops.searching(self.seq, Solver(node_budget=budget)) as solver:
+                    return solve_answer(budget, 0.0, solver=solver)(item)
             fn = {"legal": legal_answer, "perft": perft_answer(depth) if cmd == "perft" else None,
-                  "solve": solve_answer(_budget(msg, "solve"), 0.0) if cmd == "solve" else None,
                   "contract": contract_answer}[cmd]
             assert fn is not None
             return fn(item)
@@ -187,13 +268,48 @@ def _ids(msg: Any) -> dict[str, Any]:
     return {k: v for k, v in ids.items() if v is not None}
 
 
+def _is_stop(line: str) -> bool:
+    """Whether ``line`` is a ``stop`` request (read ahead of its turn)."""
+    if '"stop"' not in line:
+        return False
+    try:
+        msg = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(msg, dict) and msg.get("cmd") == "stop"
+
+
 def run_engine(lines: Iterable[str], out: TextIO) -> int:
     """Answer the JSON messages of ``lines`` on ``out`` until ``quit`` or the end;
-    return 1 if any message failed, else 0."""
+    return 1 if any message failed, else 0.  ``lines`` are read on a thread of
+    their own, so that a ``stop`` takes effect while a search runs."""
     engine = _Engine()
+    ahead: queue.Queue[tuple[str, int] | None] = queue.Queue()
+    failure: list[BaseException] = []
+
+    def read() -> None:
+        seq = 0
+        try:
+            for line in lines:
+                seq += 1
+                if _is_stop(line):
+                    engine.stops.stop_through(seq)
+                ahead.put((line, seq))
+        except BaseException as e:  # noqa: BLE001 - raised again on the answering thread
+            failure.append(e)
+        finally:
+            ahead.put(None)
+
+    def in_turn() -> Iterator[str]:
+        while (item := ahead.get()) is not None:
+            line, engine.seq = item
+            yield line
+        if failure:
+            raise failure[0]
 
     def answer(msg: Any) -> dict[str, Any]:
         if not isinstance(msg, dict):
             raise RequestError("a message is a JSON object with a 'cmd'")
         return engine.answer(msg)
-    return run_jsonl(lines, out, answer, ids=_ids, not_json=RequestError)
+    threading.Thread(target=read, name="rook-engine-read", daemon=True).start()
+    return run_jsonl(in_turn(), out, answer, ids=_ids, not_json=RequestError)

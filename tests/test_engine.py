@@ -199,3 +199,46 @@ def test_an_inputs_id_comes_back_as_the_command_line_gives_it() -> None:
     assert refused["id"] == "p2" and "depth" in refused["error"]
     assert e.ask({"cmd": "state"}) == STATE
     assert e.close() == 1
+
+
+def test_stop_ends_the_solves_sent_before_it_while_they_run_and_the_answers_stay_in_order() -> None:
+    """Two solves of a full ``partnership-57`` deal (tens of millions of nodes
+    each, more than their budget), a ``stop`` written once the first has
+    begun, then ``hello``: the first search stops under way, the second at
+    its start, both with ``SearchStopped`` and the bounds proven short of
+    their budget; then the stop's answer and the next one, in order."""
+    import io
+    import time
+    from pathlib import Path
+
+    from rook_core.engine import run_engine
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    from solver_sides import play_until
+    h = play_until("partnership-57", 5, 56)
+    pos = {"preset": "partnership-57", "trump": "RBGY"[h.trump], "leader": h.leader, "trick": [],
+           "hands": [h.hand(i).names() for i in range(4)]}
+    budget = 50_000_000
+    out = io.StringIO()
+
+    def lines():  # type: ignore[no-untyped-def]
+        yield json.dumps({"cmd": "solve", "input": pos, "budget": budget, "id": 1}) + "\n"
+        yield json.dumps({"cmd": "solve", "input": pos, "budget": budget, "id": 2}) + "\n"
+        time.sleep(0.3)                 # the first search under way (begun or not, both must stop)
+        yield json.dumps({"cmd": "stop", "id": 3}) + "\n"
+        yield json.dumps({"cmd": "hello", "id": 4}) + "\n"
+    assert run_engine(lines(), out) == 1
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [1, 2, 3, 4]
+    for a in answers[:2]:
+        assert a["kind"] == "SearchStopped" and a["budget"] == "stopped", a
+        assert 0 <= a["lo"] <= a["hi"] <= 200 and a["nodes"] < budget, a
+    assert answers[2] == {"id": 3, "stop": True} and answers[3]["engine"] == "rook_core"
+
+
+def test_a_stop_with_no_search_changes_nothing() -> None:
+    e = _bid_once()
+    before = e.ask({"cmd": "state"})
+    assert e.ask({"cmd": "stop", "id": 5}) == {"id": 5, "stop": True}
+    assert e.ask({"cmd": "state"}) == before
+    assert e.ask({"cmd": "solve", "input": POS})["value"] == Engine().ask({"cmd": "solve", "input": POS})["value"]
+    assert e.ask({"cmd": "stop", "depth": 1})["kind"] == "RequestError"
