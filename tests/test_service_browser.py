@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import time
 
 import pytest
-from _server import Server
+from _server import Server, bearer
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
@@ -229,3 +232,172 @@ def test_T34_the_end_of_a_game_reads_as_a_sentence(browser_and_server) -> None: 
         lambda b: b.find_element(By.ID, "status").text if "Game over" in b.find_element(By.ID, "status").text
         else False)
     assert "{" not in status and ("no winner" in status or "wins" in status), status
+
+
+def _open(browser: webdriver.Chrome, server: Server, game: str, until, seed: int = 5,  # type: ignore[no-untyped-def]
+          pick=lambda view: view["legal"][0]) -> tuple[dict, str]:
+    """Create ``game`` (seat 0 a person, bots elsewhere), play seat 0 through the API with
+    ``pick`` until ``until(view)``, then open that game on the page; return the view and the token."""
+    with server.client() as c:
+        g = c.post("/games", json={"game": game, "seed": seed, "seats": ["human"] + ["bot:heuristic"] * 3}).json()
+        token = c.post(f"/games/{g['game_id']}/seats/0/join").json()["token"]
+        for _ in range(200):
+            view = c.get(f"/games/{g['game_id']}/view", headers=bearer(token)).json()
+            if until(view):
+                break
+            assert view["legal"], "the game ended before the position asked for"
+            c.post(f"/games/{g['game_id']}/actions", headers=bearer(token),
+                   json={"action": pick(view), "move": view["move"]}).raise_for_status()
+    browser.get(server.url + "/")
+    browser.execute_script("localStorage.setItem('rook_core.seat', JSON.stringify(arguments[0]));",
+                           {"game": g["game_id"], "token": token, "owner": g["owner_token"]})
+    browser.refresh()
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move")
+                                     == str(view["move"]))
+    return view, token
+
+
+def _seat_actions(server: Server, game_id: str, seat: int, since: int) -> list[str]:
+    db = sqlite3.connect(server.db)
+    try:
+        return [a for (a,) in db.execute("SELECT action FROM actions WHERE game_id = ? AND seat = ? AND n >= ? "
+                                         "ORDER BY n", (game_id, seat, since))]
+    finally:
+        db.close()
+
+
+def test_a_double_click_plays_one_card(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """The second click of a double click lands on the button the answer put in the same place:
+    it must not play a second card."""
+    browser, server = browser_and_server
+    view, _ = _open(browser, server, "tournament",
+                    lambda v: v["observation"]["phase"] == "play" and v["observation"]["tricks"] and v["legal"])
+    button = browser.find_elements(By.CSS_SELECTOR, "#legal button")[0]
+    ActionChains(browser).move_to_element(button).click().pause(0.3).click().perform()
+    WebDriverWait(browser, 30).until(lambda b: int(b.find_element(By.ID, "board").get_attribute("data-move"))
+                                     > view["move"])
+    time.sleep(1)
+    assert _seat_actions(server, view["game_id"], 0, view["move"]) == [view["legal"][0]]
+
+
+def test_a_keyboard_player_goes_on_from_the_action_buttons(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """After a move made with the keyboard, the focus is on the new actions, not back at the page's top."""
+    browser, server = browser_and_server
+    view, _ = _open(browser, server, "tournament", lambda v: bool(v["legal"]))
+    browser.find_elements(By.CSS_SELECTOR, "#legal button")[0].send_keys(Keys.ENTER)
+    for _ in range(2):
+        wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
+        wait.until(lambda b, m=view["move"]: int(b.find_element(By.ID, "board").get_attribute("data-move")) > m
+                   and b.find_elements(By.CSS_SELECTOR, "#legal button"))
+        focused = browser.switch_to.active_element
+        assert focused.tag_name == "button" and focused.find_element(By.XPATH, "..").get_attribute("id") == "legal"
+        view["move"] = int(browser.find_element(By.ID, "board").get_attribute("data-move"))
+        ActionChains(browser).send_keys(Keys.ENTER).perform()      # to the focused button
+    WebDriverWait(browser, 30).until(lambda b: len(_seat_actions(server, view["game_id"], 0, 0)) >= 3)
+
+
+def test_a_refused_move_shows_the_game_as_it_is_now(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """A move the server refuses as stale (409) says so, and the page shows the game's
+    present position at once, not the old buttons until the next poll."""
+    browser, server = browser_and_server
+    view, token = _open(browser, server, "tournament", lambda v: bool(v["legal"]))
+    browser.execute_script("clearInterval(timer);")          # no poll: only the refusal may redraw
+    with server.client() as c:                               # the seat moves elsewhere (another tab)
+        now = c.post(f"/games/{view['game_id']}/actions", headers=bearer(token),
+                     json={"action": view["legal"][0], "move": view["move"]}).json()
+    browser.find_elements(By.CSS_SELECTOR, "#legal button")[-1].click()
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move")
+                                     == str(now["move"]))
+    error = browser.find_element(By.ID, "error").text
+    assert "refused" in error and "stale move" in error
+    assert [b.get_attribute("data-action") for b in browser.find_elements(By.CSS_SELECTOR, "#legal button")] \
+        == now["legal"]
+
+
+def test_the_table_shows_the_nest_the_discards_and_the_passed_cards(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """house-180's nest lies face up once the bidding is over (H-5); the declarer sees the nest
+    it took and its discards; in partnership-57's pass phase the page asks for a card to pass and
+    shows those passed; while the bidding goes on the high bid is not called the contract."""
+    browser, server = browser_and_server
+
+    def cards(what: str) -> list[str]:
+        return [e.text for e in browser.find_elements(By.CSS_SELECTOR, f"#table [data-what='{what}'] .card")]
+
+    def pick(v: dict) -> str:
+        return "pass" if "pass" in v["legal"] else v["legal"][0]
+
+    view, _ = _open(browser, server, "house-180", lambda v: v["observation"].get("nest")
+                    and v["observation"]["declarer"] != 0, seed=7, pick=pick)
+    assert cards("nest") == view["observation"]["nest"]
+
+    view, _ = _open(browser, server, "tournament", lambda v: v["observation"]["phase"] == "bid"
+                    and v["observation"]["high_bid"] and v["legal"], pick=pick)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#table [data-what=contract]")
+    assert f"with {view['observation']['high_bid']}" in browser.find_element(
+        By.CSS_SELECTOR, "#table [data-what='high bid']").text
+
+    def bid_high(v: dict) -> str:
+        return [a for a in v["legal"] if a.startswith("bid")][-1] if v["observation"]["phase"] == "bid" \
+            else v["legal"][0]
+
+    view, _ = _open(browser, server, "tournament", lambda v: v["observation"]["phase"] == "nest"
+                    and len(v["observation"]["discarded"]) == 2, seed=11, pick=bid_high)
+    o = view["observation"]
+    assert cards("nest") == o["nest"] and cards("your discards") == o["discarded"]
+    assert "3 more cards" in browser.find_element(By.ID, "status").text
+
+    view, _ = _open(browser, server, "partnership-57", lambda v: v["observation"]["phase"] == "pass"
+                    and v["observation"].get("passed"), seed=11, pick=bid_high)
+    assert cards("you passed") == view["observation"]["passed"]
+    assert "pass a card to seat 3" in browser.find_element(By.ID, "status").text
+
+
+def test_a_long_seed_is_sent_as_typed(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """A seed past 2**53 reaches the server digit for digit, not rounded to a nearby deal."""
+    browser, server = browser_and_server
+    browser.get(server.url + "/")
+    browser.find_element(By.ID, "seed").send_keys("12345678901234567891")
+    assert len(_play(browser, "tournament", 1)) == 1
+    saved = browser.execute_script("return JSON.parse(localStorage.getItem('rook_core.seat'));")
+    db = sqlite3.connect(server.db)
+    (spec,) = db.execute("SELECT spec FROM games WHERE id = ?", (saved["game"],)).fetchone()
+    db.close()
+    assert json.loads(spec)["seed"] == 12345678901234567891
+
+
+def test_a_reload_while_the_server_cannot_answer_keeps_the_game(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """A reload whose requests fail (the network, a restart, a busy server) neither forgets the game
+    nor frees its seat: the page says the server cannot be reached and goes on once it can."""
+    browser, server = browser_and_server
+    view, token = _open(browser, server, "tournament", lambda v: bool(v["legal"]))
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/view*"]})
+    try:
+        browser.refresh()
+        WebDriverWait(browser, 10).until(lambda b: "cannot be reached" in b.find_element(By.ID, "error").text)
+        time.sleep(2)
+        saved = browser.execute_script("return JSON.parse(localStorage.getItem('rook_core.seat'));")
+        assert saved and saved["game"] == view["game_id"] and saved["token"] == token
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move")
+                                     == str(view["move"]) and b.find_element(By.ID, "error").text == "")
+    with server.client() as c:                    # the seat was never freed: its token still works
+        assert c.get(f"/games/{view['game_id']}/view", headers=bearer(token)).status_code == 200
+
+
+def test_the_table_goes_on_after_the_server_restarts(browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """While the server is down the page says it cannot reach it, in words; once the server is
+    back on the same file, the message goes and the game goes on where it was."""
+    browser, server = browser_and_server
+    view, _ = _open(browser, server, "tournament", lambda v: bool(v["legal"]))
+    server.stop()
+    try:
+        WebDriverWait(browser, 10).until(lambda b: "cannot be reached" in b.find_element(By.ID, "error").text)
+    finally:
+        server.proc = Server(server.db, port=server.port).proc        # the same server, started again
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "error").text == "")
+    assert browser.find_element(By.ID, "board").get_attribute("data-move") == str(view["move"])
+    _keep_playing(browser, 1)
+    assert int(browser.find_element(By.ID, "board").get_attribute("data-move")) > view["move"]
+

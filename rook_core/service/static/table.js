@@ -6,6 +6,8 @@
 // if the seat's token was lost, the game's owner token frees the seat and the
 // page takes it again.  When a hand of a trick game is over, the page asks
 // for its double-dummy review and shows what each seat's costly cards cost.
+// A server that is down or busy only delays the page: it says so and keeps
+// asking; the saved game is forgotten only once the server says it is gone.
 "use strict";
 
 const GAMES = ["tournament", "partnership-57", "crowsnest", "crowsnest-100", "kentucky-discard-original",
@@ -14,6 +16,9 @@ const $ = (id) => document.getElementById(id);
 const COLOURS = {B: "black", G: "green", R: "red", Y: "yellow"};
 const SAVED = "rook_core.seat";
 let game = null, token = null, owner = null, view = null, timer = null, sending = false, shown = null;
+let polling = false;    // a poll of the view is under way
+let actionError = "", pollError = "";   // why the last action was refused; why the last poll failed
+let legalFocused = false;               // the keyboard's focus was on an action button
 let reviewed = 0;   // the last hand whose review was asked for
 let epoch = 0;      // bumped by each new game: an answer to an older game's request is dropped
 
@@ -23,13 +28,40 @@ for (const g of GAMES) {
   $("game").appendChild(o);
 }
 
+// A request to the service; a refusal throws an Error with the server's message
+// and its HTTP status (0: the server could not be reached).
 async function call(method, path, body) {
   const headers = {"Content-Type": "application/json"};
   if (token) headers["Authorization"] = "Bearer " + token;
-  const r = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
-  const data = await r.json();
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+  let r;
+  try {
+    r = await fetch(path, {method, headers, body: text});
+  } catch (e) {
+    throw failure(0, "The server cannot be reached; the page keeps trying.");
+  }
+  let data = null;
+  try {
+    data = await r.json();
+  } catch (e) {
+    data = null;                          // not JSON: a proxy's page, a cut answer
+  }
+  if (!r.ok) {
+    const said = data && typeof data.error === "string" ? data.error : `the server answered ${r.status}`;
+    throw failure(r.status, r.status === 429 ? `The server is busy: ${said}` : said);
+  }
+  if (data === null) throw failure(r.status, `the server's answer to ${method} ${path} was not JSON`);
   return data;
+}
+
+function failure(status, message) {
+  const e = new Error(message);
+  e.status = status;
+  return e;
+}
+
+function showErrors() {
+  $("error").textContent = actionError || pollError;
 }
 
 function cardEl(name) {
@@ -46,13 +78,13 @@ function cards(names) {
   return box;
 }
 
-function line(label, text) {
+function line(label, ...parts) {
   const row = document.createElement("div");
   row.className = "line";
   row.dataset.what = label;
   const b = document.createElement("b");
   b.textContent = label + ": ";
-  row.append(b, text);
+  row.append(b, ...parts);
   return row;
 }
 
@@ -79,7 +111,10 @@ function seatName(s) {
   return seat.kind === "bot" ? `${seat.bot} bot` : seat.taken ? "a person" : "an open seat";
 }
 
+let readingSeats = false;
 async function readSeats() {
+  if (readingSeats) return;
+  readingSeats = true;
   const asked = game;
   try {
     const pub = await call("GET", `/games/${game}`);
@@ -89,7 +124,9 @@ async function readSeats() {
       if (view) render();
     }
   } catch (e) {
-    seatKinds = null;
+    seatKinds = null;         // asked again with the next view
+  } finally {
+    readingSeats = false;
   }
 }
 
@@ -111,7 +148,7 @@ function gameOver(result, o) {
 function render() {
   // Polling returns the same view most of the time: redraw only what changed,
   // so a button is never replaced under the pointer.
-  const key = JSON.stringify(view);
+  const key = JSON.stringify({...view, clock_left: null});
   if (key === shown) return;
   shown = key;
   const o = view.observation;
@@ -138,9 +175,18 @@ function render() {
     table.append(line("bidding", o.bids.length ? o.bids.map(([s, b]) => `seat ${s} ${b === null ? "pass" : b}`)
       .join(", ") : "no call yet"));
     if (o.declarer !== null && o.declarer !== undefined) {
-      table.append(line("contract", `seat ${o.declarer} (team ${o.declarer % 2}) bid ${o.high_bid}` +
-        (o.trump ? `, trump ${COLOURS[o.trump] || o.trump}` : "")));
+      // while the bidding goes on, the seat with the high bid is not yet the declarer
+      table.append(o.phase === "bid"
+        ? line("high bid", `seat ${o.declarer} (team ${o.declarer % 2}) with ${o.high_bid}`)
+        : line("contract", `seat ${o.declarer} (team ${o.declarer % 2}) bid ${o.high_bid}` +
+               (o.trump ? `, trump ${COLOURS[o.trump] || o.trump}` : "")));
     }
+    if (o.nest && o.nest.length) {
+      const open = o.declarer !== o.seat;      // a nest another seat took, shown face up (H-5)
+      table.append(line("nest", open ? `face up, taken by seat ${o.declarer}: ` : "as dealt: ", cards(o.nest)));
+    }
+    if (o.discarded && o.discarded.length) table.append(line("your discards", cards(o.discarded)));
+    if (o.passed && o.passed.length) table.append(line("you passed", `to seat ${(o.seat + 3) % 4}: `, cards(o.passed)));
     table.appendChild(played("trick", "", o.trick));
     if (o.tricks.length) {
       const last = o.tricks[o.tricks.length - 1];
@@ -148,23 +194,49 @@ function render() {
     }
     table.append(line("this hand", `team 0 ${o.points[0]} points (${o.tricks_won[0]} tricks), ` +
       `team 1 ${o.points[1]} points (${o.tricks_won[1]} tricks)`));
+    if (o.score) table.append(line("hand score", `team 0 ${o.score[0]}, team 1 ${o.score[1]}`));
     table.append(line("score", `team 0 ${o.totals[0]}, team 1 ${o.totals[1]}; playing to ${o.target}`));
   }
   $("info").textContent = info.join(" · ");
   const legal = $("legal");
+  // a keyboard player whose button went away with the old view goes on from the first new one
+  const active = document.activeElement;
+  const refocus = legalFocused && (legal.contains(active) || active === document.body);
+  const was = refocus && legal.contains(active) ? active.dataset.action : null;
   legal.replaceChildren();
   for (const a of view.legal) {
     const b = document.createElement("button");
+    b.type = "button";
     b.textContent = a;
     b.dataset.action = a;
-    b.addEventListener("click", () => send(a));
+    b.addEventListener("click", (ev) => send(a, view.move, ev));
     legal.appendChild(b);
+  }
+  if (refocus && legal.firstChild) {
+    ([...legal.children].find((b) => b.dataset.action === was) || legal.firstChild).focus();
   }
   if (view.over) {
     $("status").textContent = gameOver(view.result, o);
   } else {
-    $("status").textContent = view.to_move === view.seat ? "Your move." : `Waiting for seat ${view.to_move}.`;
+    $("status").textContent = view.to_move === view.seat ? prompt(o) : `Waiting for seat ${view.to_move}.`;
   }
+}
+
+// What the seat to move is asked to do, by phase.
+function prompt(o) {
+  if (o.game === "toonerville") {
+    return {buy: "Your move: buy the discard, or pass.", draw: "Your move: draw from the stock, or take the discard."}[o.phase]
+      || "Your move: lay down, meld, lay off or swap, then discard.";
+  }
+  if (o.phase === "bid") return "Your call: bid or pass.";
+  if (o.phase === "trump") return "Your move: name trump.";
+  if (o.phase === "pass") return `Your move: pass a card to seat ${(o.seat + 3) % 4}.`;
+  if (o.phase === "nest") {
+    const left = (o.nest || []).length - (o.discarded || []).length;
+    if ((o.nest || []).length === 1) return "Your move: lay one card face down in place of the widow (it may be the widow itself).";
+    return `Your move: put ${left} more card${left === 1 ? "" : "s"} face down as the nest.`;
+  }
+  return o.trick.length ? "Your move: play a card." : "Your lead.";
 }
 
 function showReview(n, r) {
@@ -193,7 +265,7 @@ function showReview(n, r) {
   for (const [seat, m] of Object.entries(r.mistakes)) {
     const tr = document.createElement("tr");
     tr.dataset.seat = seat;
-    for (const x of [seat === "0" ? "0 (you)" : seat, Number(seat) % 2, m.cards, m.cost]) {
+    for (const x of [Number(seat) === view.seat ? `${seat} (you)` : seat, Number(seat) % 2, m.cards, m.cost]) {
       const td = document.createElement("td");
       td.textContent = x;
       tr.appendChild(td);
@@ -227,48 +299,133 @@ async function reviewFinished() {
     if (game === asked) showReview(n, r);
   } catch (e) {
     if (game !== asked) return;
-    if (/busy|waiting|try again/i.test(e.message)) reviewed = n - 1;   // asked again at the next poll
+    if (e.status === 0 || e.status === 429 || e.status >= 500) reviewed = n - 1;   // asked again at the next poll
     else showReview(n, {error: `Hand ${n}: ${e.message}`});
   }
 }
 
+// Show a view of the page's game, unless it is older than the one shown (a poll
+// sent before an action may be answered after it).
+function show(v) {
+  if (view && view.game_id === v.game_id && v.move < view.move) return;
+  view = v;
+  if (!seatKinds) readSeats();
+  render();
+  reviewFinished();
+}
+
 async function refresh() {
-  if (!game || !token) return;          // a new game is being set up
+  if (!game || !token || polling) return;   // a new game is being set up, or a poll is under way
   const mine = epoch;
+  polling = true;
   try {
     const v = await call("GET", `/games/${game}/view`);
     if (mine !== epoch) return;
-    view = v;
-    render();
-    reviewFinished();
+    pollError = "";
+    show(v);
   } catch (e) {
-    if (mine === epoch) $("error").textContent = e.message;
+    if (mine !== epoch) return;
+    if (e.status === 403 && owner) {
+      await takeBack(mine);
+    } else if (e.status === 404 || e.status === 403) {
+      forget(`${e.status === 404 ? "This game is no longer on the server" : "The seat's token is refused"} ` +
+             `(${e.message}). Choose a game and press Play.`);
+    } else {
+      pollError = e.message;                // down, restarting or busy: asked again at the next poll
+    }
+  } finally {
+    if (mine === epoch) polling = false;
+    showErrors();
   }
 }
 
-async function send(action) {
-  if (sending || !game || !token) return;   // a new game is being set up: its buttons come with its view
-  sending = true;
+// The seat's token was refused: the owner frees the seat and the page takes it again.
+async function takeBack(mine) {
+  const lost = token;
   try {
-    view = await call("POST", `/games/${game}/actions`, {action, move: view.move});
-    $("error").textContent = "";
-    render();
-    reviewFinished();
+    token = owner;
+    await call("POST", `/games/${game}/seats/0/reset`);
+    if (mine !== epoch) return;
+    token = lost;
+    const joined = (await call("POST", `/games/${game}/seats/0/join`)).token;
+    if (mine !== epoch) return;
+    token = joined;
+    localStorage.setItem(SAVED, JSON.stringify({game, token, owner}));
+    pollError = "";
   } catch (e) {
-    $("error").textContent = e.message;
-  } finally {
-    sending = false;
+    if (mine !== epoch) return;
+    token = lost;
+    if (e.status === 403 || e.status === 404) {
+      forget(`The seat of this game cannot be taken back (${e.message}). Choose a game and press Play.`);
+    } else {
+      pollError = e.message;
+    }
   }
+}
+
+function forget(why) {
+  epoch++;                 // answers about the forgotten game are dropped
+  clearInterval(timer);
+  localStorage.removeItem(SAVED);
+  game = token = owner = view = seatKinds = null;
+  shown = null;
+  $("review").hidden = true;
+  pollError = actionError = "";
+  $("board").hidden = true;
+  $("legal").replaceChildren();
+  $("status").textContent = why;
+}
+
+function poll() {
+  clearInterval(timer);
+  timer = setInterval(refresh, 1500);
+}
+
+async function send(action, move, ev) {
+  // The second click of a double click lands on whatever button the answer put there.
+  if (ev && ev.detail > 1) return;
+  if (sending || !game || !token) return;   // a new game is being set up: its buttons come with its view
+  const mine = epoch;
+  sending = true;
+  $("legal").setAttribute("aria-busy", "true");
+  try {
+    const v = await call("POST", `/games/${game}/actions`, {action, move});
+    if (mine !== epoch) return;
+    actionError = "";
+    show(v);
+  } catch (e) {
+    if (mine !== epoch) return;
+    actionError = e.status ? `${action} was refused: ${e.message}` : `${action}: ${e.message}`;
+    if (e.status === 409 || e.status === 422) {
+      shown = null;            // the game may have moved on: show it as it is now
+      polling = false;
+      refresh();
+    }
+  } finally {
+    if (mine === epoch) {
+      sending = false;
+      $("legal").removeAttribute("aria-busy");
+      showErrors();
+    }
+  }
+}
+
+// The seed as JSON: its digits as typed (a number past 2**53 would lose some in JavaScript).
+function seedJSON(body, typed) {
+  if (!/^\d+$/.test(typed)) throw failure(0, `a seed is a whole number from 0 to 2**64-1, not ${typed}`);
+  return JSON.stringify({...body, seed: "SEED"}).replace('"seed":"SEED"', `"seed":${typed.replace(/^0+(?=\d)/, "")}`);
 }
 
 $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   clearInterval(timer);
   const mine = ++epoch;
-  game = token = null;
+  game = token = view = null;
   shown = null;
+  sending = polling = false;
+  actionError = pollError = "";
   $("legal").replaceChildren();   // the last game's actions are not this one's
-  $("error").textContent = "";
+  showErrors();
   reviewed = 0;
   $("review").hidden = true;
   const name = $("game").value;
@@ -276,9 +433,9 @@ $("new-game").addEventListener("submit", async (ev) => {
   const seats = ["human"].concat(Array(players - 1).fill($("bots").value));
   try {
     const body = {game: name, seats};
-    if ($("seed").value !== "") body.seed = Number($("seed").value);
     if (name === "toonerville") body.players = players;
-    const g = await call("POST", "/games", body);
+    const typed = $("seed").value.trim();
+    const g = await call("POST", "/games", typed === "" ? body : seedJSON(body, typed));
     if (mine !== epoch) return;
     const joined = (await call("POST", `/games/${g.game_id}/seats/0/join`)).token;
     if (mine !== epoch) return;
@@ -288,16 +445,19 @@ $("new-game").addEventListener("submit", async (ev) => {
     localStorage.setItem(SAVED, JSON.stringify({game, token, owner}));
     seatKinds = null;
     await refresh();
-    readSeats();
-    clearInterval(timer);
-    timer = setInterval(refresh, 1500);
+    if (mine === epoch) poll();
   } catch (e) {
-    $("status").textContent = "Error: " + e.message;
+    if (mine === epoch) $("status").textContent = "Error: " + e.message;
   }
 });
 
+// The keyboard's focus: on an action button, or elsewhere (see render).
+document.addEventListener("focusin", (ev) => { legalFocused = $("legal").contains(ev.target); });
+
 // Go on with the game of this browser's last visit, if it is still there
 // (unless a new game was started meanwhile: then that one's state is kept).
+// A server that is down or busy is asked again; the seat is taken back with
+// the owner token if its own token is refused.
 (async () => {
   let saved = null;
   try {
@@ -310,32 +470,7 @@ $("new-game").addEventListener("submit", async (ev) => {
   game = saved.game;
   token = saved.token;
   owner = typeof saved.owner === "string" ? saved.owner : null;
-  try {
-    let v;
-    try {
-      v = await call("GET", `/games/${game}/view`);
-    } catch (e) {
-      if (mine !== epoch) return;
-      if (!owner) throw e;
-      // The seat's token no longer works: the owner frees the seat and takes it again.
-      token = owner;
-      await call("POST", `/games/${game}/seats/0/reset`);
-      if (mine !== epoch) return;
-      token = (await call("POST", `/games/${game}/seats/0/join`)).token;
-      if (mine !== epoch) return;
-      localStorage.setItem(SAVED, JSON.stringify({game, token, owner}));
-      v = await call("GET", `/games/${game}/view`);
-    }
-    if (mine !== epoch) return;
-    view = v;
-    render();
-    reviewFinished();
-    readSeats();
-    clearInterval(timer);
-    timer = setInterval(refresh, 1500);
-  } catch (e) {
-    if (mine !== epoch) return;
-    localStorage.removeItem(SAVED);
-    game = token = owner = null;
-  }
+  $("status").textContent = "Going on with the game of your last visit…";
+  await refresh();
+  if (mine === epoch && game) poll();   // unless it is gone, or a new game was started meanwhile
 })();
