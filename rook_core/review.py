@@ -125,6 +125,17 @@ class HandReview:
                 out[c.seat] = (n + 1, p + c.cost)
         return out
 
+    def mistakes_exact(self) -> dict[int, bool]:
+        """Return, for each seat, whether :meth:`mistakes` is exact for it: false
+        when a budget cut the search of one of its cards short, whose cost is
+        then a lower bound (so are the seat's count and points)."""
+        return {s: all(c.exact for c in self.cards if c.seat == s) for s in range(4)}
+
+    def _mistakes_json(self) -> dict[str, dict[str, Any]]:
+        exact = self.mistakes_exact()
+        return {str(s): {"cards": n, "cost": p, **({} if exact[s] else {"exact": False})}
+                for s, (n, p) in self.mistakes().items()}
+
     def to_json(self) -> dict[str, Any]:
         """Return the review as JSON-ready data (docs/FORMATS.md, ``rook analyse``)."""
         worth = self.worth
@@ -133,7 +144,7 @@ class HandReview:
             "trump": color_name(self.trump), "points": list(self.points), "total": self.total,
             "worth": None if worth is None else _one(worth),
             "cards": [c.to_json() for c in self.cards],
-            "mistakes": {str(s): {"cards": n, "cost": p} for s, (n, p) in self.mistakes().items()},
+            "mistakes": self._mistakes_json(),
             "nodes": self.nodes,
         }
         if self.nest_skipped:
@@ -165,8 +176,10 @@ class HandReview:
                 more = "" if c.exact else " or more"
                 lines.append(f"  trick {c.trick}: seat {c.seat} played {card_name(c.card)}, "
                              f"{c.cost}{more} points given away (best: {best})")
+        exact = self.mistakes_exact()
         for s, (n, p) in self.mistakes().items():
-            lines.append(f"  seat {s} (team {s % 2}): {n} costly card(s), {p} points")
+            least = "" if exact[s] else "at least "
+            lines.append(f"  seat {s} (team {s % 2}): {least}{n} costly card(s), {least}{p} points")
         if self.nest_skipped:
             lines.append(f"  no nest review: {self.nest_skipped}")
         if self.nest is not None:

@@ -93,6 +93,16 @@ def test_a_cut_search_gives_bounds_not_a_wrong_cost() -> None:
     for a, b in zip(exact.cards, cut.cards):
         assert b.before[0] <= a.before[0] <= a.before[1] <= b.before[1]
         assert b.cost <= a.cost         # a lower bound when not exact
+    # the totals by seat: lower bounds too, and marked so wherever one of the seat's cards is not exact
+    full, part = exact.to_json()["mistakes"], cut.to_json()["mistakes"]
+    assert all("exact" not in m for m in full.values())
+    for s in range(4):
+        inexact = any(not c.exact for c in cut.cards if c.seat == s)
+        assert part[str(s)].get("exact", True) is not inexact
+        assert part[str(s)]["cost"] <= full[str(s)]["cost"]
+        if not inexact:
+            assert part[str(s)] == full[str(s)]
+    assert any("at least" in line for line in cut.text().splitlines() if line.startswith("  seat"))
 
 
 def test_T8_T14_a_time_budget_gives_bounds_not_a_wrong_cost() -> None:

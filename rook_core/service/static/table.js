@@ -265,7 +265,9 @@ function showReview(n, r) {
   for (const [seat, m] of Object.entries(r.mistakes)) {
     const tr = document.createElement("tr");
     tr.dataset.seat = seat;
-    for (const x of [Number(seat) === view.seat ? `${seat} (you)` : seat, Number(seat) % 2, m.cards, m.cost]) {
+    const more = m.exact === false ? " or more" : "";    // a search cut short: lower bounds
+    for (const x of [Number(seat) === view.seat ? `${seat} (you)` : seat, Number(seat) % 2, `${m.cards}${more}`,
+                     `${m.cost}${more}`]) {
       const td = document.createElement("td");
       td.textContent = x;
       tr.appendChild(td);
