@@ -401,3 +401,27 @@ def test_the_table_goes_on_after_the_server_restarts(browser_and_server) -> None
     _keep_playing(browser, 1)
     assert int(browser.find_element(By.ID, "board").get_attribute("data-move")) > view["move"]
 
+
+
+def test_a_move_typed_as_its_text_is_played_and_a_bad_one_is_refused_by_name(
+        browser_and_server) -> None:  # type: ignore[no-untyped-def]
+    """The field under the buttons sends any move as its text: what a Toonerville
+    lay-down needs when the buttons list only some of the ways to lay."""
+    browser, server = browser_and_server
+    browser.get(server.url + "/")
+    Select(browser.find_element(By.ID, "players")).select_by_visible_text("3")
+    browser.find_element(By.ID, "seed").send_keys("1")
+    Select(browser.find_element(By.ID, "game")).select_by_value("toonerville")
+    browser.find_element(By.ID, "start").click()
+    wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#legal button"))
+    field = browser.find_element(By.ID, "typed-action")
+    field.send_keys("fly", Keys.ENTER)
+    wait.until(lambda b: "fly was refused" in b.find_element(By.ID, "error").text)
+    assert field.get_attribute("value") == "fly"                 # kept, to be corrected
+    before = browser.find_element(By.ID, "board").get_attribute("data-move")
+    action = browser.find_element(By.CSS_SELECTOR, "#legal button").get_attribute("data-action")
+    field.clear()
+    field.send_keys(action, Keys.ENTER)
+    wait.until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move") != before)
+    assert browser.find_element(By.ID, "error").text == "" and field.get_attribute("value") == ""

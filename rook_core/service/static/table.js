@@ -204,12 +204,13 @@ function render() {
   const refocus = legalFocused && (legal.contains(active) || active === document.body);
   const was = refocus && legal.contains(active) ? active.dataset.action : null;
   legal.replaceChildren();
+  const drawnAt = view.move;          // a button sends the move it was drawn for
   for (const a of view.legal) {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = a;
     b.dataset.action = a;
-    b.addEventListener("click", (ev) => send(a, view.move, ev));
+    b.addEventListener("click", (ev) => send(a, drawnAt, ev));
     legal.appendChild(b);
   }
   if (refocus && legal.firstChild) {
@@ -417,6 +418,16 @@ function seedJSON(body, typed) {
   if (!/^\d+$/.test(typed)) throw failure(0, `a seed is a whole number from 0 to 2**64-1, not ${typed}`);
   return JSON.stringify({...body, seed: "SEED"}).replace('"seed":"SEED"', `"seed":${typed.replace(/^0+(?=\d)/, "")}`);
 }
+
+// A move typed as its text: a Toonerville lay-down the buttons leave out (they
+// list at most a few hundred of them), or any move by keyboard.
+$("typed").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const text = $("typed-action").value.trim();
+  if (!text || !view) return;
+  await send(text, view.move);
+  if (!actionError) $("typed-action").value = "";
+});
 
 $("new-game").addEventListener("submit", async (ev) => {
   ev.preventDefault();
