@@ -335,7 +335,10 @@ class Variant:
 
     @property
     def deck_size(self) -> int:
-        return len(self.ranks) * L.N_COLORS + len(self.permanent_trumps) + int(self.bird)
+        """C-3, T-2: the number of cards in the deck.  A permanent trump that
+        the ranks already hold (``R5`` with ranks 5-14) is one card, not two."""
+        mask = self._derived.get("deck_mask")
+        return int(mask if mask is not None else self._compute_deck_mask()).bit_count()
 
     @property
     def points_table(self) -> tuple[int, ...]:

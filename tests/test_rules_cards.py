@@ -190,6 +190,25 @@ def test_C3_deal_uses_exactly_the_deck() -> None:
         assert union | h.nest.mask == v.deck_mask
 
 
+def test_C3_T2_a_permanent_trump_among_the_ranks_is_one_card_of_the_deck() -> None:
+    # R5 is in the ranks 5-14 already: making it a permanent trump adds no
+    # card, so the deck holds 41 cards and 9 each leave a nest of 5, not 6.
+    base = PRESETS["red-one"]
+    changes = dict(permanent_trumps=("R5",), counters=((5, 5), (10, 10), (14, 10), ("Rook", 20)), max_bid=120)
+    with pytest.raises(VariantError, match="T-2"):
+        base.replace(**changes)                       # a nest of 6 (red-one's) no longer fits
+    v = base.replace(nest_size=5, **changes)
+    assert v.deck_size == len(CardSet(v.deck_mask)) == 41
+    h = HandState.deal(v, seed=1)
+    assert [len(h.hand(s)) for s in range(4)] == [9] * 4 and len(h.nest) == 5
+    h.bid(70)
+    for _ in range(3):
+        h.pass_bid()
+    h.discard(list(h.hand(h.declarer))[:5])
+    h.name_trump("G")
+    assert [len(h.hand(s)) for s in range(4)] == [9] * 4
+
+
 # --------------------------------------------------------------------- C-4
 
 def test_C4_rank_order_14_high_down_to_lowest() -> None:
