@@ -188,19 +188,22 @@ def test_T3_a_bid_must_be_higher_than_the_high_bid() -> None:
     assert h.high_bid == 85 and h.declarer == 2  # the high bidder so far
 
 
-def test_T3_no_jump_bids_raise_exactly_one_step() -> None:
-    h = HandState.deal("partnership-57", seed=2)
-    assert h.legal_actions() == [BID + 70]  # opener must bid, no jump
-    with pytest.raises(IllegalActionError) as e:
-        h.bid(75)
-    assert e.value.rule == "T-3" and "jump" in str(e.value) and "70" in str(e.value)
+def test_T3_no_jump_bids_raise_exactly_one_step_but_the_opening_bid_is_any_from_the_minimum() -> None:
+    """T-3: the opening bid is at least min_bid; with jump_bids false each
+    *raise* is one step (the opener must bid, T-6)."""
+    v = PRESETS["partnership-57"]
+    h = HandState.deal(v, seed=2)
+    assert h.legal_actions() == [BID + b for b in range(v.min_bid, v.max_bid + 1, v.bid_step)]
     h.bid(70)
     assert h.legal_actions() == [PASS, BID + 75]
     with pytest.raises(IllegalActionError) as e:
         h.bid(80)
-    assert e.value.rule == "T-3" and "75" in str(e.value)
+    assert e.value.rule == "T-3" and "jump" in str(e.value) and "75" in str(e.value)
     h.bid(75)
     assert h.legal_actions() == [PASS, BID + 80]
+    h = HandState.deal(v, seed=2)
+    h.bid(120)                                    # an opening above the minimum
+    assert h.legal_actions() == [PASS, BID + 125]
 
 
 def test_T3_no_bid_may_exceed_max_bid() -> None:
@@ -587,7 +590,7 @@ def test_section4_stick_the_dealer_only_when_nobody_bid() -> None:
 def test_section4_jump_bids_knob() -> None:
     no_jump = Variant.from_preset("tournament", jump_bids=False)
     h = HandState.deal(no_jump, seed=5)
-    assert h.legal_actions() == [PASS, BID + 70]
+    assert h.legal_actions() == [PASS] + [BID + b for b in range(70, 121, 5)]   # T-3: any opening bid
     h.bid(70)
     assert h.legal_actions() == [PASS, BID + 75]
     with pytest.raises(IllegalActionError) as e:

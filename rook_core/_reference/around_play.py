@@ -121,7 +121,8 @@ class Auction:
             out.append(None)
         lowest = high + v.bid_step if high else v.min_bid          # T-3
         for b in range(v.min_bid, v.max_bid + 1, v.bid_step):
-            if b >= lowest and (v.jump_bids or b == lowest):
+            # T-3: without jump bids a raise is one step; the opening bid is any from min_bid
+            if b >= lowest and (v.jump_bids or not high or b == lowest):
                 out.append(b)
         return out
 

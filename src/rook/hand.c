@@ -174,7 +174,8 @@ static int check_bid(const rook_hand *h, const rook_rules *r, int action)
         return ROOK_E_BID_STEP;
     if (b <= h->high_bid)
         return ROOK_E_BID_NOT_HIGHER;
-    if (!r->jump_bids && b != (h->high_bid ? h->high_bid + r->bid_step : r->min_bid))
+    /* T-3: without jump bids a raise is one step; the opening bid is any from min_bid */
+    if (!r->jump_bids && h->high_bid && b != h->high_bid + r->bid_step)
         return ROOK_E_BID_JUMP;
     return ROOK_OK;
 }
@@ -298,7 +299,7 @@ int rook_hand_legal(const rook_hand *h, const rook_rules *r, uint16_t *out)
         if (check_bid(h, r, ROOK_A_PASS) == ROOK_OK)
             out[n++] = ROOK_A_PASS;
         int lo = h->high_bid ? h->high_bid + r->bid_step : r->min_bid;
-        int hi = r->jump_bids ? r->max_bid : (lo <= r->max_bid ? lo : r->max_bid);
+        int hi = r->jump_bids || !h->high_bid ? r->max_bid : (lo <= r->max_bid ? lo : r->max_bid);
         for (int b = lo; b <= hi; b += r->bid_step)
             out[n++] = (uint16_t)(ROOK_A_BID + b);
         return n;
