@@ -134,8 +134,6 @@ SCENARIOS: dict[str, Scenario] = {
                   lambda h: h.bid(75), "T-3", ["bid 75", "higher", "80"]),
     "jump bid": (lambda: _after(bidding("partnership-57"), lambda h: h.bid(70)),
                  lambda h: h.bid(80), "T-3", ["bid 80", "jump", "75"]),
-    "jump opening": (lambda: bidding("partnership-57"), lambda h: h.bid(75), "T-3",
-                     ["bid 75", "jump", "70"]),
     # T-6
     "opener passes": (lambda: bidding("partnership-57"), lambda h: h.pass_bid(), "T-6",
                       ["pass", "opener must bid"]),
@@ -296,6 +294,18 @@ def test_unknown_action_number_is_refused_and_changes_nothing() -> None:
             h.apply(a)
         assert str(a) in str(e.value)
         assert_unchanged(h, snap)
+
+
+@pytest.mark.parametrize("action", [True, False, 1.0, "1", None])
+def test_an_action_that_is_not_an_int_is_refused_in_every_phase_and_changes_nothing(action: object) -> None:
+    """``True`` is no action, though Python counts it as the int 1 (the card B1)."""
+    h = HandState.deal("tournament", seed=3)
+    for _ in range(3):
+        snap = snapshot(h)
+        with pytest.raises(IllegalActionError, match="is not an action"):
+            h.apply(action)
+        assert_unchanged(h, snap)
+        h.apply(h.legal_actions()[-1])
 
 
 def test_undo_with_nothing_to_undo_is_refused() -> None:

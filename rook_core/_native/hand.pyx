@@ -249,7 +249,7 @@ cdef class HandCore:
         cdef int err
         cdef int a
         try:
-            if not isinstance(action, int):
+            if isinstance(action, bool) or not isinstance(action, int):   # True is no card (B1)
                 raise TypeError
             a = action
         except (TypeError, OverflowError):
