@@ -68,7 +68,7 @@ def _solve(budget: int, time_budget: float, at_least: int | None,
         try:
             out = answer(obj)
         finally:
-            if show:
+            if show and sys.stderr.isatty():
                 sys.stderr.write("\n")
         res, pos = out.pop("_solution"), out.pop("_position")
         if show:
@@ -81,7 +81,10 @@ def _solve(budget: int, time_budget: float, at_least: int | None,
 
 
 def _bounds_line(lo: int, hi: int, nodes: int) -> None:
-    """Show the bounds proven so far on a position's value (stderr, one line)."""
+    """Show the bounds proven so far on a position's value (stderr, one line
+    rewritten in place; nothing when stderr is not a terminal)."""
+    if not sys.stderr.isatty():
+        return
     what = f"value {lo}" if lo == hi else f"value in [{lo}, {hi}]"
     sys.stderr.write(f"\r  {what} after {nodes:,} nodes   ")
     sys.stderr.flush()
@@ -355,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     ne.add_argument("--show", action="store_true", help="print a readable table instead of JSON")
     games = sorted(PRESETS) + ["toonerville"]
     pl = sub.add_parser("play", help="play a seeded game between bots and print it")
-    pl.add_argument("--preset", default="tournament", choices=games)
+    pl.add_argument("--preset", default="tournament", choices=games, help="the game")
     pl.add_argument("--seed", type=flags.seed, default=0, help="the game's seed (default 0)")
     pl.add_argument("--agents", default=None,
                     help="agent kinds, comma separated, one per seat (random, heuristic, pimc, dd, modelbid; "
@@ -373,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reads one JSON document per line on stdin: a hand (rook-hand/1), a game "
                     "(rook-game/1, e.g. from rook play --json) or the history of a finished rook serve "
                     "game; writes one JSON line per document with the review of each played hand, or "
-                    "text with --show.  Example: rook play --seed 3 --json | rook analyse --show")
+                    "text with --show.")
     an.add_argument("--budget", type=flags.BUDGET, default=0,
                     help="node budget per search (0: none, the default); past it a card's cost is a lower bound")
     an.add_argument("--time-budget", type=flags.seconds, default=0.0, metavar="SECONDS",
@@ -383,7 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     an.add_argument("--nest", action="store_true",
                     help="also review the nest: each trump with its best discard, double dummy (slow)")
-    an.add_argument("--nest-budget", type=flags.BUDGET, default=0, help="node budget per search of the nest review")
+    an.add_argument("--nest-budget", type=flags.BUDGET, default=0,
+                    help="node budget per search of the nest review (0: none)")
     an.add_argument("--nest-time-limit", type=flags.seconds, default=0.0, metavar="SECONDS",
                     help="seconds for the whole nest review of a hand (0: none), as rook nest --time-limit")
     an.add_argument("--show", action="store_true", help="print the reviews for people instead of JSON")
@@ -391,9 +395,8 @@ def build_parser() -> argparse.ArgumentParser:
         "odds", help="the odds of making each bid with a hand, per trump, by double-dummy simulation",
         description="Deals the cards a seat cannot see at random, makes the seat the declarer and "
                     "solves each deal double dummy for each trump (the nest handled by the heuristic "
-                    "declarer); prints the share of deals in which the declaring team makes each bid. "
-                    "Example: rook odds --preset tournament --hand 'R14 R13 R12 R10 R9 B14 B5 G14 Y5'")
-    od.add_argument("--preset", default="tournament", choices=sorted(PRESETS))
+                    "declarer); prints the share of deals in which the declaring team makes each bid.")
+    od.add_argument("--preset", default="tournament", choices=sorted(PRESETS), help="the game")
     hand = od.add_mutually_exclusive_group(required=True)
     hand.add_argument("--hand", help="the seat's cards before the bidding (e.g. 'R14 R13 B5 ...')")
     hand.add_argument("--deal", type=flags.seed, metavar="SEED", help="take the seat's cards of this deal")
@@ -418,13 +421,15 @@ def build_parser() -> argparse.ArgumentParser:
                     help="deals in the simulation, each played twice (default 400)")
     si = sub.add_parser("simulate", help="many seeded hands or games between bots: summary, "
                                          "columns, plots")
-    si.add_argument("--preset", default="tournament", choices=games)
+    si.add_argument("--preset", default="tournament", choices=games, help="the game")
     si.add_argument("--agents", default=None,
                     help="agent kinds, seat 0 first (random, heuristic, pimc, dd, modelbid; Toonerville: random, "
                          "heuristic); default heuristic,random,... alternating")
     unit = si.add_mutually_exclusive_group()
-    unit.add_argument("--hands", type=flags.int_in(0, flags.COUNT_MAX), help="single hands to play (default 1000)")
-    unit.add_argument("--games", type=flags.int_in(0, flags.COUNT_MAX), help="games to play to the target")
+    unit.add_argument("--hands", type=flags.int_in(0, flags.COUNT_MAX),
+                      help="single hands to play (default 1000; Toonerville plays --games)")
+    unit.add_argument("--games", type=flags.int_in(0, flags.COUNT_MAX),
+                      help="games to play to the target (Toonerville: default 20); --out also writes them")
     si.add_argument("--seed", type=flags.seed, default=0, help="the run's seed (default 0)")
     si.add_argument("--workers", type=flags.WORKERS, default=1,
                     help="threads for the native loop (random and heuristic agents), processes "
@@ -433,7 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="play every deal twice with the sides swapped")
     si.add_argument("--max-hands", type=flags.int_in(1, 10**6), default=200, help="stop a game after this many hands")
     si.add_argument("--worlds", type=flags.int_in(1, 100_000), default=None,
-                    help="worlds per card decision of pimc agents")
+                    help="worlds per card decision of pimc agents (default 16)")
     si.add_argument("--tolerance", type=flags.int_in(0, 10_000), default=None, metavar="POINTS",
                     help="pimc agents take each world's card values only to within this many points, "
                          "times the share of the hand's points not yet taken (0: exact, the default; "
@@ -454,7 +459,8 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     _toonerville_options(si)
     se = sub.add_parser("serve", help="the HTTP JSON service, with a browser table (needs the serve extra)")
-    se.add_argument("--host", default="127.0.0.1")
+    se.add_argument("--host", default="127.0.0.1",
+                    help="the address to listen on (127.0.0.1: this machine only; 0.0.0.0: every interface)")
     se.add_argument("--port", type=flags.int_in(0, 65535), default=8000,
                     help="the TCP port (default 8000; 0: any free one)")
     se.add_argument("--db", type=flags.file_name, default="rook-games.sqlite",
@@ -525,6 +531,10 @@ def _check_trick_only(args: argparse.Namespace) -> None:
                                 "(which plays whole games: --games N)")
     elif args.players is not None or args.rounds is not None:
         raise RookError("--players and --rounds are for --preset toonerville")
+    pimc_flags = [f for f, name in (("--worlds", "worlds"), ("--tolerance", "tolerance"),
+                                    ("--decision-time", "decision_time")) if getattr(args, name, None) is not None]
+    if args.preset != "toonerville" and pimc_flags and "pimc" not in (args.agents or ""):
+        raise RookError(f"{', '.join(pimc_flags)} set pimc agents, and --agents has none")
 
 
 def _one_line(text: str) -> str:

@@ -78,8 +78,9 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
-        if (action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
-                and "default" not in text):
+        # by identity: a default of 0 (a budget's "none") equals False, and is shown
+        shown = not (action.default is None or action.default is False or action.default is argparse.SUPPRESS)
+        if action.option_strings and shown and "default" not in text:
             text += " (default: %(default)s)"
         return text
 
@@ -91,8 +92,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "(the next line is read).",
               "echo '{\"preset\":\"tournament\",\"trump\":\"R\",\"leader\":0,\"trick\":[\"B5\"],"
               "\"hands\":[[\"B6\"],[\"B7\",\"Rook\"],[\"B8\",\"R5\"],[\"B9\",\"G5\"]]}' | rook legal"),
-    "perft": ("Reads positions (docs/FORMATS.md) as JSON lines on stdin and writes, per line, the number "
-              "of card sequences --depth cards deep.", "... | rook perft --depth 3"),
+    "perft": ("Reads positions (docs/FORMATS.md) as JSON lines on stdin and writes, per line, the counts "
+              "of card sequences 1, 2, ..., --depth cards deep (a list, the last count repeating past the end "
+              "of the hand).", "... | rook perft --depth 3"),
     "solve": ("Reads positions (docs/FORMATS.md) as JSON lines on stdin and writes, per line, the "
               "double-dummy value, every legal card's value and the best cards (JSON), or a table with "
               "--show; a budget that runs out gives the bounds proven.",
@@ -121,6 +123,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "SQLite file --db, simulation results to --jobs-dir; it prints its address when it is up.",
               "rook serve --port 8000   # then open http://127.0.0.1:8000/"),
     "engine": ("Reads one JSON command per line on stdin (new, legal, act, observe, bot, solve, review, "
-               "...; docs/FORMATS.md) and writes one JSON answer per line on stdout.",
+               "stop, ...; docs/engine.md) and writes one JSON answer per line on stdout.",
                "echo '{\"cmd\": \"new\", \"game\": \"tournament\", \"seed\": 1}' | rook engine"),
 }

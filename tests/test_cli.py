@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -200,18 +201,37 @@ def test_solve_show_and_errors() -> None:
 
 
 def test_solve_show_prints_the_bounds_as_they_narrow() -> None:
-    """``rook solve --show``: a live line on stderr with the bounds proven on
-    the value, narrowing to the value the table then shows."""
+    """``rook solve --show``: on a terminal, a live line on stderr with the
+    bounds proven on the value, narrowing to the value the table then shows;
+    nothing on stderr when it is not a terminal (a log, a pipe)."""
     big = HandState.deal("tournament", seed=3)
     while big.phase.label != "play":
         big.apply(big.legal_actions()[-1] if big.phase.label == "bid" and big.high_bid == 0 else big.legal_actions()[0])
     full = {"id": "big", "preset": "tournament", "trump": "BGRY"[big.trump], "leader": big.leader,
             "trick": [], "hands": [big.hand(s).names() for s in range(4)],
             "nest_points": big.nest_points}
-    shown = rook("solve", "--show", stdin=json.dumps(full) + "\n")
+    import os
+    import pty
     value = Solver().value(full)
-    assert shown.returncode == 0 and f"value: team 0 takes {value} points" in shown.stdout
-    steps = [part.strip() for part in shown.stderr.splitlines() if part.strip()]  # \r read as a line end
+    piped = rook("solve", "--show", stdin=json.dumps(full) + "\n")       # stderr not a terminal: no live line
+    assert piped.returncode == 0 and f"value: team 0 takes {value} points" in piped.stdout and piped.stderr == ""
+    master, slave = pty.openpty()                                      # stderr a terminal: the live line
+    proc = subprocess.Popen([sys.executable, "-m", "rook_core.cli", "solve", "--show"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    out, _ = proc.communicate(json.dumps(full) + "\n", timeout=300)
+    assert proc.returncode == 0 and out == piped.stdout
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:                                                # the terminal's other end has closed
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
+    steps = [part.strip() for part in err.decode().splitlines() if part.strip()]  # \r read as a line end
     bounds = []
     for step in steps:
         what = step.split(" after ")[0]
@@ -239,9 +259,22 @@ def test_every_subcommand_says_what_it_reads_and_writes_with_an_example_and_its_
         text = p.format_help()
         assert p.description and len(p.description) > 40, name
         assert "\nexample:\n  " in text and ("rook " + p.prog.split()[-1]) in text.split("example:")[1], name
+        assert text.count("example:") == 1 and "Example:" not in text, name      # one example, not two
         for action in p._actions:
-            if action.option_strings and action.default not in (None, False, "==SUPPRESS=="):
+            # by identity: a default of 0 equals False, and must be shown too
+            if action.option_strings and not any(action.default is x for x in (None, False)) \
+                    and action.default != argparse.SUPPRESS:
+                assert action.help, (name, action.dest)        # argparse prints no line for a flag without help
                 assert "default" in (p._get_formatter()._get_help_string(action) or ""), (name, action.dest)
+
+
+def test_pimc_flags_without_a_pimc_agent_are_refused_not_ignored() -> None:
+    for flags in (["--worlds", "5"], ["--tolerance", "3"], ["--decision-time", "1"]):
+        done = rook("simulate", "--hands", "4", *flags)
+        assert done.returncode == 2 and flags[0] in done.stderr and "pimc" in done.stderr, done.stderr
+    done = rook("simulate", "--hands", "2", "--worlds", "2", "--agents", "pimc,random,random,random",
+                "--no-progress", "--json")
+    assert done.returncode == 0, done.stderr
 
 
 def test_serve_prints_its_address_once_it_listens(tmp_path: Path) -> None:

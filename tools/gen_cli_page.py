@@ -21,14 +21,25 @@ WIDTH = "100"   # tests/test_docs_run.py runs the page's commands with COLUMNS=1
 
 HEAD = """# The command line
 
-`rook` is one command with a subcommand per task. Positions, hands and
-answers are JSON lines in the formats of [FORMATS.md](FORMATS.md); every
-subcommand's `--help` says what it reads and writes, shows an example and
-gives each flag's default. This page is those help texts, as the commands
-print them.
+`rook` is one command with a subcommand per task (`python -m rook_core` is
+the same command); `rook --help` lists the subcommands and `rook --version`
+names the installed version:
 
-A bad value gets one line that names the flag and what it takes, and exit
-status 2, before any work starts (output folders are checked first too):
+```console
+$ rook --version
+rook_core ...
+```
+
+Positions, hands and answers are JSON lines in the formats of
+[FORMATS.md](FORMATS.md); every subcommand's `--help` says what it reads and
+writes, shows an example and gives each flag's default. This page is those
+help texts, as the commands print them.
+
+A bad value stops a command before any work starts, with exit status 2 and
+one line that names the flag and what it takes (after the usage when the
+flag's type refuses it). The files named by `--out`, `--report`, `--plot`
+and `--db` are checked first too: their folder must exist and their suffix
+must be one the command writes.
 
 """
 
@@ -37,11 +48,32 @@ ERRORS = [("rook simulate --hands -5", 2), ("rook play --seed -1", 2),
 
 TAIL = """
 JSON output is strict JSON (`null`, never `NaN`). The commands that read JSON
-lines (`legal`, `perft`, `solve`, `analyse`, `contract`) answer a bad line
-with `{"id": ..., "error": ...}`, go on with the next line, and exit with
-status 1 at the end. The same seed gives the same `rook play` log, byte for
-byte.
+lines (`legal`, `perft`, `solve`, `nest`, `analyse`, `contract`) answer a
+bad line with `{"id": ..., "error": ..., "kind": ...}` ([the
+formats](FORMATS.md#the-json-lines-commands)), go on with the next line, and
+exit with status 1 at the end; `rook engine` does the same with its requests
+([rook engine](engine.md)). The same seed gives the same `rook play` log,
+byte for byte.
 """
+
+
+# What a help text cannot show: an example run, under the command's help.
+EXTRA = {
+    "perft": """
+Each answer is a list: the counts for the next 1, 2, ..., D cards, the last
+count repeating past the end of the hand. Three tricks from the end:
+
+```console
+$ echo '{"id":"end","preset":"tournament","trump":"R","leader":0,"hands":\
+[["B14","B5","G10"],["R14","B6","G5"],["B10","Y5","G14"],["R5","B7","Y10"]]}' | rook perft --depth 4
+{"id": "end", "perft": [3, 3, 3, 5]}
+```
+""",
+    "solve": """
+With `--show` on a terminal, the bounds proven so far also go to stderr as
+the search narrows them, on one line rewritten in place.
+""",
+}
 
 
 def run(command: str) -> str:
@@ -60,7 +92,7 @@ def main() -> None:
     from rook_core.cli import subcommands
     for name, summary, _ in subcommands():
         parts.append(f"\n## rook {name}\n\n{summary[0].upper() + summary[1:]}.\n\n```console\n"
-                     f"$ rook {name} --help\n{run(f'rook {name} --help')}```\n")
+                     f"$ rook {name} --help\n{run(f'rook {name} --help')}```\n" + EXTRA.get(name, ""))
     parts.append(TAIL)
     PAGE.write_text("".join(parts))
     print(f"wrote {PAGE.relative_to(ROOT)}")
