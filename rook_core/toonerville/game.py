@@ -20,8 +20,10 @@ Engine choices where RULES.md is silent, each documented where it applies:
 * the new meld of a bird swap is part of the swap action, and a swap needs
   the contract laid, as further melds do (TV-7, TV-9);
 * with ``no_discard_of_taken``, a player whose hand holds only copies of the
-  top discard may not take it, and no action may leave only copies of the
-  card taken, which could not be discarded (section 5);
+  top discard may take it only if all those cards can then go into melds
+  this turn, and no action may leave only copies of the card taken unless
+  they can all still be melded or laid off: they could not be discarded
+  (section 5, TV-10);
 * where the last card may not be a discard (round 11), an action may leave
   one card only if it can be laid off next (TV-10);
 * the buy window opens only when the stock (with the pile it would be
@@ -55,11 +57,11 @@ from ..rng import check_seed, hand_seed
 from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
 from .contracts import CONTRACTS, Contract
 from .hand import FULL_DECK, MultiHand, card_points
-from .melds import arrange_meld, candidate_melds
+from .melds import MIN_SET, arrange_meld, candidate_melds
 from .rules import ToonervilleRules
 from .table import TableMeld, fits_table
 
-__all__ = ["ToonervilleGame", "RoundEnd", "PHASES", "LISTED_LAYS", "leave_problem"]
+__all__ = ["ToonervilleGame", "RoundEnd", "PHASES", "LISTED_LAYS", "leave_problem", "can_shed"]
 
 PHASES = ("draw", "buy", "play", "over")
 LISTED_LAYS = 500
@@ -187,11 +189,17 @@ class ToonervilleGame:
 
     def _can_take(self, player: int) -> bool:
         """Whether ``player`` may take the top discard: there is one, and (with
-        ``no_discard_of_taken``) the hand holds another card to discard."""
+        ``no_discard_of_taken``) the hand holds another card to discard, or all
+        its cards, the taken one too, can go into melds this turn (TV-7, TV-10)."""
         if not self.discard:
             return False
-        hand = self.hands[player]
-        return not (self.rules.no_discard_of_taken and sum(hand) == hand[self.discard[-1]])
+        hand, top = self.hands[player], self.discard[-1]
+        if not self.rules.no_discard_of_taken or sum(hand) != hand[top]:
+            return True
+        copies, con = hand[top] + 1, self.contract
+        if self.laid[player]:
+            return can_shed(top, copies, self.table, self.rules.max_wild_fraction)
+        return top != L.BIRD and con.runs == 0 and copies >= MIN_SET * con.sets   # the contract's sets take all
 
     def _draw_stock(self) -> int:
         """The top card of the stock.  When the stock runs out, the discard pile
@@ -267,6 +275,8 @@ class ToonervilleGame:
                 return None
             raise self._refuse(action, f"player {player} is asked to 'buy' or 'pass' the discard", "TV-8")
         # phase play
+        if isinstance(action, (Draw, Take, Buy, Pass)):
+            raise self._refuse(action, "after drawing: lay, meld, layoff, swap or discard", "TV-6")
         counts = list(self.hands[player])
         if isinstance(action, Discard):
             c = action.card
@@ -656,15 +666,17 @@ def leave_problem(counts: list[int], table: list[TableMeld], took: int | None, r
     table after it), as (message, rule id), or None when it may.
 
     An action may not leave only copies of the card taken from the discard pile
-    this turn (``took``), which could not be discarded (section 5).  Where the
+    this turn (``took``), which could not be discarded (section 5), unless they
+    can all still be melded or laid off (:func:`can_shed`).  Where the
     last card may not be a discard (``discard_out`` false: round 11, TV-10), it
     may leave one card only if that card can then be laid off on ``table``.
     So the player can always go out, or go on.  The game checks its actions
     with this, and the heuristic bot its plans."""
     left = sum(counts)
-    if rules.no_discard_of_taken and took is not None and left and counts[took] == left:
+    if (rules.no_discard_of_taken and took is not None and left and counts[took] == left
+            and not can_shed(took, left, table, rules.max_wild_fraction)):
         return (f"it would leave only {card_name(took)}, taken from the discard pile this turn, which "
-                "cannot be discarded (no_discard_of_taken)", "section 5")
+                "cannot be discarded (no_discard_of_taken) nor all melded or laid off", "section 5")
     if discard_out or left != 1:
         return None
     last = next(c for c in FULL_DECK if counts[c])
@@ -672,6 +684,25 @@ def leave_problem(counts: list[int], table: list[TableMeld], took: int | None, r
         return (f"the round cannot be ended by a discard, and the one card left ({card_name(last)}) could "
                 "not be laid off", "TV-10")
     return None
+
+
+def can_shed(card: int, copies: int, table: list[TableMeld], max_wild_fraction: float) -> bool:
+    """Whether a hand of ``copies`` copies of ``card`` can all go into melds in
+    one turn: three naturals or more as a set of their own, else laid off one
+    by one on ``table`` (TV-4, TV-7)."""
+    if copies == 0 or (card != L.BIRD and copies >= MIN_SET):
+        return True
+    if card == L.BIRD:                          # each meld takes birds whatever the others take
+        room = 0
+        for m in table:
+            grown: TableMeld | None = m
+            while room < copies and grown is not None:
+                grown = next((g for end in ("low", "high", None)
+                              if (g := grown.lay_off(card, end, max_wild_fraction)) is not None), None)
+                room += grown is not None
+        return room >= copies
+    return any(can_shed(card, copies - 1, _replaced(table, i, g), max_wild_fraction)
+               for i, m in enumerate(table) if (g := m.lay_off(card, None, max_wild_fraction)) is not None)
 
 
 def _replaced(table: list[TableMeld], i: int, meld: TableMeld) -> list[TableMeld]:

@@ -14,10 +14,11 @@ counts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from numbers import Integral
 
 from .. import _layout as L
 from ..cards import Card, card_name, parse_card
-from ..errors import NotationError
+from ..errors import NotationError, RookError
 
 __all__ = ["MultiHand", "card_points", "FULL_DECK"]
 
@@ -58,11 +59,23 @@ class MultiHand:
 
     @classmethod
     def from_counts(cls, counts: Iterable[int]) -> MultiHand:
-        """Return the hand holding ``counts[c]`` copies of each card id ``c`` (64 counts)."""
+        """Return the hand holding ``counts[c]`` copies of each card id ``c`` (64 counts).
+
+        :raises RookError: unless ``counts`` are 64 ints >= 0, 0 on every id
+            that is not a card of the full deck.
+        """
+        try:
+            values = list(counts)
+        except TypeError:
+            raise RookError(f"a hand is {L.N_CARD_IDS} counts, one per card id, not {counts!r}") from None
+        if len(values) != L.N_CARD_IDS or any(isinstance(k, bool) or not isinstance(k, Integral) or k < 0
+                                              for k in values):
+            raise RookError(f"a hand is {L.N_CARD_IDS} ints >= 0, one per card id, not {values!r}")
+        stray = [c for c, k in enumerate(values) if k and c not in _IN_DECK]
+        if stray:
+            raise NotationError(f"card id {stray[0]} is not in the full-57 deck", str(stray[0]))
         out = cls()
-        out._counts = [int(k) for k in counts]
-        if len(out._counts) != L.N_CARD_IDS or min(out._counts) < 0:
-            raise ValueError(f"a hand is {L.N_CARD_IDS} counts >= 0, one per card id")
+        out._counts = [int(k) for k in values]
         return out
 
     @classmethod
@@ -73,9 +86,14 @@ class MultiHand:
         return cls(int(parse_card(n)) if isinstance(n, str) else int(Card(n)) for n in names)
 
     def count(self, card: int | str) -> int:
-        """Return how many copies of ``card`` the hand holds."""
+        """Return how many copies of ``card`` the hand holds.
+
+        :raises NotationError: for what is not a card of the full deck.
+        """
         c = int(parse_card(card)) if isinstance(card, str) else card
-        return self._counts[c]
+        if isinstance(c, bool) or not isinstance(c, Integral) or int(c) not in _IN_DECK:
+            raise NotationError(f"card id {c!r} is not in the full-57 deck", str(c))
+        return self._counts[int(c)]
 
     def counts(self) -> tuple[int, ...]:
         """Return the 64 counts, indexed by card id."""
@@ -103,12 +121,12 @@ class MultiHand:
     def __sub__(self, other: MultiHand) -> MultiHand:
         """Return the cards of this hand less ``other``'s.
 
-        :raises ValueError: when ``other`` holds a card this hand does not.
+        :raises RookError: when ``other`` holds a card this hand does not.
         """
         diff = [a - b for a, b in zip(self._counts, other._counts)]
         if min(diff) < 0:
             missing = [card_name(c) for c, d in enumerate(diff) if d < 0]
-            raise ValueError(f"cannot take away cards the hand does not hold: {', '.join(missing)}")
+            raise RookError(f"cannot take away cards the hand does not hold: {', '.join(missing)}")
         out = MultiHand()
         out._counts = diff
         return out

@@ -20,10 +20,11 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, product
+from numbers import Integral
 
 from .. import _layout as L
 from ..cards import parse_card
-from ..errors import RookError
+from ..errors import NotationError, RookError
 
 __all__ = ["is_set", "is_run", "meld_kind", "run_ranks", "arrange_meld", "candidate_melds",
            "wild_ok", "MIN_SET", "MIN_RUN"]
@@ -32,14 +33,37 @@ MIN_SET = 3
 MIN_RUN = 4
 
 
+_CARD_IDS = frozenset([L.card_id(c, r) for c in range(L.N_COLORS) for r in range(L.MIN_RANK, L.MAX_RANK + 1)]
+                      + [L.BIRD])
+
+
 def _ids(cards: Iterable[int | str]) -> list[int]:
-    return [int(parse_card(c)) if isinstance(c, str) else int(c) for c in cards]
+    """The card ids of ``cards`` (names or ids of the full-57 deck).
+
+    :raises NotationError: for what is not a card; RookError for what is not a list of cards.
+    """
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        raise RookError(f"a meld is a list of cards, not {cards!r}")
+    out = []
+    for c in cards:
+        if isinstance(c, str):
+            out.append(int(parse_card(c)))
+        elif isinstance(c, bool) or not isinstance(c, Integral) or int(c) not in _CARD_IDS:
+            raise NotationError(f"{c!r} is not a card id of the full-57 deck", str(c))
+        else:
+            out.append(int(c))
+    return out
+
+
+def _fraction(max_wild_fraction: float | Fraction) -> Fraction:
+    f = max_wild_fraction
+    if isinstance(f, bool) or not isinstance(f, (int, float, Fraction)) or not 0 < f <= 1:
+        raise RookError(f"max_wild_fraction must be a number in (0, 1], not {f!r} (TV-5)")
+    return _limited(f)
 
 
 @lru_cache(maxsize=64)
-def _fraction(max_wild_fraction: float | Fraction) -> Fraction:
-    if isinstance(max_wild_fraction, bool) or not 0 < max_wild_fraction <= 1:
-        raise RookError(f"max_wild_fraction must be in (0, 1], not {max_wild_fraction!r}")
+def _limited(max_wild_fraction: float | Fraction) -> Fraction:
     return Fraction(max_wild_fraction).limit_denominator(1000)
 
 

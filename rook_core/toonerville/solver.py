@@ -63,7 +63,13 @@ def _fraction(max_wild_fraction: float) -> tuple[int, int]:
 
 
 def _contract(contract: Contract | int | dict[str, int]) -> Contract:
-    return contract if isinstance(contract, Contract) else contract_for(contract)
+    if not isinstance(contract, Contract):
+        return contract_for(contract)
+    for name in ("sets", "runs"):
+        x = getattr(contract, name)
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise RookError(f"a contract's {name} must be an int 0..8, not {x!r} (TV-2)")
+    return contract
 
 
 def solve_contract(hand: MultiHand, contract: Contract | int | dict[str, int],
