@@ -1,20 +1,30 @@
 """Running a run's units in chunks, in order, on an executor or in this thread.
 
 :func:`run_chunks` splits units ``0 .. n-1`` into chunks of ``chunk``,
-submits ``work(first, count)`` for each (``work`` must pickle when the
+runs ``work(first, count)`` for each (``work`` must pickle when the
 executor is a process pool: a module-level function or a
 ``functools.partial`` of one), collects the results in chunk order, reports
-``progress(done, n)`` as chunks finish, and shuts down a pool it was told
-it owns.  Results therefore never depend on how many workers ran them.
+``progress(done, n)`` as each chunk finishes (in this thread one chunk
+after another, so a run of one worker reports as it goes), and shuts down a
+pool it was told it owns.  Results therefore never depend on how many
+workers ran them.
+
+A chunk that fails, an executor that refuses the work and a ``progress``
+that raises all stop the run with a :class:`~rook_core.errors.RookError`
+that says which units and why (of several failed chunks, the first in
+order); the chunks not yet begun are cancelled.
 """
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
-__all__ = ["Inline", "process_pool", "run_chunks"]
+from ..errors import RookError
+
+__all__ = ["Inline", "as_tuple", "check_executor", "check_pickles", "check_progress", "process_pool", "run_chunks"]
 
 T = TypeVar("T")
 
@@ -31,31 +41,134 @@ class Inline:
         """Nothing to stop."""
 
 
-def process_pool(workers: int, executor: Executor | None) -> tuple[Executor | Inline, bool]:
+def as_tuple(x: Any) -> tuple[Any, ...] | None:
+    """``x`` as a tuple, or None for a text or something that is not a collection."""
+    if isinstance(x, (str, bytes)):
+        return None
+    try:
+        return tuple(x)
+    except TypeError:
+        return None
+
+
+def check_executor(executor: object) -> None:
+    """Refuse an ``executor`` that is neither None nor something with ``submit``.
+
+    :raises RookError: naming it.
+    """
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise RookError(f"executor must be a concurrent.futures.Executor (such as a ProcessPoolExecutor "
+                        f"or distributed.Client(...).get_executor()) or None, not {executor!r}")
+
+
+def check_progress(progress: object) -> None:
+    """Refuse a ``progress`` that is neither None nor callable.
+
+    :raises RookError: naming it.
+    """
+    if progress is not None and not callable(progress):
+        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
+
+
+def check_pickles(items: dict[str, Any]) -> None:
+    """Refuse, before any work, what cannot travel to a pool's processes.
+
+    :raises RookError: naming the first of ``items`` (label: object) that does not pickle.
+    """
+    for label, x in items.items():
+        try:
+            pickle.dumps(x)
+        except Exception as e:  # noqa: BLE001 - pickling raises many kinds of errors
+            raise RookError(f"{label} cannot go to a pool's processes, it does not pickle ({e}); use a "
+                            "module-level function, not a lambda or a local function, or run in "
+                            "this process (workers=1)") from None
+
+
+def process_pool(workers: int, executor: Executor | None, chunks: int = 2) -> tuple[Executor | Inline, bool]:
     """Return where a run's chunks go, and whether the run owns that pool
     (and so must shut it down): ``executor`` when given, else this thread
-    for one worker, else a new pool of ``workers`` processes."""
+    for one worker or one chunk, else a new pool of ``workers`` processes
+    (no more than there are ``chunks``)."""
     if executor is not None:
         return executor, False
-    if workers == 1:
+    if workers == 1 or chunks <= 1:
         return Inline(), False
-    return ProcessPoolExecutor(workers), True
+    return ProcessPoolExecutor(min(workers, chunks)), True
+
+
+def chunk_count(n: int, chunk: int) -> int:
+    """The number of chunks of ``chunk`` units in a run of ``n``."""
+    return -(-n // chunk)
+
+
+def _failed(first: int, count: int, e: Exception) -> RookError:
+    """The error of a chunk that raised something other than a RookError: names its units and the cause."""
+    return RookError(f"units {first} .. {first + count - 1} failed: {type(e).__name__}: {e}")
+
+
+def _report(progress: Callable[[int, int], None] | None, done: int, n: int) -> None:
+    if progress is None:
+        return
+    try:
+        progress(done, n)
+    except Exception as e:  # noqa: BLE001 - a caller's function may raise anything
+        raise RookError(f"progress({done}, {n}) raised {type(e).__name__}: {e}") from e
 
 
 def run_chunks(work: Callable[[int, int], T], n: int, chunk: int, pool: Executor | Inline, own: bool,
                progress: Callable[[int, int], None] | None) -> list[T]:
-    """Return ``work(first, count)`` for every chunk of units ``0 .. n-1``, in order."""
+    """Return ``work(first, count)`` for every chunk of units ``0 .. n-1``, in order.
+
+    :raises RookError: for a chunk that failed (naming its units), an
+        executor that refused the work, or a ``progress`` that raised.
+    """
     starts = list(range(0, n, chunk))
-    parts: list[T] = []
+    sizes = [min(chunk, n - s) for s in starts]
+    parts: list[Any] = [None] * len(starts)
     done = 0
+    futures: dict[Future[Any], int] = {}
     try:
-        futures = [pool.submit(work, s, min(chunk, n - s)) for s in starts]
-        for s, f in zip(starts, futures):
-            parts.append(f.result())
-            done += min(chunk, n - s)
-            if progress:
-                progress(done, n)
+        if isinstance(pool, Inline):
+            for i, s in enumerate(starts):
+                try:
+                    parts[i] = work(s, sizes[i])
+                except RookError:
+                    raise
+                except Exception as e:  # noqa: BLE001 - named and re-raised
+                    raise _failed(s, sizes[i], e) from e
+                done += sizes[i]
+                _report(progress, done, n)
+            return parts
+        for i, s in enumerate(starts):
+            try:
+                futures[pool.submit(work, s, sizes[i])] = i
+            except Exception as e:  # noqa: BLE001 - a shut-down or broken executor
+                raise RookError(f"the executor refused units {s} .. {s + sizes[i] - 1}: "
+                                f"{type(e).__name__}: {e}") from e
+        failed: dict[int, Exception] = {}       # the first chunk to fail, in chunk order, is the one reported
+        for f in as_completed(futures):
+            i = futures[f]
+            if failed and i > min(failed):
+                continue
+            try:
+                parts[i] = f.result()
+            except Exception as e:  # noqa: BLE001 - named and re-raised below (a cancelled future too)
+                failed[i] = e
+                for g, j in futures.items():
+                    if j > i:
+                        g.cancel()
+                continue
+            done += sizes[i]
+            _report(progress, done, n)
+        if failed:
+            i = min(failed)
+            if isinstance(failed[i], RookError):
+                raise failed[i]
+            raise _failed(starts[i], sizes[i], failed[i]) from failed[i]
+        return parts
     finally:
+        if done < n:
+            for f in futures:
+                f.cancel()
         if own:
             pool.shutdown(cancel_futures=True)
-    return parts

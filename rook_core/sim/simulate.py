@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeAlias
@@ -60,7 +60,16 @@ from ..game import Game
 from ..hand import HandState
 from ..rng import agent_seed, check_seed, hand_seed, hand_seeds
 from ..variant import Variant, as_variant
-from .chunks import Inline, process_pool, run_chunks
+from .chunks import (
+    Inline,
+    as_tuple,
+    check_executor,
+    check_pickles,
+    check_progress,
+    chunk_count,
+    process_pool,
+    run_chunks,
+)
 from .stats import mean_ci, wilson
 from .summary import Summary
 from .tables import Tables, check_out_path, check_rows_fit
@@ -113,7 +122,13 @@ def _apply_checked(target: HandState | Game, h: HandState, bots: list[Agent], wh
     its game); a refused action is re-raised saying where and who."""
     seat = h.to_move
     assert seat is not None
-    action = act_for(bots[seat], h, seat)
+    try:
+        action = act_for(bots[seat], h, seat)
+    except RookError:
+        raise
+    except Exception as e:  # noqa: BLE001 - an outside bot may raise anything: say where
+        raise RookError(f"{where}: seat {seat} ({_agent_name(getattr(bots[seat], 'name', '?'))}) "
+                        f"raised {type(e).__name__}: {e}") from e
     try:
         target.apply(action)
     except IllegalActionError as e:
@@ -331,6 +346,7 @@ def _agent_name(a: AgentSpec | str) -> str:
 
 
 MOST_HANDS = 10**6     # the most hands a game of a simulation may last (max_hands)
+_NATIVE_GAME_ROWS = 65_536   # the most hand rows the native loop sets aside for games at a time
 NATIVE_KINDS = ("random", "heuristic")   # kinds with a native twin in src/rook (sim.c, heuristic.c)
 
 
@@ -365,7 +381,10 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     :raises IllegalActionError: when an agent chooses an action the rules refuse.
     """
     variant = as_variant(preset)
-    agents = tuple(agents)
+    seats = as_tuple(agents)
+    if seats is None:
+        raise RookError(f"agents must be a list of four agents, one per seat, not {agents!r}")
+    agents = seats
     if len(agents) != 4:
         raise RookError(f"agents must name four kinds, one per seat, not {len(agents)}")
     for a in agents:
@@ -385,17 +404,21 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
         raise RookError(f"workers must be a positive int, not {workers!r}")
     if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= MOST_HANDS:
         raise RookError(f"max_hands must be an int 1..{MOST_HANDS:,}, not {max_hands!r}")
-    if progress is not None and not callable(progress):
-        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
+    if not isinstance(duplicate, bool):
+        raise RookError(f"duplicate must be True or False, not {duplicate!r}")
+    if native is not None and not isinstance(native, bool):
+        raise RookError(f"native must be True, False or None, not {native!r}")
+    check_progress(progress)
+    check_executor(executor)
     opts = agent_options or {}
     if not isinstance(opts, Mapping):
         raise RookError(f"agent_options must be a dict of options by agent kind, not {opts!r}")
     for kind, kind_opts in opts.items():
         if kind not in AGENTS:
             raise RookError(f"agent_options names an unknown agent {kind!r}")
-        if not isinstance(kind_opts, Mapping):
+        if not isinstance(kind_opts, Mapping) or not all(isinstance(k, str) for k in kind_opts):
             raise RookError(f"agent_options[{kind!r}] must be a dict of keyword options, not {kind_opts!r}")
-    for kind in set(a for a in agents if isinstance(a, str)):   # a bad option fails here, once
+    for kind in {a for a in agents if isinstance(a, str)} | set(opts):   # a bad option fails here, once
         make_agent(kind, variant, 0, **opts.get(kind, {}))
     mode = "hands" if hands is not None else "games"
     all_native = all(_is_native(a) for a in agents) and "random" not in opts
@@ -422,7 +445,9 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     if chunk is None:
         lanes = workers if executor is None else 8
         chunk = max(1, min(256 if spec.mode == "hands" else 16, -(-n // (4 * lanes)) if n else 1))
-    pool, own = process_pool(workers, executor)
+    if isinstance(executor, ProcessPoolExecutor) or (executor is None and workers > 1 and chunk < n):
+        check_pickles({f"the agent of seat {s} ({names[s]})": a for s, a in enumerate(agents)})
+    pool, own = process_pool(workers, executor, chunk_count(n, chunk))
     parts = run_chunks(partial(_run_chunk, spec), n, chunk, pool, own, progress)
     hands_rows = _new_columns(HAND_COLUMNS)
     game_rows = _new_columns(GAME_COLUMNS)
@@ -467,10 +492,11 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
     per = 2 if duplicate else 1
     if chunk is None:
         lanes = workers if executor is None else 8
-        most = 65_536 if mode == "hands" else max(1, 65_536 // (per * max_hands))
+        most = 65_536 if mode == "hands" else max(1, _NATIVE_GAME_ROWS // (per * max_hands))
         chunk = max(1, min(most, -(-n // (4 * lanes)) if n else 1))
-    own = executor is None and workers > 1 and -(-n // chunk) > 1
-    pool = executor if executor is not None else ThreadPoolExecutor(workers) if own else Inline()
+    own = executor is None and workers > 1 and chunk_count(n, chunk) > 1
+    pool = executor if executor is not None else ThreadPoolExecutor(min(workers, chunk_count(n, chunk))) \
+        if own else Inline()
     parts = run_chunks(partial(_native_chunk, variant, policies, seed, mode, duplicate, max_hands), n, chunk,
                        pool, own, progress)
     rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, ROW_LEN), np.int64)
@@ -521,8 +547,16 @@ def _native_chunk(variant: Variant, policies: list[tuple[int, Any]], seed: int, 
     rules = rules_for(variant)
     if mode == "hands":
         return sim_hands(rules, policies, seed, first, count, duplicate), None
-    rows, games = sim_games(rules, policies, seed, first, count, duplicate, max_hands,
-                            variant.target, variant.tie_to_team_0, variant.win_on_own_bid)
-    keep = np.concatenate([np.arange(j * max_hands, j * max_hands + games[j, 0])
-                           for j in range(len(games))]) if len(games) else np.zeros(0, np.int64)
-    return rows[keep], games
+    # sim_games sets aside max_hands rows a game: play a large chunk a few games at a time
+    step = max(1, _NATIVE_GAME_ROWS // ((2 if duplicate else 1) * max_hands))
+    row_parts, game_parts = [], []
+    for start in range(first, first + count, step):
+        rows, games = sim_games(rules, policies, seed, start, min(step, first + count - start), duplicate,
+                                max_hands, variant.target, variant.tie_to_team_0, variant.win_on_own_bid)
+        keep = np.concatenate([np.arange(j * max_hands, j * max_hands + games[j, 0])
+                               for j in range(len(games))]) if len(games) else np.zeros(0, np.int64)
+        row_parts.append(rows[keep])
+        game_parts.append(games)
+    if not row_parts:
+        return np.zeros((0, L.ROW_LEN), np.int64), np.zeros((0, 4), np.int64)
+    return np.concatenate(row_parts), np.concatenate(game_parts)

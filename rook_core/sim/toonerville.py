@@ -34,7 +34,7 @@ from ..rng import agent_seed, check_seed, hand_seed
 from ..toonerville.agents import make_toonerville_agent, play_game, toonerville_agent_kinds
 from ..toonerville.game import ToonervilleGame
 from ..toonerville.rules import ToonervilleRules
-from .chunks import process_pool, run_chunks
+from .chunks import as_tuple, check_executor, check_progress, chunk_count, process_pool, run_chunks
 from .stats import mean_ci, wilson
 from .tables import Tables, check_rows_fit
 
@@ -160,19 +160,25 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
 
     :raises RookError: for an unknown agent, a bad count or bad rules.
     """
-    kinds = tuple(agents)
+    kinds, round_list = as_tuple(agents), as_tuple(rounds)
+    if kinds is None:
+        raise RookError(f"agents must be a list of Toonerville agents, one per player, not {agents!r}")
+    if round_list is None:
+        raise RookError(f"rounds must be a non-empty list of rounds 1..11, not {rounds!r} (TV-2)")
     for k in kinds:
         if k not in toonerville_agent_kinds():
             raise RookError(f"unknown Toonerville agent {k!r}; choose from {', '.join(toonerville_agent_kinds())}")
-    rules = ToonervilleRules(players=len(kinds), rounds=tuple(rounds), max_buys=max_buys, turn_limit=turn_limit)
+    rules = ToonervilleRules(players=len(kinds), rounds=round_list, max_buys=max_buys, turn_limit=turn_limit)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise RookError(f"games must be an int >= 1, not {games!r}")
     check_rows_fit(games * len(rules.rounds), 8 * (8 + 4 * len(kinds)), f"{games:,} games")
     check_seed(seed)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be an int >= 1, not {workers!r}")
+    check_executor(executor)
+    check_progress(progress)
     chunk = max(1, min(50, math.ceil(games / (4 * workers))))
-    pool, own = process_pool(workers, executor)
+    pool, own = process_pool(workers, executor, chunk_count(games, chunk))
     parts = run_chunks(partial(_chunk, kinds, rules, seed), games, chunk, pool, own, progress)
 
     def arrays(which: int, cols: dict[str, tuple[str, str]]) -> dict[str, npt.NDArray[Any]]:
