@@ -282,12 +282,14 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
             team = d % 2
             last = h.tricks[-1]["winner"] % 2
             extra = []
-            if h.nest_points:
+            if h.nest_points and variant.nest_to == "last_trick":               # T-13
                 extra.append(f"nest {h.nest_points}")
             if variant.last_trick_bonus:
                 extra.append(f"last-trick bonus {variant.last_trick_bonus}")
             if extra:
                 w(f"  team {last} takes the last trick: {' and '.join(extra)}\n")
+            if h.nest_points and variant.nest_to == "declarer":                 # section 4
+                w(f"  team {team}, the declaring team, holds the nest: {h.nest_points}\n")
             w(f"  points: team 0 {p[0]}, team 1 {p[1]}\n")
             verdict = "made" if h.made else "set"
             w(f"  team {team} bid {h.high_bid} and took {p[team]}: {verdict}; "

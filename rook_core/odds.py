@@ -268,8 +268,8 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
         raise RookError(f"the hand has {mine.bit_count()} cards; {v.name} deals {v.hand_size} (T-2)")
     if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 100_000:
         raise RookError(f"worlds must be an int 1..100000, not {worlds!r}")
-    if seat not in range(4):
-        raise RookError(f"seat must be 0..3, not {seat!r}")
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):   # 1.0 and True are no seats
+        raise RookError(f"seat must be an int 0..3, not {seat!r}")
     if not trumps or any(t not in range(4) for t in trumps):
         raise RookError(f"trumps are colors 0..3, not {trumps!r}")
     rng = random.Random(seed)

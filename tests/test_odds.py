@@ -124,8 +124,9 @@ def test_bad_requests_name_what_is_wrong() -> None:
         bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Q5")
     with pytest.raises(RookError, match="worlds"):
         bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", worlds=0)
-    with pytest.raises(RookError, match="seat"):
-        bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", seat=4)
+    for seat in (4, 1.0, True, "1"):                  # 1.0 and True pass `in range(4)`, and are no seats
+        with pytest.raises(RookError, match="seat"):
+            bid_odds("tournament", "R14 R13 R12 R10 R9 B14 B5 G14 Y5", seat=seat)  # type: ignore[arg-type]
 
 
 def test_rook_odds_prints_a_table_json_and_a_plot(tmp_path) -> None:  # type: ignore[no-untyped-def]
