@@ -51,13 +51,18 @@ def _interrupted(body: str, argv: list[str] | None = None, stdin: str = "") -> t
     on stderr) in a child, send it SIGINT 0.3 s after it prints "ready"
     (argv: after its first bounds), and return its exit code, stdout and
     stderr."""
+    import pty
     cmd = argv or [sys.executable, "-c", PRELUDE + body]
+    # a command shows its bounds only to a terminal: its stderr is one
+    master, slave = pty.openpty() if argv else (-1, -1)
     # run outside the tree: the child must import the installed package (a
     # sanitizer build's), not the bare sources
-    child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             cwd=tempfile.gettempdir(),
+    child = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=slave if argv else subprocess.PIPE, cwd=tempfile.gettempdir(),
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    assert child.stdin is not None and child.stdout is not None
+    if argv:
+        os.close(slave)
     if stdin:
         child.stdin.write(stdin.encode())
         child.stdin.flush()
@@ -66,13 +71,24 @@ def _interrupted(body: str, argv: list[str] | None = None, stdin: str = "") -> t
         assert child.stdout.readline().strip() == b"ready"
     else:
         while b" nodes" not in seen:   # the search is under way (its bounds line ends without a newline)
-            chunk = os.read(child.stderr.fileno(), 4096)
+            chunk = os.read(master, 4096)
             assert chunk, seen
             seen += chunk
     time.sleep(0.3)
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=600)
-    return child.returncode, out.decode(), (seen + err).decode()
+    if argv:
+        while True:                     # the rest of the terminal's output, until the child's end closes
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        os.close(master)
+        err = b""
+    return child.returncode, out.decode(), (seen + err).decode().replace("\r\n", "\n")
 
 
 def _last(out: str) -> dict:
