@@ -185,9 +185,6 @@ def parse_position(data: PositionData) -> Position:
     deck_points = sum(variant.points_table)
     nest_points = _int(data.get("nest_points", 0), "nest_points", 0, deck_points,
                        f" (the cards of the deck of {variant.name!r} hold {deck_points} points, T-12, T-13)")
-    if nest_points and variant.nest_to == "declarer":
-        raise PositionError(f"nest_points must be 0 in {variant.name!r}: its nest goes to the declaring team "
-                            f"before the play (section 4), so no trick takes it; count it in 'taken' instead")
     taken_in = data.get("taken", [0, 0])
     if not isinstance(taken_in, list) or len(taken_in) != 2:
         raise PositionError("taken must be a list of two integers")

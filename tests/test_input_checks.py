@@ -492,15 +492,3 @@ def test_every_document_kind_refuses_an_id_that_is_not_a_string_or_an_integer(id
         with pytest.raises(error, match=r"^id must be a string or an integer"):
             read({**doc, "id": ident})
 
-
-def test_section4_a_position_of_a_variant_whose_nest_goes_to_the_declarer_holds_no_nest_points() -> None:
-    """In ``house-180`` the nest is the declaring team's before the play (section 4):
-    no trick takes it, so a position with ``nest_points`` would be solved as if
-    the last trick did (T-13).  It is refused, naming the field; the points go
-    in ``taken``."""
-    base = {"preset": "house-180", "trump": "R", "leader": 0, "trick": [], "hands": [["B5"], ["B6"], ["B7"], ["B8"]]}
-    with pytest.raises(PositionError, match="nest_points must be 0 in 'house-180'"):
-        parse_position({**base, "nest_points": 20})
-    assert parse_position({**base, "nest_points": 0}).nest_points == 0
-    assert parse_position({**base, "taken": [20, 0]}).taken == (20, 0)
-    assert parse_position({**base, "preset": "tournament", "nest_points": 20}).nest_points == 20   # T-13

@@ -70,9 +70,7 @@ def _deal(variant: Variant, rng: random.Random, trump: int, leader: int) -> RefP
     n = variant.hand_size
     hands = [set(deck[s * n:(s + 1) * n]) for s in range(4)]
     nest = deck[4 * n:]
-    # section 4: a nest that goes to the declarer is no trick's; a position holds none
-    nest_points = card_points(variant, nest) if variant.nest_to == "last_trick" else 0
-    return RefPlay(variant, trump, leader, [], hands, [0, 0], nest_points)
+    return RefPlay(variant, trump, leader, [], hands, [0, 0], card_points(variant, nest))
 
 
 def _play_random(state: RefPlay, rng: random.Random, n_cards: int) -> RefPlay:

@@ -75,7 +75,7 @@ def _ending(variant: Variant, rng: random.Random, tricks: int) -> RefPlay:
     hands = [set(deck[s * n:(s + 1) * n]) for s in range(4)]
     nest = deck[4 * n:]
     state = RefPlay(variant, rng.randrange(4), rng.randrange(4), [], hands, [0, 0],
-                    card_points(variant, nest) if variant.nest_to == "last_trick" else 0)   # section 4
+                    card_points(variant, nest))
     in_trick = rng.choice((0, 1, 2, 3))
     for _ in range(4 * (n - tricks) + in_trick):
         state = play_card(state, rng.choice(sorted(state.legal())))
