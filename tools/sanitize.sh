@@ -16,7 +16,8 @@ if [ "${1:-}" = "--thread" ]; then
   shift
   # ThreadSanitizer (CMake ROOK_SANITIZE=thread): the solver's teams (split
   # points, helpers on kept threads, the shared table, stops from another
-  # thread), batches on threads, and the simulator's threads.  A report
+  # thread, Solver.stop), batches on threads, the simulator's threads, and
+  # rook engine's reader thread.  A report
   # ends the run (exit code 66).  The forked-child test is left out:
   # ThreadSanitizer cannot start threads in a child forked from a process
   # with threads ("not supported"), which is what that test does on purpose.
@@ -35,6 +36,7 @@ if [ "${1:-}" = "--thread" ]; then
     "$root/tests/test_solver_questions.py" "$root/tests/test_interrupts.py" "$root/tests/test_solver_batch.py" \
     "$root/tests/test_nest.py" "$root/tests/sim/test_playout.py" "$root/tests/sim/test_sim_native.py" \
     "$root/tests/sim/test_simulate.py" "$root/tests/sim/test_studies.py" "$root/tests/bots/test_bidding.py" \
+    "$root/tests/test_engine.py" \
     --deselect tests/test_solver_questions.py::test_a_solver_whose_helpers_have_threads_answers_in_a_forked_child \
     "$@" || status=$?
   if compgen -G "$logs/report.*" >/dev/null; then
