@@ -156,3 +156,23 @@ def test_a_result_deleted_between_its_check_and_its_download_is_a_404_not_a_500(
         monkeypatch.setattr(Jobs, "result_file", lambda self, j, ext: real(self, j, ext) + ".gone")
         gone = c.get(f"/jobs/{job_id}/result", params={"format": "csv"})
         assert gone.status_code == 404 and "deleted" in gone.json()["error"], gone.text
+
+
+def test_a_jobs_progress_never_goes_back_as_it_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress file goes only once the record says done: a poll in between
+    read a running job with no progress file, at 0 hands done."""
+    seen: list[tuple[str, int]] = []
+    remove = Jobs._remove_progress
+
+    def watched(self: Jobs, job_id: str) -> None:
+        st = self.status(job_id)
+        seen.append((st["state"], st["done"]))
+        remove(self, job_id)
+    monkeypatch.setattr(Jobs, "_remove_progress", watched)
+    jobs = Jobs(str(tmp_path))
+    try:
+        st = _wait(jobs, jobs.submit({**SPEC, "hands": 40}))
+        assert seen == [("done", 40)] and st["done"] == 40
+        assert st["bytes"] == _disk(tmp_path, st["job_id"])      # the disk counted once the progress file went
+    finally:
+        jobs.shutdown()

@@ -284,9 +284,11 @@ class Jobs:
         of the server)."""
         try:
             summary, files = self._processes.submit(_simulate_job, spec, self.directory, job_id).result()
-            self._remove_progress(job_id)
+            # done before the progress file goes: a poll between the two read a running job at 0
             self._set(job_id, state="done", done=spec.get("hands") or spec.get("games"), summary=summary,
-                      files=files, bytes=self._disk_bytes(job_id, files))
+                      files=files)
+            self._remove_progress(job_id)
+            self._set(job_id, bytes=self._disk_bytes(job_id, files))
         except Exception as e:  # noqa: BLE001 - a job's failure is its answer, never the server's
             self._remove(job_id, keep_record=True)
             self._set(job_id, state="failed", error=f"{type(e).__name__}: {e}", bytes=self._disk_bytes(job_id))
@@ -315,7 +317,7 @@ class Jobs:
         job.pop("client", None)                  # who asked is the server's to know
         job.pop("files", None)
         if job["state"] == "running":
-            job["done"] = self._progress(job_id) or job["done"]
+            job["done"] = max(self._progress(job_id), int(job["done"]))
         return job
 
     def result_file(self, job_id: str, ext: str) -> str:
