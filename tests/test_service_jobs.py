@@ -159,20 +159,20 @@ def test_a_result_deleted_between_its_check_and_its_download_is_a_404_not_a_500(
 
 
 def test_a_jobs_progress_never_goes_back_as_it_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The progress file goes only once the record says done: a poll in between
-    read a running job with no progress file, at 0 hands done."""
+    """The progress file goes only once the record holds the whole count: a poll
+    in between read a running job with no progress file, at 0 hands done."""
     seen: list[tuple[str, int]] = []
     remove = Jobs._remove_progress
 
     def watched(self: Jobs, job_id: str) -> None:
-        st = self.status(job_id)
-        seen.append((st["state"], st["done"]))
         remove(self, job_id)
+        st = self.status(job_id)                 # as a poll reads it right after the file went
+        seen.append((st["state"], st["done"]))
     monkeypatch.setattr(Jobs, "_remove_progress", watched)
     jobs = Jobs(str(tmp_path))
     try:
         st = _wait(jobs, jobs.submit({**SPEC, "hands": 40}))
-        assert seen == [("done", 40)] and st["done"] == 40
+        assert seen == [("running", 40)] and st["done"] == 40
         assert st["bytes"] == _disk(tmp_path, st["job_id"])      # the disk counted once the progress file went
     finally:
         jobs.shutdown()

@@ -284,11 +284,11 @@ class Jobs:
         of the server)."""
         try:
             summary, files = self._processes.submit(_simulate_job, spec, self.directory, job_id).result()
-            # done before the progress file goes: a poll between the two read a running job at 0
-            self._set(job_id, state="done", done=spec.get("hands") or spec.get("games"), summary=summary,
-                      files=files)
+            # the record holds the whole count before the progress file goes (a poll in
+            # between read a running job at 0), then says done with the disk it takes
+            self._set(job_id, done=spec.get("hands") or spec.get("games"))
             self._remove_progress(job_id)
-            self._set(job_id, bytes=self._disk_bytes(job_id, files))
+            self._set(job_id, state="done", summary=summary, files=files, bytes=self._disk_bytes(job_id, files))
         except Exception as e:  # noqa: BLE001 - a job's failure is its answer, never the server's
             self._remove(job_id, keep_record=True)
             self._set(job_id, state="failed", error=f"{type(e).__name__}: {e}", bytes=self._disk_bytes(job_id))
