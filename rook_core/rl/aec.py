@@ -47,6 +47,7 @@ from ..errors import IllegalActionError, RookError
 from ..game import Game
 from ..hand import HandState
 from ..rng import M64
+from ..rng import check_seed as check_any_seed
 from ..variant import Variant, as_variant
 from .encoding import OBS_SIZE, action_count, encode_state, obs_bounds, state_mask
 
@@ -110,14 +111,16 @@ def check_seed(seed: object) -> int | None:
     negative one becomes its 64-bit two's complement, as in
     :class:`~rook_core.rl.vector.VectorEnv` (so -3 and 3 deal differently).
 
-    :raises RookError: for anything but None or an integer (Python or NumPy).
+    :raises RookError: for anything but None or an integer (Python or NumPy)
+        from -2**63 to 2**64-1.
     """
     if seed is None:
         return None
     if not isinstance(seed, Integral) or not _is_int(seed):
         raise RookError(f"seed must be an int or None, not {seed!r}")
     n = int(seed)
-    return n if n >= 0 else n & M64
+    # then the project's one rule of seeds (0 .. 2**64-1): a seed past it is refused here, by name
+    return check_any_seed(n if n >= 0 else n & M64, "seed")
 
 
 def truncated(episode: HandState | Game, max_hands: int) -> bool:
