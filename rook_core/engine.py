@@ -66,7 +66,9 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ._version import __version__
@@ -114,8 +116,14 @@ class _Stops:
             self._through = max(self._through, seq)
             self._kick()
 
-    def searching(self, seq: int, solver: Solver) -> _Searching:
-        return _Searching(self, seq, solver)
+    @contextmanager
+    def searching(self, seq: int, solver: Solver) -> Iterator[Solver]:
+        """Request ``seq`` searches with ``solver`` within the with-block."""
+        self._set((seq, solver))
+        try:
+            yield solver
+        finally:
+            self._set(None)
 
     def _set(self, running: tuple[int, Solver] | None) -> None:
         with self._lock:
@@ -140,19 +148,7 @@ class _Stops:
                     self._stopper = None
                     return
             solver.stop()
-            threading.Event().wait(0.01)
-
-
-class _Searching:
-    def __init__(self, stops: _Stops, seq: int, solver: Solver) -> None:
-        self.stops, self.seq, self.solver = stops, seq, solver
-
-    def __enter__(self) -> Solver:
-        self.stops._set((self.seq, self.solver))
-        return self.solver
-
-    def __exit__(self, *exc: object) -> None:
-        self.stops._set(None)
+            time.sleep(0.01)
 
 
 class _Engine:
