@@ -13,6 +13,7 @@ so the three agree by construction.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 from .errors import RookError
@@ -70,17 +71,34 @@ def solve_answer(budget: int, time_budget: float, at_least: int | None = None,
     return answer
 
 
-def review_answer(budget: int, max_hands: int = 0) -> Answer:
+def review_answer(budget: int, max_hands: int = 0,
+                  searching: Callable[[Solver], AbstractContextManager[object]] | None = None) -> Answer:
     """The double-dummy review of the played hands of a hand, game or
     service-history document (``rook analyse``), each search within
     ``budget`` nodes (0: none); with ``max_hands``, a document of more
-    played hands than that is refused before any search."""
+    played hands than that is refused before any search.  ``searching``:
+    each hand's review runs inside ``searching(solver)``, a caller's
+    context in which it may stop the solver from another thread
+    (:meth:`Solver.stop`); the review then raises
+    :class:`~rook_core.review.ReviewStopped` with the hands it finished."""
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
-        from .review import played_hands, review_hand
+        from .review import ReviewStopped, played_hands, review_hand, review_table_bytes
+        from .solver import SearchStopped, Solver
         hands = played_hands(obj)
         if max_hands and len(hands) > max_hands:
             raise RookError(f"the document has {len(hands)} played hands; a review takes at most {max_hands}")
-        return {"hands": [review_hand(h, node_budget=budget).to_json() for h in hands]}
+        if searching is None:
+            return {"hands": [review_hand(h, node_budget=budget).to_json() for h in hands]}
+        done: list[dict[str, Any]] = []
+        for i, h in enumerate(hands):
+            solver = Solver(review_table_bytes(h), node_budget=budget)
+            try:
+                with searching(solver):
+                    done.append(review_hand(h, solver=solver).to_json())
+            except SearchStopped:
+                raise ReviewStopped(f"the review was stopped in hand {i + 1} of {len(hands)}; the hands "
+                                    f"reviewed whole are in 'hands'", done) from None
+        return {"hands": done}
     return answer
 
 

@@ -39,16 +39,17 @@ request                                         answer
 solve ``"budget": B``
 ``{"cmd": "review", "input": {...},``            the double-dummy review of each played hand
 ``"budget": B}``                                 (``rook analyse``); without ``input``, of the game in play
-``{"cmd": "stop"}``                             ``{"stop": true}``: every ``solve`` sent before it
-                                                ends at once (read while a search runs)
+``{"cmd": "stop"}``                             ``{"stop": true}``: every ``solve`` and ``review``
+                                                sent before it ends at once (read while a search runs)
 ``{"cmd": "quit"}``                             ``{"bye": true}``, then the engine exits
 ==============================================  ===========================================
 
 ``stop`` is read as soon as it arrives, while a search runs: each ``solve``
 sent before it that has not ended stops within a thousand nodes and answers
 ``SearchStopped``, a budget stop with ``budget`` ``"stopped"`` and the bounds
-proven (one not yet begun stops at its start).  Its own answer comes in its
-turn, after theirs.
+proven (one not yet begun stops at its start); each such ``review`` answers
+``ReviewStopped`` with ``budget`` ``"stopped"`` and the ``hands`` it reviewed
+whole.  Its own answer comes in its turn, after theirs.
 
 >>> import io, json
 >>> out = io.StringIO()
@@ -224,7 +225,8 @@ class _Engine:
                 doc = state.to_json()
             if not isinstance(doc, dict):
                 raise RookError("review needs an 'input' object (a hand, game or history) or a game in play")
-            return review_answer(_budget(msg, "review"))(doc)
+            budget = _budget(msg, "review")
+            return review_answer(budget, searching=lambda solver: self.stops.searching(self.seq, solver))(doc)
         if cmd in ("legal", "perft", "solve", "contract"):
             from .analysis import contract_answer, legal_answer, perft_answer, solve_answer
             item = msg.get("input")

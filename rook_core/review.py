@@ -50,14 +50,28 @@ from .actions import Phase
 from .cards import CardSet, card_name, color_name
 from .errors import RookError
 from .jsonio import check_id
-from .solver import BudgetExceeded, Solver
+from .solver import BudgetExceeded, SearchStopped, Solver
 
 if TYPE_CHECKING:
     from .game import Game
     from .hand import HandState
     from .nest import NestDecision
 
-__all__ = ["CardReview", "HandReview", "played_hands", "review_game", "review_hand"]
+__all__ = ["CardReview", "HandReview", "ReviewStopped", "played_hands", "review_game", "review_hand",
+           "review_table_bytes"]
+
+
+class ReviewStopped(RookError):
+    """A review of several hands that its caller stopped under way
+    (:meth:`Solver.stop`): ``hands`` holds the reviews (``to_json``) of the
+    hands it finished before the stop."""
+
+    def __init__(self, message: str, hands: list[dict[str, Any]]) -> None:
+        super().__init__(message)
+        self.hands = hands
+
+    def details(self) -> dict[str, object]:
+        return {"budget": "stopped", "hands": self.hands}
 
 
 @dataclass(frozen=True)
@@ -200,10 +214,17 @@ def _has_play(h: HandState) -> bool:
 BIG_TABLE = 256 << 20        # the table of hands of 13 cards or more (see review_hand)
 
 
+def review_table_bytes(h: HandState) -> int:
+    """The solver table a review of ``h`` takes by default: 24 MiB, and
+    :data:`BIG_TABLE` for hands of 13 cards or more (see :func:`review_hand`)."""
+    return BIG_TABLE if h.variant.hand_size >= 13 else 24 << 20
+
+
 def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0, workers: int = 1,
                 nest: bool = False, nest_budget: int = 0, nest_time_limit: float = 0.0,
                 tt_bytes: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> HandReview:
+                progress: Callable[[int, int], None] | None = None,
+                solver: Solver | None = None) -> HandReview:
     """Return the double-dummy review of the played hand ``h`` (any state
     whose play has begun: the cards played so far are reviewed).
 
@@ -223,8 +244,18 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
     where a search ran out (a time budget makes the answers depend on the
     machine's speed; a node budget does not).
 
+    ``solver``: the solver to search with, one the caller keeps so as to
+    stop the review from another thread (:meth:`Solver.stop`); its own
+    table and budgets hold, so ``tt_bytes``, ``node_budget`` and
+    ``time_budget`` are then not given (None: a new solver of those).
+    A stopped search ends the review: it raises
+    :class:`~rook_core.solver.SearchStopped`, where a budget that runs out
+    only leaves bounds.
+
     :raises RookError: for a hand whose play has not begun (thrown in, or
-        still in the bidding or the nest).
+        still in the bidding or the nest), or a ``solver`` given with
+        budgets or a table size.
+    :raises SearchStopped: the caller stopped ``solver``.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
@@ -237,14 +268,17 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
                             "before any card was played (T-6)")
         raise RookError(f"a review needs a hand whose play has begun, not one in the "
                         f"{h.phase.label} phase")
+    if solver is not None and (tt_bytes is not None or node_budget or time_budget):
+        raise RookError("review_hand takes a solver or its table and budgets (tt_bytes, node_budget, "
+                        "time_budget), not both: the solver's own hold")
     declarer, trump = h.declarer, h.trump
     assert declarer is not None and trump is not None          # _has_play
     v = h.variant
     state = h.at_start()
     history = list(h.history)
-    if tt_bytes is None:
-        tt_bytes = BIG_TABLE if v.hand_size >= 13 else 24 << 20
-    solver = Solver(tt_bytes, node_budget=node_budget, time_budget=time_budget)
+    if solver is None:
+        solver = Solver(review_table_bytes(h) if tt_bytes is None else tt_bytes,
+                        node_budget=node_budget, time_budget=time_budget)
     declarer_team = declarer % 2
     plays = sum(1 for ph, _, a in h.events() if ph == Phase.PLAY and a < 64)
     cards: list[CardReview] = []
@@ -280,6 +314,8 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
             try:
                 found = solver.best_cards(prev)
                 best = tuple(int(c) for c in found.best)
+            except SearchStopped:
+                raise
             except BudgetExceeded as e:
                 nodes += e.nodes
             nodes += solver.last_nodes
@@ -313,6 +349,8 @@ def _final(solver: Solver, state: HandState, declarer_team: int, guess: int | No
     try:
         value = solver.value(state, guess=g, workers=workers)
         return (offset + value, offset + value), offset + value, solver.last_nodes
+    except SearchStopped:
+        raise                             # the caller's stop ends the review (review_hand)
     except BudgetExceeded as e:
         return (offset + e.lo, offset + e.hi), None, e.nodes
 

@@ -235,6 +235,44 @@ def test_stop_ends_the_solves_sent_before_it_while_they_run_and_the_answers_stay
     assert answers[2] == {"id": 3, "stop": True} and answers[3]["engine"] == "rook_core"
 
 
+def test_stop_ends_a_review_under_way_with_the_hands_it_finished() -> None:
+    """A ``review`` of a played ``partnership-57`` hand (its first positions
+    take seconds), a ``stop`` once it has begun, then ``hello``: the review
+    answers ``ReviewStopped`` (``budget`` ``"stopped"``, no hand finished)
+    at once, then the stop's answer and the next one, in order; a review
+    sent after the stop runs to its end."""
+    import io
+    import random
+    import time
+
+    from rook_core import HandState
+    from rook_core.engine import run_engine
+    from rook_core.review import review_hand
+    h = HandState.deal("partnership-57", seed=5)
+    rng = random.Random(5)
+    while h.to_move is not None:
+        h.apply(rng.choice(h.legal_actions()))
+    short = HandState.deal("tournament", seed=3)
+    while short.to_move is not None:
+        short.apply(rng.choice(short.legal_actions()))
+    out = io.StringIO()
+
+    def lines():  # type: ignore[no-untyped-def]
+        yield json.dumps({"cmd": "review", "input": h.to_json(), "id": 1}) + "\n"
+        time.sleep(0.3)
+        yield json.dumps({"cmd": "stop", "id": 2}) + "\n"
+        yield json.dumps({"cmd": "review", "input": short.to_json(), "id": 3}) + "\n"
+    began = time.monotonic()
+    assert run_engine(lines(), out) == 1
+    assert time.monotonic() - began < 60        # the first review alone takes minutes unstopped
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["id"] for a in answers] == [1, 2, 3]
+    assert answers[0]["kind"] == "ReviewStopped" and answers[0]["budget"] == "stopped", answers[0]
+    assert answers[0]["hands"] == [] and "hand 1 of 1" in answers[0]["error"]
+    assert answers[1] == {"id": 2, "stop": True}
+    assert answers[2]["hands"] == [review_hand(short).to_json()]
+
+
 def test_a_stop_with_no_search_changes_nothing() -> None:
     e = _bid_once()
     before = e.ask({"cmd": "state"})

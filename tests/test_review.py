@@ -20,7 +20,7 @@ from rook_core import Game, HandState, RookError, Variant
 from rook_core._reference.minimax import dd_value
 from rook_core.actions import Phase, parse_action
 from rook_core.bots.agents import act_for, make_agent
-from rook_core.review import played_hands, review_game, review_hand
+from rook_core.review import BIG_TABLE, played_hands, review_game, review_hand
 
 # 4 cards each: whole hands stay within the reference minimax's reach
 SMALL = Variant(name="small", ranks=(10, 11, 12, 13, 14), hand_size=4, nest_size=5, min_bid=30, max_bid=100,
@@ -229,3 +229,71 @@ def test_T6_rook_analyse_show_says_so_when_no_hand_was_played() -> None:
                          input='{"game": "tournament", "seed": 1, "actions": []}\n',
                          capture_output=True, text=True, check=True).stdout
     assert "nothing to review" in out
+
+
+def test_a_review_given_its_solver_raises_SearchStopped_when_another_thread_stops_it() -> None:
+    """``review_hand(solver=...)``: a stop from another thread ends the review
+    (a budget only leaves bounds); the solver comes without budgets or a table
+    size beside it; unstopped, the review is the default one."""
+    import threading
+    import time
+
+    from rook_core.solver import SearchStopped, Solver
+    h = _played("tournament", 5)
+    assert review_hand(h, solver=Solver(24 << 20)).to_json() == review_hand(h).to_json()
+    for extra in ({"node_budget": 5}, {"time_budget": 1.0}, {"tt_bytes": 1 << 20}):
+        with pytest.raises(RookError, match="solver"):
+            review_hand(h, solver=Solver(), **extra)    # type: ignore[arg-type]
+    solver, done = Solver(BIG_TABLE), threading.Event()
+
+    def stop_until_done() -> None:
+        time.sleep(0.05)
+        while not done.is_set():
+            solver.stop()
+            time.sleep(0.002)
+    threading.Thread(target=stop_until_done, daemon=True).start()
+    try:
+        with pytest.raises(SearchStopped):
+            review_hand(_played("partnership-57", 5), solver=solver)
+    finally:
+        done.set()
+
+
+def test_a_stopped_review_of_a_game_keeps_the_hands_it_finished() -> None:
+    """``review_answer(searching=...)``: a stop during the second hand's review
+    answers ``ReviewStopped`` holding the first hand's review, the same as an
+    unstopped one (in the JSON the engine sends: ``budget`` ``"stopped"``)."""
+    import threading
+    import time
+    from contextlib import contextmanager
+
+    from rook_core.analysis import review_answer
+    from rook_core.review import ReviewStopped
+    g = Game("tournament", 9)
+    rng = random.Random(9)
+    while not g.is_over and g.hand_number <= 3:
+        g.apply(rng.choice(g.legal_actions()))
+    doc = g.to_json()
+    whole = review_answer(0)(doc)["hands"]
+    assert len(whole) >= 2
+    seen: list[object] = []
+
+    @contextmanager
+    def searching(solver):  # type: ignore[no-untyped-def]
+        seen.append(solver)
+        done = threading.Event()
+
+        def stop_until_done() -> None:
+            while not done.is_set():
+                solver.stop()
+                time.sleep(0.001)
+        if len(seen) == 2:
+            threading.Thread(target=stop_until_done, daemon=True).start()
+        try:
+            yield solver
+        finally:
+            done.set()
+    with pytest.raises(ReviewStopped, match="hand 2 of") as e:
+        review_answer(0, searching=searching)(doc)
+    assert e.value.hands == whole[:1] and len(seen) == 2
+    assert e.value.details() == {"budget": "stopped", "hands": whole[:1]}
