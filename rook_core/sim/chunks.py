@@ -12,7 +12,9 @@ workers ran them.
 A chunk that fails, an executor that refuses the work and a ``progress``
 that raises all stop the run with a :class:`~rook_core.errors.RookError`
 that says which units and why (of several failed chunks, the first in
-order); the chunks not yet begun are cancelled.
+order); the chunks not yet begun are cancelled.  So does a ``held`` check
+that refuses the memory the results collected so far take (a run whose
+size is not known before it ends: games that may last many hands).
 """
 
 from __future__ import annotations
@@ -116,26 +118,41 @@ def _report(progress: Callable[[int, int], None] | None, done: int, n: int) -> N
 
 
 def run_chunks(work: Callable[[int, int], T], n: int, chunk: int, pool: Executor | Inline, own: bool,
-               progress: Callable[[int, int], None] | None) -> list[T]:
+               progress: Callable[[int, int], None] | None,
+               held: tuple[Callable[[T], int], Callable[[int], None]] | None = None) -> list[T]:
     """Return ``work(first, count)`` for every chunk of units ``0 .. n-1``, in order.
 
+    ``held``: (``weigh``, ``check``): ``weigh(part)`` is the memory a chunk's
+    result takes, and ``check(total)``, called with the total of the results
+    collected so far as each one comes, raises to stop the run.
+
     :raises RookError: for a chunk that failed (naming its units), an
-        executor that refused the work, or a ``progress`` that raised.
+        executor that refused the work, a ``progress`` that raised, or the
+        ``check`` of ``held``.
     """
     starts = list(range(0, n, chunk))
     sizes = [min(chunk, n - s) for s in starts]
     parts: list[Any] = [None] * len(starts)
     done = 0
+    total = 0
+
+    def keep(i: int, part: T) -> None:
+        nonlocal total
+        parts[i] = part
+        if held is not None:
+            total += held[0](part)
+            held[1](total)
     futures: dict[Future[Any], int] = {}
     try:
         if isinstance(pool, Inline):
             for i, s in enumerate(starts):
                 try:
-                    parts[i] = work(s, sizes[i])
+                    part = work(s, sizes[i])
                 except RookError:
                     raise
                 except Exception as e:  # noqa: BLE001 - named and re-raised
                     raise _failed(s, sizes[i], e) from e
+                keep(i, part)
                 done += sizes[i]
                 _report(progress, done, n)
             return parts
@@ -151,13 +168,14 @@ def run_chunks(work: Callable[[int, int], T], n: int, chunk: int, pool: Executor
             if failed and i > min(failed):
                 continue
             try:
-                parts[i] = f.result()
+                part = f.result()
             except Exception as e:  # noqa: BLE001 - named and re-raised below (a cancelled future too)
                 failed[i] = e
                 for g, j in futures.items():
                     if j > i:
                         g.cancel()
                 continue
+            keep(i, part)
             done += sizes[i]
             _report(progress, done, n)
         if failed:

@@ -72,7 +72,7 @@ from .chunks import (
 )
 from .stats import mean_ci, wilson
 from .summary import Summary
-from .tables import Tables, check_out_path, check_rows_fit
+from .tables import Tables, check_held, check_out_path, check_rows_fit
 
 __all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path"]
 
@@ -346,6 +346,7 @@ def _agent_name(a: AgentSpec | str) -> str:
 
 
 MOST_HANDS = 10**6     # the most hands a game of a simulation may last (max_hands)
+_PY_ROW_BYTES = 1024   # about what a hand row takes in the Python path's lists (22 columns of ints)
 _NATIVE_GAME_ROWS = 65_536   # the most hand rows the native loop sets aside for games at a time
 NATIVE_KINDS = ("random", "heuristic")   # kinds with a native twin in src/rook (sim.c, heuristic.c)
 
@@ -448,7 +449,8 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     if isinstance(executor, ProcessPoolExecutor) or (executor is None and workers > 1 and chunk < n):
         check_pickles({f"the agent of seat {s} ({names[s]})": a for s, a in enumerate(agents)})
     pool, own = process_pool(workers, executor, chunk_count(n, chunk))
-    parts = run_chunks(partial(_run_chunk, spec), n, chunk, pool, own, progress)
+    parts = run_chunks(partial(_run_chunk, spec), n, chunk, pool, own, progress,
+                       _games_held(mode, n, max_hands, lambda p: len(p[0]["unit"]) * _PY_ROW_BYTES))
     hands_rows = _new_columns(HAND_COLUMNS)
     game_rows = _new_columns(GAME_COLUMNS)
     for hr, gr in parts:
@@ -459,6 +461,20 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     return SimResult(variant.name, names, seed, spec.mode, duplicate,
                      _to_arrays(hands_rows, HAND_COLUMNS), _to_arrays(game_rows, GAME_COLUMNS), meta)
 
+
+
+def _games_held(mode: str, n: int, max_hands: int, weigh: Callable[[Any], int]
+                ) -> tuple[Callable[[Any], int], Callable[[int], None]] | None:
+    """The memory bound of a run of games while it goes (``run_chunks``'s
+    ``held``): how long a game lasts is known only once it is played (games of
+    random bots mostly never reach the target, their bids being mostly set),
+    so the rows are weighed as the chunks come.  A run of hands has its bound
+    before it starts (one row a hand: ``check_rows_fit``)."""
+    if mode != "games":
+        return None
+    return weigh, partial(check_held, what=f"{n:,} games of at most {max_hands:,} hands",
+                          advice="lower max_hands (games that seldom end, such as random bots', fill it) or "
+                                 "run fewer games at a time")
 
 
 def native_policies(variant: Variant, agents: Sequence[Any], heuristic_options: dict[str, Any] | None = None
@@ -498,7 +514,8 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
     pool = executor if executor is not None else ThreadPoolExecutor(min(workers, chunk_count(n, chunk))) \
         if own else Inline()
     parts = run_chunks(partial(_native_chunk, variant, policies, seed, mode, duplicate, max_hands), n, chunk,
-                       pool, own, progress)
+                       pool, own, progress,
+                       _games_held(mode, n, max_hands, lambda p: p[0].nbytes + (0 if p[1] is None else p[1].nbytes)))
     rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, ROW_LEN), np.int64)
     col = {name: rows[:, i] for i, name in enumerate(ROW_COLUMNS)}
     if mode == "hands":

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from ..errors import RookError
 
-__all__ = ["OUT_EXTENSIONS", "Tables", "check_out_path", "check_rows_fit"]
+__all__ = ["OUT_EXTENSIONS", "Tables", "check_held", "check_out_path", "check_rows_fit"]
 
 OUT_EXTENSIONS = (".parquet", ".csv", ".npz")
 
@@ -45,6 +45,20 @@ def check_rows_fit(rows: int, row_bytes: int, what: str) -> None:
         raise RookError(f"{what}: the results would need about {need / 2**30:,.0f} GiB, more than half of "
                         f"this machine's {have / 2**30:,.0f} GiB; run fewer at a time (each run with its "
                         "own seed)")
+
+
+def check_held(held: int, what: str, advice: str) -> None:
+    """Stop a run whose results so far take more than a quarter of the
+    machine's memory (the rows are then joined into columns, which takes
+    about as much again, and more for the columns; a bound before the run is
+    :func:`check_rows_fit`).
+
+    :raises RookError: naming the run, what it holds and ``advice``.
+    """
+    have = _memory()
+    if held > have // 4:
+        raise RookError(f"{what}: stopped, the results so far take about {held / 2**30:,.1f} GiB, more than a "
+                        f"quarter of this machine's {have / 2**30:,.0f} GiB; {advice}")
 
 
 def check_out_path(path: str | os.PathLike[str]) -> str:

@@ -183,6 +183,26 @@ def test_a_large_chunk_of_long_games_sets_aside_bounded_memory(monkeypatch, seed
     assert set_aside and max(set_aside) <= 65_536
 
 
+@pytest.mark.parametrize("native_path", [True, False])
+def test_games_whose_rows_outgrow_memory_stop_by_name_as_they_come(monkeypatch, native_path: bool) -> None:
+    """How long a game lasts is known only once played (random bots' bids are
+    mostly set, so their games seldom end): the rows are weighed as the chunks
+    come, and past a quarter of the machine's memory (here made 8 MiB, or
+    4 MiB for the slower Python path) the run stops with a RookError naming
+    max_hands, not the machine's end; games that end, under the same memory,
+    are not stopped."""
+    import rook_core.sim.tables as tables
+    monkeypatch.setattr(tables, "_memory", lambda: (8 if native_path else 4) << 20)
+    max_hands = 20_000 if native_path else 300
+    progress: list[int] = []
+    with pytest.raises(RookError, match=r"8 games of at most .* hands: stopped.*lower max_hands"):
+        simulate("tournament", ["random"] * 4, games=8, seed=1, max_hands=max_hands, chunk=1,
+                 native=native_path, progress=lambda done, n: progress.append(done))
+    assert progress and progress[-1] < 8            # stopped before the end
+    r = simulate("tournament", ["heuristic"] * 4, games=4, seed=1, native=native_path)
+    assert len(r.games["unit"]) == 4
+
+
 @pytest.mark.parametrize("kwargs,message", [
     ({"agents": None}, "agents must be a list of four agents"),
     ({"agents": 4}, "agents must be a list of four agents"),
