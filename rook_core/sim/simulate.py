@@ -230,7 +230,10 @@ class SimResult(Tables):
 
     ``hands`` maps each name of :data:`HAND_COLUMNS` to a NumPy array, one
     row per hand played (both copies in duplicate mode); ``games`` does the
-    same for :data:`GAME_COLUMNS` (empty for ``hands=`` runs).
+    same for :data:`GAME_COLUMNS` (empty for ``hands=`` runs).  ``==``
+    compares the run (preset, agents, seed, mode, duplicate) and every
+    column, not ``meta`` (the options, the variant, the path that ran it):
+    the native and Python paths give equal results.
     """
 
     preset: str

@@ -288,3 +288,19 @@ def test_wilson_interval_holds_the_share_and_stays_within_zero_and_one() -> None
             assert 0.0 <= lo <= p <= hi <= 1.0 and str(lo) != "-0.0", (k, n)
             assert lo < hi
     assert all(math.isnan(x) for x in _wilson(0, 0))
+
+
+def test_results_are_equal_when_the_run_and_every_column_are_whatever_the_meta() -> None:
+    """``SimResult ==`` compares preset, agents, seed, mode, duplicate and each
+    column; ``meta`` (the path, max_hands, options) is not compared."""
+    import dataclasses
+
+    import numpy as np
+    a = simulate("tournament", ["heuristic"] * 4, games=3, seed=4)
+    b = simulate("tournament", ["heuristic"] * 4, games=3, seed=4, max_hands=500, native=False)
+    assert a.meta != b.meta and a == b
+    assert a != simulate("tournament", ["heuristic"] * 4, games=3, seed=5)
+    assert a != dataclasses.replace(a, duplicate=True)
+    bumped = {k: np.array(v) for k, v in a.hands.items()}
+    bumped["points_0"][0] += 5
+    assert a != dataclasses.replace(a, hands=bumped)
