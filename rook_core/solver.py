@@ -117,7 +117,8 @@ class Solver(SolverCore):
         deals, every card scored, 128 MiB takes about 7% more nodes than
         the default.  A big table costs the first touch of its memory pages
         in every new solver, and threads touching fresh pages at once slow
-        each other down: reuse a solver, one per thread.  On Linux a table of 4 MiB or
+        each other down: reuse a solver, one per thread (threads that share
+        one take turns: its calls search one at a time).  On Linux a table of 4 MiB or
         more asks for 2 MiB pages (where the system allows them): a long
         search then runs 2-9% faster, while a short one on a fresh table
         pays for zeroing whole 2 MiB pages (a 20-card ending on a fresh

@@ -216,3 +216,45 @@ def test_stop_from_another_thread_stops_a_search_with_its_bounds_and_the_solver_
     assert e.details() == {"budget": "stopped", "lo": e.lo, "hi": e.hi, "nodes": e.nodes}
     fresh, again = Solver(1 << 20).solve(SHORT_POSITION), s.solve(SHORT_POSITION)
     assert (again.value, again.move_values) == (fresh.value, fresh.move_values)
+
+
+def test_threads_sharing_one_solver_take_turns_and_each_gets_a_fresh_solvers_answers() -> None:
+    """One ``Solver`` called from four threads at once (values on one and two
+    workers, every card's value, and ``clear``): the calls take turns, so each
+    answer is the one a solver of its own gives (before, the searches of two
+    threads ran on one table and position at once and crashed the process);
+    a call from within the solver's own search (its progress function) is
+    refused by name, and the solver answers the next call."""
+    import threading
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from solver_sides import play_until
+
+    from rook_core.errors import RookError
+    from rook_core.solver import Solver
+    deals = [play_until("tournament", 100 + i, 36) for i in range(8)]
+    values = [Solver().value(h) for h in deals]
+    cards = [Solver().solve(h).move_values for h in deals]
+    shared, wrong = Solver(), []
+
+    def run(k: int) -> None:
+        for _ in range(2):
+            for i, h in enumerate(deals):
+                if k % 2:
+                    got: object = shared.value(h, workers=1 + k // 2)
+                    if got != values[i]:
+                        wrong.append((k, i, got))
+                else:
+                    if shared.solve(h).move_values != cards[i]:
+                        wrong.append((k, i, "cards"))
+                    if i % 3 == 0:
+                        shared.clear()
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong == []
+    with pytest.raises(RookError, match="within its own search"):
+        shared.value(deals[0], progress=lambda lo, hi, nodes: shared.value(deals[1]))
+    assert shared.value(deals[0]) == values[0]

@@ -1,8 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The double-dummy solver's core: positions and answers as ints (every hand visible).
 
-A :class:`SolverCore` owns a transposition table (one solver per thread; the
-search itself runs without the GIL and touches no Python object).  Values are
+A :class:`SolverCore` owns a transposition table (the search itself runs
+without the GIL and touches no Python object); the calls of several threads
+on one solver take turns, one search at a time.  Values are
 the points team 0 takes from the position to the end of the hand, as
 FORMATS.md's ``rook solve`` defines them: counters of the current and later
 tricks, the nest points and the last-trick bonus for the last trick (T-12,
@@ -23,6 +24,7 @@ from rook_core._native.crook cimport (
 )
 from libc.stdlib cimport malloc, free
 import operator
+import threading
 from cpython.exc cimport PyErr_CheckSignals
 from rook_core._native.rules cimport Rules
 
@@ -105,6 +107,8 @@ cdef class SolverCore:
     # them by address, so they must live as long as this solver may use them
     cdef object _rules
     cdef unsigned _interrupts      # Ctrl-Cs counted when the call under way began
+    cdef object _turns             # a lock: the calls of several threads take turns (_begin, _end)
+    cdef object _turn_of           # the thread whose call has its turn (None: no call)
 
     def __cinit__(self, object tt_bytes=24 << 20, object node_budget=0, bint generalize=True,
                   object time_budget=0.0):
@@ -125,6 +129,7 @@ cdef class SolverCore:
         rook_solver_set_generalize(self.s, generalize)
         self._generalize = generalize
         self._helpers = []
+        self._turns = threading.Lock()
 
     def __dealloc__(self):
         rook_solver_free(self.s)
@@ -195,6 +200,21 @@ cdef class SolverCore:
         return self._budget_exceeded(f"{what} ran out after {self.last_nodes} nodes: team 0's value {known}",
                                      lo, hi, self.last_nodes, kind, move_values or {})
 
+    def _begin(self):
+        """Take this solver's turn (wait while a call of another thread
+        searches with it: its table and position are one); a call from
+        within its own search (a progress function) is refused."""
+        me = threading.get_ident()
+        if self._turn_of == me:
+            raise RookError("a solver cannot be called from within its own search (its progress "
+                            "function): use another Solver there")
+        self._turns.acquire()
+        self._turn_of = me
+
+    def _end(self):
+        self._turn_of = None
+        self._turns.release()
+
     def stop(self):
         """Stop the search this solver runs, from another thread: the call
         under way raises :class:`SearchStopped` (a :class:`BudgetExceeded`
@@ -213,16 +233,24 @@ cdef class SolverCore:
         """Forget every stored bound, so that the next answer (its node count,
         and where a budget stops it) does not depend on earlier calls.  The
         table's memory stays in place: cheap (no page is touched)."""
-        rook_solver_clear(self.s)
+        self._begin()
+        try:
+            rook_solver_clear(self.s)
+        finally:
+            self._end()
 
     def touch(self):
         """Make every page of the table's memory resident now (what it holds
         is kept).  The system zeroes a page on its first touch; on a new
         solver that falls on the first searches, about 0.1 s for 256 MiB, a
         cost that a timed search would otherwise count as its own.  Not
-        while another thread searches with this solver."""
-        with nogil:
-            rook_solver_touch(self.s)
+        while another thread searches with this solver (it waits its turn)."""
+        self._begin()
+        try:
+            with nogil:
+                rook_solver_touch(self.s)
+        finally:
+            self._end()
 
     def stats(self):
         """Return statistics of the last search: nodes by cards still in
@@ -320,6 +348,14 @@ cdef class SolverCore:
         :raises BudgetExceeded: when a budget runs out (with the bounds proven).
         :raises RookError: for a bad ``guess``, ``window``, ``progress`` or ``workers``.
         """
+        self._begin()
+        try:
+            return self._value_now(position, guess=guess, window=window, anytime=anytime, progress=progress,
+                                   workers=workers)
+        finally:
+            self._end()
+
+    def _value_now(self, position, *, guess=None, window=None, anytime=False, progress=None, workers=1):
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
         cdef int total = _total(rules, &p)
@@ -367,6 +403,13 @@ cdef class SolverCore:
         :raises RookError: for a target that is not an int, or a team not 0 or 1.
         :raises BudgetExceeded: when a budget runs out.
         """
+        self._begin()
+        try:
+            return self._at_least_now(position, target, team)
+        finally:
+            self._end()
+
+    def _at_least_now(self, position, object target, object team=0):
         target = _int_arg(target, "target must be an int (points)")
         if isinstance(team, bool) or team not in (0, 1):
             raise RookError(f"team must be 0 or 1, not {team!r}")
@@ -392,6 +435,13 @@ cdef class SolverCore:
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out.
         """
+        self._begin()
+        try:
+            return self._best_cards_now(position, guess=guess)
+        finally:
+            self._end()
+
+    def _best_cards_now(self, position, *, guess=None):
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
         cdef int v, lo = 0, hi = 0, g = self._guess(guess, _total(rules, &p))
@@ -417,6 +467,13 @@ cdef class SolverCore:
         :raises RookError: for a negative tolerance.
         :raises BudgetExceeded: when a budget runs out.
         """
+        self._begin()
+        try:
+            return self._card_bounds_now(position, tolerance)
+        finally:
+            self._end()
+
+    def _card_bounds_now(self, position, object tolerance):
         tolerance = _int_arg(tolerance, "tolerance must be an int >= 0 (points)")
         if tolerance < 0:
             raise RookError(f"tolerance must be an int >= 0 (points), not {tolerance!r}")
@@ -451,6 +508,13 @@ cdef class SolverCore:
         :raises PositionError: for an inconsistent position.
         :raises BudgetExceeded: when a budget runs out.
         """
+        self._begin()
+        try:
+            return self._solve_now(position, guess=guess, anytime=anytime, progress=progress, workers=workers)
+        finally:
+            self._end()
+
+    def _solve_now(self, position, *, guess=None, anytime=False, progress=None, workers=1):
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
         cdef int32_t values[64]
@@ -518,6 +582,13 @@ cdef class SolverCore:
         :raises PositionError: for an inconsistent position (before any search).
         :raises RookError: for positions of different variants.
         """
+        self._begin()
+        try:
+            return self._solve_batch_now(positions, keep_table=keep_table, guesses=guesses)
+        finally:
+            self._end()
+
+    def _solve_batch_now(self, positions, *, keep_table=False, guesses=False):
         items = list(positions)
         cdef int n = len(items), i
         if n == 0:
