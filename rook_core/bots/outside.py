@@ -21,10 +21,22 @@ docs/FORMATS.md, "An observation"), the action an int of
   ``{"variant": name, "seat": s, "seed": seed, "observation": {...}}``
   (``variant`` the preset name, or the variant's fields for a custom one;
   ``seed`` the agent's seed for this unit, the same on every decision of
-  the unit), answered by one line ``{"action": action}``.  A program that
-  answers anything else, dies or says nothing within ``timeout`` seconds
-  stops the simulation with a :class:`~rook_core.errors.RookError` that
-  names it and what it said.
+  the unit), answered by one line ``{"action": action}``.
+
+An engine's standard output carries its answers and nothing else: one
+line per request, read whole (blank lines are skipped).  Logs go to its
+standard error, which it shares with this process.  A program that cannot
+start, answers anything else (a line that is not such JSON, a second line
+for one request, a line before it was asked, a line longer than 1 MiB),
+ends, closes its output or says nothing within ``timeout`` seconds stops
+the simulation with a :class:`~rook_core.errors.RookError` that names the
+bot and what it did; that program (with whatever it started) is then
+killed, and the next decision of its seat starts it again.  Threads that
+share a bot take turns with each seat's program.  Each program
+runs in a process group of its own, and those still running end, after a
+moment to end by themselves once their input is closed, with
+:meth:`EngineBot.close`, when the bot is collected, or when the process
+that started them exits.
 
 A factory must be picklable to run on worker processes (``workers > 1`` or
 an executor): a module-level function, a :func:`functools.partial` of one,
@@ -33,20 +45,28 @@ an :class:`EngineBot`; not a lambda.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import inspect
 import json
+import math
+import multiprocessing.util
+import numbers
+import os
 import random
 import select
 import shlex
+import signal
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from ..actions import parse_action
-from ..errors import RookError
+from ..errors import NotationError, RookError
 from ..variant import PRESETS, Variant
 from .agents import Agent, make_agent
 
@@ -75,7 +95,10 @@ def _read_action(name: str, action: Any) -> int:
     if isinstance(action, int):
         return action
     if isinstance(action, str):
-        return parse_action(action)
+        try:
+            return parse_action(action)
+        except NotationError as e:
+            raise NotationError(f"bot {name!r} answered {action[:200]!r}: {e}", action) from None
     raise RookError(f"bot {name!r} answered {action!r}: an action is an int or a text such as 'R14'")
 
 
@@ -129,20 +152,234 @@ def configured_bot(kind: str, name: str | None = None, **options: Any) -> BotFac
     return BotFactory(label, partial(_make_kind, kind, dict(options)))
 
 
+_LINE_CAP = 1 << 20           # the longest answer line read from a program, in bytes
+_READ = 1 << 16               # bytes read at a time
+_LONGEST_TIMEOUT = 86_400     # seconds
+_GRACE = 0.25                 # seconds a program has to end by itself once its input is closed
+
+
+def _ms(seconds: float) -> int:
+    """``seconds`` in whole milliseconds, rounded up (a poll's timeout)."""
+    return max(0, math.ceil(seconds * 1000))
+
+
+def _shown(argv: Sequence[str]) -> str:
+    """A command as a message shows it (its start, when it is long)."""
+    text = shlex.join(argv)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _quote(data: bytes | bytearray, most: int = 200) -> str:
+    """The start of what a program wrote, quoted for a message."""
+    text = bytes(data[:most]).decode("utf-8", "replace").strip()
+    return repr(text) + (" ..." if len(data) > most else "")
+
+
+class _Program:
+    """One running program of an :class:`EngineBot`: its process, and the
+    bytes it wrote that no answer has used yet."""
+
+    def __init__(self, argv: list[str], who: str) -> None:
+        self.who = who
+        self.command = _shown(argv)
+        self.owner = os.getpid()
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                     start_new_session=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.infd, self.outfd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        os.set_blocking(self.infd, False)
+        os.set_blocking(self.outfd, False)
+        self.readable = select.poll()
+        self.readable.register(self.outfd, select.POLLIN)
+        self.either = select.poll()
+        self.either.register(self.outfd, select.POLLIN)
+        self.either.register(self.infd, select.POLLOUT)
+        self.pending = bytearray()
+        self.ended = False
+
+    def exchange(self, request: bytes, timeout: float) -> bytes:
+        """Send ``request`` (one line) and return the program's answer line,
+        within ``timeout`` seconds.
+
+        :raises RookError: naming the program when it writes anything besides
+            one answer line, ends, or is too slow.
+        """
+        deadline = time.monotonic() + timeout
+        got = 0
+        while got <= _LINE_CAP and (n := self._pull(0.0)):   # what it wrote since its last answer
+            got += n
+            self._skip_blank()
+            self._no_extra("before it was asked")
+        self._send(request, deadline, timeout)
+        self._skip_blank()
+        self._no_extra("before it had its request")
+        return self._answer(deadline, timeout)
+
+    def _pull(self, wait: float) -> int:
+        """Read what the program has written, waiting up to ``wait`` seconds
+        for it; return the number of bytes read (0 for none yet)."""
+        if not self.readable.poll(_ms(wait)):
+            return 0
+        try:
+            data = os.read(self.outfd, _READ)
+        except BlockingIOError:
+            return 0
+        except OSError:
+            raise self._gone("its standard output") from None
+        if not data:
+            raise self._gone("its standard output")
+        self.pending += data
+        return len(data)
+
+    def _skip_blank(self) -> None:
+        """Drop the blank lines at the start of what is pending."""
+        while (i := self.pending.find(b"\n")) >= 0 and not self.pending[:i].strip():
+            del self.pending[:i + 1]
+
+    def _no_extra(self, when: str) -> None:
+        if self.pending.strip():
+            raise RookError(f"{self.who} wrote {_quote(self.pending)} {when}: a program writes one line per "
+                            f"request on its standard output, the answer (anything else goes to standard error)")
+
+    def _send(self, request: bytes, deadline: float, timeout: float) -> None:
+        """Write ``request``, reading meanwhile what the program writes (so
+        that neither waits for the other)."""
+        view = memoryview(request)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RookError(f"{self.who} did not read its request within {timeout:g} s")
+            events = dict(self.either.poll(_ms(left)))
+            if self.outfd in events:
+                self._pull(0.0)
+                if len(self.pending) > _LINE_CAP:
+                    raise RookError(f"{self.who} wrote more than {_LINE_CAP >> 20} MiB before it had its request")
+            if self.infd in events:
+                try:
+                    view = view[os.write(self.infd, view):]
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    raise self._gone("its standard input") from None
+
+    def _answer(self, deadline: float, timeout: float) -> bytes:
+        """Return the next line the program writes (not a blank one), within ``deadline``."""
+        while True:
+            self._skip_blank()
+            i = self.pending.find(b"\n")
+            if i >= 0:
+                line = bytes(self.pending[:i])
+                del self.pending[:i + 1]
+                self._skip_blank()
+                if self.pending.strip():
+                    raise RookError(f"{self.who} wrote more than one line for one request: {_quote(line)}, "
+                                    f"then {_quote(self.pending)} (anything but the answer goes to standard error)")
+                return line
+            if len(self.pending) > _LINE_CAP:
+                raise RookError(f"{self.who} wrote more than {_LINE_CAP >> 20} MiB without ending its answer line")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                part = f" (it wrote {_quote(self.pending)} without ending the line)" if self.pending.strip() else ""
+                raise RookError(f"{self.who} gave no answer within {timeout:g} s{part}")
+            self._pull(left)
+
+    def _gone(self, stream: str) -> RookError:
+        """The error for a program that closed ``stream``: it ended, or it lives on without it."""
+        try:
+            code = self.proc.wait(_GRACE)
+        except subprocess.TimeoutExpired:
+            return RookError(f"{self.who} closed {stream} but did not end ({self.command})")
+        how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+        return RookError(f"{self.who} ended ({how}; {self.command})")
+
+    def close_input(self) -> None:
+        """Close the program's standard input (a program ends at its end)."""
+        if self.owner == os.getpid():
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()   # type: ignore[union-attr]
+
+    def end(self, wait: float) -> None:
+        """End the program and whatever it started, once it has had ``wait``
+        seconds to end by itself."""
+        if self.owner != os.getpid() or self.ended:   # in a forked copy the program is the parent's
+            return
+        self.ended = True
+        self.close_input()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(max(wait, 0.0))
+        with contextlib.suppress(OSError):
+            os.killpg(self.proc.pid, signal.SIGKILL)   # its own process group (start_new_session)
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(5)
+        with contextlib.suppress(OSError):
+            self.proc.stdout.close()   # type: ignore[union-attr]
+
+
+_RUNNING: set[_Program] = set()
+_RUNNING_LOCK = threading.Lock()
+_HOOKED = 0   # the process id whose exit ends its programs
+
+
+def _track(p: _Program) -> None:
+    """Remember ``p`` so that it ends when this process does, even if its bot is never closed."""
+    global _HOOKED
+    with _RUNNING_LOCK:
+        if _HOOKED != os.getpid():
+            _HOOKED = os.getpid()
+            atexit.register(_end_all)
+            # a pool's worker ends through os._exit, after multiprocessing's finalizers but not atexit
+            multiprocessing.util.Finalize(None, _end_all, exitpriority=0)
+        _RUNNING.add(p)
+
+
+def _finish(programs: list[_Program], grace: float) -> None:
+    """End ``programs``, giving them ``grace`` seconds in all to end on their own."""
+    for p in programs:
+        p.close_input()
+    deadline = time.monotonic() + grace
+    for p in programs:
+        p.end(deadline - time.monotonic())
+    with _RUNNING_LOCK:
+        _RUNNING.difference_update(programs)
+
+
+def _end_all() -> None:
+    """End every program this process started and still runs."""
+    with _RUNNING_LOCK:
+        programs = [p for p in _RUNNING if p.owner == os.getpid()]
+    _finish(programs, _GRACE)
+
+
+def _forked() -> None:
+    global _RUNNING_LOCK, _RUNNING
+    _RUNNING_LOCK = threading.Lock()
+    _RUNNING = set()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
 @dataclass
 class EngineBot:
     """An outside program that plays a seat over JSON lines (see the module
     docstring).  ``command`` is the program and its arguments (a list, or a
-    shell-like string); ``timeout`` bounds each answer (seconds).  One
-    process is started per seat, in each process that plays (it is started
-    on the first decision and ended with the interpreter or :meth:`close`).
+    shell-like string); ``timeout`` bounds each answer (seconds, at most a
+    day).  One process is started per seat, in each process that plays (it
+    is started on the first decision, started again after an error, and
+    ended with the interpreter or :meth:`close`).
+
+    :raises RookError: for a command that is not a program and its
+        arguments, a name that is not a text, or a timeout that is not a
+        number of seconds.
     """
 
     command: Sequence[str] | str
     name: str = "engine"
     timeout: float = 30.0
-    _procs: dict[int, subprocess.Popen[str]] = field(default_factory=dict, init=False, repr=False,
-                                                     compare=False)
+    _programs: dict[int, _Program] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _seats: dict[int, threading.Lock] = field(default_factory=dict, init=False, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -155,73 +392,94 @@ class EngineBot:
                                 f"{e}") from None
         elif isinstance(self.command, (list, tuple)):
             argv = list(self.command)
-        if not argv or not all(isinstance(a, str) for a in argv):
+        if not argv or not all(isinstance(a, str) and "\0" not in a for a in argv):
             raise RookError(f"an engine bot's command is a program and its arguments, not {self.command!r}")
         self.command = argv
-        if not self.timeout > 0:
-            raise RookError(f"an engine bot's timeout must be positive, not {self.timeout!r}")
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise RookError(f"an engine bot's name is a text, not {self.name!r}")
+        t = self.timeout
+        if isinstance(t, bool) or not isinstance(t, numbers.Real) or not 0 < t <= _LONGEST_TIMEOUT:
+            raise RookError(f"an engine bot's timeout is a number of seconds, more than 0 and at most "
+                            f"{_LONGEST_TIMEOUT:,}, not {t!r}")
+        self.timeout = float(t)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"command": self.command, "name": self.name, "timeout": self.timeout}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.command, self.name, self.timeout = state["command"], state["name"], state["timeout"]
-        self._procs = {}
+        self._programs = {}
+        self._seats = {}
         self._lock = threading.Lock()
 
     def agent(self, variant: Variant, seed: int) -> Agent:
+        """Return the agent of one hand or game: it asks this bot's program of its seat."""
         return _EngineAgent(self, variant, seed)
 
-    def _process(self, seat: int) -> subprocess.Popen[str]:
+    def _seat_lock(self, seat: int) -> threading.Lock:
         with self._lock:
-            p = self._procs.get(seat)
-            if p is None or p.poll() is not None:
-                try:
-                    p = subprocess.Popen(list(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         text=True, bufsize=1)
-                except OSError as e:
-                    raise RookError(f"bot {self.name!r}: cannot start {self.command!r}: {e}") from None
-                self._procs[seat] = p
-            return p
+            return self._seats.setdefault(seat, threading.Lock())
+
+    def _program(self, seat: int) -> _Program:
+        """The running program of ``seat``, started if there is none."""
+        with self._lock:
+            p = self._programs.get(seat)
+            if p is not None and p.owner == os.getpid():
+                return p
+            try:
+                p = _Program(list(self.command), f"bot {self.name!r}")
+            except (OSError, ValueError, subprocess.SubprocessError) as e:
+                raise RookError(f"bot {self.name!r}: cannot start {_shown(self.command)}: {e}") from None
+            self._programs[seat] = p
+        _track(p)
+        return p
 
     def ask(self, seat: int, request: dict[str, Any]) -> Any:
-        """Send one request for ``seat`` and return the answer's action."""
-        p = self._process(seat)
-        assert p.stdin is not None and p.stdout is not None
-        try:
-            p.stdin.write(json.dumps(request) + "\n")
-            p.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise RookError(f"bot {self.name!r} ({self.command!r}) ended (status {p.poll()})") from None
-        ready, _, _ = select.select([p.stdout], [], [], self.timeout)
-        if not ready:
-            p.kill()
-            raise RookError(f"bot {self.name!r} gave no answer within {self.timeout} s")
-        line = p.stdout.readline()
-        if not line:
-            raise RookError(f"bot {self.name!r} ({self.command!r}) ended (status {p.wait(5)})")
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            raise RookError(f"bot {self.name!r} answered {line.strip()[:200]!r}, not JSON") from None
-        if not isinstance(answer, dict) or "action" not in answer:
-            raise RookError(f"bot {self.name!r} answered {line.strip()[:200]!r}, not {{'action': ...}}")
-        return answer["action"]
+        """Send one request for ``seat`` and return the answer's action, as
+        the program wrote it.
+
+        :raises RookError: naming the bot when the program cannot start,
+            answers anything but one line ``{"action": ...}``, ends, or is
+            silent past ``timeout``; its process is then ended.
+        """
+        line = (json.dumps(request) + "\n").encode()
+        with self._seat_lock(seat):
+            p = self._program(seat)
+            try:
+                answer = p.exchange(line, self.timeout)
+                return _answer_action(self.name, answer)
+            except BaseException:   # an error or an interrupt: the program is out of step, end it
+                with self._lock:
+                    if self._programs.get(seat) is p:
+                        del self._programs[seat]
+                _finish([p], 0.0)
+                raise
 
     def close(self) -> None:
-        """End the bot's processes."""
+        """End the bot's processes (each has a moment to end by itself once
+        its input is closed)."""
         with self._lock:
-            for p in self._procs.values():
-                if p.poll() is None:
-                    p.kill()
-                    p.wait(5)
-            self._procs.clear()
+            programs = list(self._programs.values())
+            self._programs.clear()
+        _finish(programs, _GRACE)
 
     def __del__(self) -> None:
         try:
             self.close()
         except Exception:   # noqa: BLE001 - at interpreter exit anything may be gone
             pass
+
+
+def _answer_action(name: str, line: bytes) -> Any:
+    """The action of a program's answer ``line``."""
+    try:
+        answer = json.loads(line.decode("utf-8", "replace"))
+    except (ValueError, RecursionError):
+        raise RookError(f"bot {name!r} answered {_quote(line)}, not JSON (a program writes only its "
+                        f"answers on standard output, anything else on standard error)") from None
+    if not isinstance(answer, dict) or "action" not in answer:
+        raise RookError(f"bot {name!r} answered {_quote(line)}, not {{'action': ...}}")
+    return answer["action"]
 
 
 class _EngineAgent:
