@@ -453,6 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="an outside bot: a program that answers JSON lines (docs/FORMATS.md, "
                          "\"An outside bot\"), usable by NAME in --agents; e.g. "
                          "--engine mine='python examples/outside_bot.py' --agents mine,heuristic,mine,heuristic")
+    si.add_argument("--engine-timeout", type=flags.seconds, default=None, metavar="SECONDS",
+                    help="the longest an outside bot of --engine may take to answer one request (default 30)")
     si.add_argument("--out", type=flags.file_name, metavar="FILE",
                     help="write the hands (and games) as .parquet, .csv or .npz")
     si.add_argument("--report", type=flags.file_name, metavar="FILE",
@@ -604,7 +606,7 @@ def _simulate_toonerville(args: argparse.Namespace) -> int:
     return 0
 
 
-def _engines(specs: list[str] | None) -> dict[str, Any]:
+def _engines(specs: list[str] | None, timeout: float) -> dict[str, Any]:
     """The --engine NAME=COMMAND bots, by name (rook_core.bots.outside.EngineBot)."""
     from .bots.agents import AGENTS
     from .bots.outside import EngineBot
@@ -616,7 +618,7 @@ def _engines(specs: list[str] | None) -> dict[str, Any]:
             raise RookError(f"--engine takes NAME=COMMAND, not {spec!r}")
         if name in AGENTS or name in out:
             raise RookError(f"--engine {name!r}: that name is taken")
-        out[name] = EngineBot(command, name)
+        out[name] = EngineBot(command, name, timeout)
     return out
 
 
@@ -634,7 +636,9 @@ def _simulate(args: argparse.Namespace) -> int:
     pimc = {k: v for k, v in (("worlds", args.worlds), ("tolerance", args.tolerance),
                               ("decision_time", args.decision_time)) if v is not None}
     options = {"pimc": pimc} if pimc and "pimc" in agents else {}
-    engines = _engines(args.engine)
+    if args.engine_timeout is not None and not args.engine:
+        raise RookError("--engine-timeout sets outside bots, and there is no --engine")
+    engines = _engines(args.engine, 30.0 if args.engine_timeout is None else args.engine_timeout)
     seats: list[Any] = [engines.get(a, a) for a in agents]
     count = {"games": args.games} if args.games is not None else {"hands": 1000 if args.hands is None
                                                                    else args.hands}

@@ -153,6 +153,21 @@ def test_rook_simulate_plays_an_engine_named_on_the_command_line() -> None:
     assert bad.returncode == 2 and "taken" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_rook_simulate_engine_timeout_bounds_a_silent_engine() -> None:
+    """``--engine-timeout`` is each outside bot's timeout: a program that never
+    answers stops the run by name after it; without --engine it is refused."""
+    import time
+    silent = f"{sys.executable} -c 'import time; time.sleep(60)'"
+    base = [sys.executable, "-m", "rook_core", "simulate", "--hands", "1", "--no-progress"]
+    began = time.monotonic()
+    run = subprocess.run(base + ["--engine", f"quiet={silent}", "--engine-timeout", "0.5",
+                                 "--agents", "quiet,random,random,random"], capture_output=True, text=True)
+    assert run.returncode == 2 and "'quiet' gave no answer within 0.5 s" in run.stderr, run.stderr
+    assert time.monotonic() - began < 20 and "Traceback" not in run.stderr
+    alone = subprocess.run(base + ["--engine-timeout", "5"], capture_output=True, text=True)
+    assert alone.returncode == 2 and "no --engine" in alone.stderr
+
+
 # ---------------------------------------------------------------- programs that misbehave
 
 REQUEST = {"variant": "tournament", "seat": 0, "seed": 7, "observation": {"legal_actions": [64]}}
