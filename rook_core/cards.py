@@ -14,6 +14,8 @@ A card is a small int: its bit position in a 64-bit hand mask (the layout of
 
 from __future__ import annotations
 
+import operator
+import reprlib
 from collections.abc import Iterable, Iterator
 
 from . import _layout as L
@@ -28,6 +30,30 @@ BIRD = L.BIRD
 COLORS = tuple(range(L.N_COLORS))
 _COLOR_BY_LETTER = {letter: i for i, letter in enumerate(L.COLOR_LETTERS)}
 _BIRD_NAMES = {"rook": BIRD, "crow": BIRD}
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 40
+
+
+def _show(value: object) -> str:
+    """``repr(value)`` cut short: error messages quote text that can be any length."""
+    return _SHORT.repr(value)
+
+
+def _integer(value: object) -> int | None:
+    """``value`` as an int when it is an integer (an int or a NumPy integer), else
+    None: never a bool, a float or text."""
+    if isinstance(value, int):
+        return None if isinstance(value, bool) else value
+    try:
+        return operator.index(value)   # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _card_id(card: object) -> int | None:
+    """``card`` as a card id (an integer that names a card), else None."""
+    i = _integer(card)
+    return i if i in _NAMES else None
 
 
 class Card(int):
@@ -40,16 +66,18 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, card: int) -> Card:
-        if card not in _NAMES:
-            raise NotationError(f"no card has id {card!r}", card)
-        return _CARDS[card]
+        i = _card_id(card)
+        if i is None:
+            raise NotationError(f"no card has id {_show(card)}", card)
+        return _CARDS[i]
 
     @classmethod
     def of(cls, color: int, rank: int) -> Card:
         """Return the colored card of ``color`` (0..3) and ``rank`` (1..14)."""
-        if color not in COLORS or not L.MIN_RANK <= rank <= L.MAX_RANK:
-            raise NotationError(f"no card of color {color!r} and rank {rank!r}", (color, rank))
-        return _CARDS[L.card_id(color, rank)]
+        c, r = _integer(color), _integer(rank)
+        if c not in COLORS or r is None or not L.MIN_RANK <= r <= L.MAX_RANK:
+            raise NotationError(f"no card of color {_show(color)} and rank {_show(rank)}", (color, rank))
+        return _CARDS[L.card_id(c, r)]
 
     @property
     def is_bird(self) -> bool:
@@ -83,16 +111,20 @@ for _c in COLORS:
 _CARDS: dict[int, Card] = {i: int.__new__(Card, i) for i in _NAMES}
 _BY_TEXT: dict[str, Card] = {n.lower(): _CARDS[i] for i, n in _NAMES.items()}
 _BY_TEXT["crow"] = _CARDS[BIRD]
+# no card's text is longer, whitespace around it included (a longer text is no card)
+_LONGEST_CARD_TEXT = 1000
 # The canonical spellings as they are written (R14, Rook): one lookup for the usual case.
 _BIT_BY_NAME: dict[str, int] = {n: 1 << i for i, n in _NAMES.items()}
+# Every bit of a 64-bit mask that is a card (the others are no card: rank 0, rank 15).
+_CARD_BITS = sum(1 << i for i in _NAMES)
 
 
 def card_name(card: int) -> str:
     """Return the FORMATS.md spelling of a card id (``R14``, ``Rook``)."""
-    try:
-        return _NAMES[card]
-    except KeyError:
-        raise NotationError(f"no card has id {card!r}", card) from None
+    i = _card_id(card)
+    if i is None:
+        raise NotationError(f"no card has id {_show(card)}", card)
+    return _NAMES[i]
 
 
 def parse_card(text: str) -> Card:
@@ -103,10 +135,10 @@ def parse_card(text: str) -> Card:
     if isinstance(text, Card):
         return text
     if not isinstance(text, str):
-        raise NotationError(f"a card must be written as text, not {text!r}", text)
-    card = _BY_TEXT.get(text.strip().lower())
+        raise NotationError(f"a card must be written as text, not {_show(text)}", text)
+    card = _BY_TEXT.get(text.strip().lower()) if len(text) <= _LONGEST_CARD_TEXT else None
     if card is None:
-        raise NotationError(f"unknown card {text!r} (expected B/G/R/Y + rank 1-14, or Rook)", text)
+        raise NotationError(f"unknown card {_show(text)} (expected B/G/R/Y + rank 1-14, or Rook)", text)
     return card
 
 
@@ -115,16 +147,18 @@ def parse_color(text: str | int) -> int:
 
     :raises NotationError: quoting ``text`` when it is not a color.
     """
-    if isinstance(text, int) and not isinstance(text, bool) and text in COLORS:
-        return text
-    if isinstance(text, str):
+    if not isinstance(text, str):
+        color = _integer(text)
+        if color in COLORS:
+            return color
+    else:
         if text in _COLOR_BY_LETTER:
             return _COLOR_BY_LETTER[text]
         t = text.strip().lower()
         for i, (letter, name) in enumerate(zip(L.COLOR_LETTERS, L.COLOR_NAMES)):
             if t in (letter.lower(), name.lower()):
                 return i
-    raise NotationError(f"unknown color {text!r} (expected B, G, R or Y)", text)
+    raise NotationError(f"unknown color {_show(text)} (expected B, G, R or Y)", text)
 
 
 def color_name(color: int) -> str:
@@ -142,22 +176,26 @@ def parse_cards(cards: str | Iterable[str | int], *, deck_mask: int | None = Non
     if isinstance(cards, str):
         items: list[str | int] = [t for t in cards.replace(",", " ").split() if t]
     elif isinstance(cards, CardSet):
-        items = list(cards)
+        return cards.mask if deck_mask is None or not cards.mask & ~deck_mask else \
+            parse_cards(list(cards), deck_mask=deck_mask, what=what)
     else:
         try:
+            if isinstance(cards, (bytes, bytearray)):   # not a list of small ints
+                raise TypeError
             items = list(cards)
         except TypeError:
-            raise NotationError(f"{what} must be a list of cards, not {cards!r}", cards) from None
+            raise NotationError(f"{what} must be a list of cards, not {_show(cards)}", cards) from None
     mask = 0
     for item in items:
         bit = _BIT_BY_NAME.get(item) if isinstance(item, str) else None
         if bit is None:
-            card = Card(item) if isinstance(item, int) and not isinstance(item, bool) else parse_card(item)  # type: ignore[arg-type]
+            # an id names a card (Card says which ids do); anything else must be text
+            card = Card(item) if _integer(item) is not None else parse_card(item)  # type: ignore[arg-type]
             bit = 1 << card
         if deck_mask is not None and not deck_mask & bit:
-            raise NotationError(f"card {item!r} in {what} is not in this variant's deck", item)
+            raise NotationError(f"card {_show(item)} in {what} is not in this variant's deck", item)
         if mask & bit:
-            raise NotationError(f"card {item!r} appears twice in {what}", item)
+            raise NotationError(f"card {_show(item)} appears twice in {what}", item)
         mask |= bit
     return mask
 
@@ -174,6 +212,26 @@ def iter_bits(mask: int) -> Iterator[int]:
         yield BIRD
 
 
+def _mask_of(cards: object) -> int:
+    """The mask of ``cards``: a mask (an int or a NumPy integer, never a bool)
+    or an iterable of card ids."""
+    if isinstance(cards, bool) or isinstance(cards, (str, bytes, bytearray, float)):
+        raise NotationError(f"a CardSet is a mask or card ids, not {_show(cards)} "
+                            f"(CardSet.parse reads text)", cards)
+    try:
+        return operator.index(cards)   # type: ignore[arg-type]
+    except TypeError:
+        pass
+    try:
+        ids = iter(cards)   # type: ignore[call-overload]
+    except TypeError:
+        raise NotationError(f"a CardSet is a mask or card ids, not {_show(cards)}", cards) from None
+    m = 0
+    for c in ids:
+        m |= 1 << Card(c)
+    return m
+
+
 class CardSet:
     """An immutable set of cards over a 64-bit mask (colors in order B G R Y, then the bird).
 
@@ -187,13 +245,13 @@ class CardSet:
     mask: int
 
     def __init__(self, mask: int | Iterable[int] = 0) -> None:
-        if not isinstance(mask, int):
-            m = 0
-            for c in mask:
-                m |= 1 << Card(c)
-            mask = m
-        if mask < 0 or mask >> 64:
-            raise NotationError(f"a card mask must fit in 64 bits, not {mask!r}", mask)
+        if type(mask) is not int:
+            mask = _mask_of(mask)
+        if mask & ~_CARD_BITS:
+            if mask < 0 or mask >> 64:
+                raise NotationError(f"a card mask must fit in 64 bits, not {_show(mask)}", mask)
+            raise NotationError(f"a card mask holds only the bits of cards, not {mask:#x} "
+                                f"(bits {mask & ~_CARD_BITS:#x} are no card)", mask)
         object.__setattr__(self, "mask", mask)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -226,12 +284,16 @@ class CardSet:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CardSet):
             return self.mask == other.mask
-        if isinstance(other, (set, frozenset)):
-            return self == CardSet(other)
+        if isinstance(other, (set, frozenset)):   # a set of card ids; anything else in it is no card
+            try:
+                return self.mask == CardSet(other).mask
+            except NotationError:
+                return False
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self.mask)
+        """The hash of the frozenset of the card ids, which a CardSet equals."""
+        return hash(frozenset(iter_bits(self.mask)))
 
     def _other(self, other: object) -> int:
         if isinstance(other, CardSet):

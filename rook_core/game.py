@@ -16,16 +16,19 @@ the last hand may win (:func:`game_winner`).
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
-from .actions import PENALTY, Phase, action_name, parse_action, replay
-from .errors import IllegalActionError, RookError
-from .hand import HandState
+from .actions import PENALTY, Phase, action_name, replay
+from .errors import IllegalActionError, NotationError, RookError
+from .hand import HandState, _check_actions, _parse_action_text, _seat
 from .jsonio import read_object
 from .rng import check_seed, hand_seed
 from .variant import PRESETS, Variant, as_variant, get_preset
 
 __all__ = ["Game", "game_winner", "hand_seed"]
+
+GAME_FORMAT = "rook-game/1"
 
 class Game:
     """A seeded game of a trick-taking variant, played through one action space.
@@ -36,9 +39,7 @@ class Game:
     def __init__(self, variant: Variant | str, seed: int = 0, first_dealer: int | None = None) -> None:
         self.variant = as_variant(variant)
         self.seed = check_seed(seed)
-        dealer = self.variant.first_dealer if first_dealer is None else first_dealer
-        if dealer not in range(4):
-            raise RookError(f"first_dealer must be a seat 0..3, not {first_dealer!r}")
+        dealer = self.variant.first_dealer if first_dealer is None else _seat(first_dealer, "first_dealer")
         self.first_dealer = dealer
         self.hands: list[HandState] = [HandState.deal(self.variant, hand_seed(seed, 0), dealer)]
 
@@ -97,8 +98,12 @@ class Game:
         :raises IllegalActionError: as :meth:`HandState.apply`, or after the game ended (T-34).
         """
         if self.is_over:
-            raise IllegalActionError(f"illegal action {action_name(action)}: the game is over (T-34)",
-                                     rule="T-34", action=action)
+            try:
+                what = action_name(action)
+            except NotationError:
+                what = reprlib.repr(action)
+            raise IllegalActionError(f"illegal action {what}: the game is over (T-34)", rule="T-34",
+                                     action=action if type(action) is int else None)
         h = self.current
         h.apply(action, seat)
         if action in (PENALTY, PENALTY + 1):
@@ -110,7 +115,7 @@ class Game:
 
     def apply_text(self, text: str, seat: int | None = None) -> None:
         """Apply the action written ``text``."""
-        self.apply(parse_action(text), seat)
+        self.apply(_parse_action_text(text), seat)
 
     def _next_hand(self, dealer: int) -> None:
         self.hands.append(HandState.deal(self.variant, hand_seed(self.seed, len(self.hands)), dealer))
@@ -139,6 +144,8 @@ class Game:
         g.hands = [h.clone() for h in self.hands]
         return g
 
+    __hash__ = None   # type: ignore[assignment]  # a game changes as it is played: unhashable, as a list
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
@@ -160,7 +167,7 @@ class Game:
         """Return the game as JSON-ready data; :meth:`from_json` replays it exactly."""
         v = self.variant
         return {
-            "format": "rook-game/1",
+            "format": GAME_FORMAT,
             "variant": v.name if PRESETS.get(v.name) == v else v.to_dict(),
             "seed": self.seed,
             "first_dealer": self.first_dealer,
@@ -174,12 +181,26 @@ class Game:
 
         :raises RookError: for a malformed document or an action the rules refuse.
         """
-        data = read_object(data, "game JSON", ("format", "variant", "seed", "first_dealer", "actions",
-                                               "summary"), ("variant", "seed", "actions"))
+        what = "game JSON"
+        data = read_object(data, what, ("format", "variant", "seed", "first_dealer", "actions",
+                                        "summary"), ("variant", "seed", "actions"))
+        fmt = data.get("format", GAME_FORMAT)
+        if fmt != GAME_FORMAT:
+            raise RookError(f"{what} 'format' must be {GAME_FORMAT!r}, not {reprlib.repr(fmt)}: "
+                            f"an unknown format is not read")
+        if not isinstance(data.get("summary", {}), dict):
+            raise RookError(f"{what} 'summary' must be an object, not {reprlib.repr(data['summary'])}")
         v = data["variant"]
-        variant = Variant.from_dict(v) if isinstance(v, dict) else get_preset(v)
-        g = cls(variant, data["seed"], data.get("first_dealer"))
-        replay(g, data["actions"], "game JSON")
+        try:   # a whole variant, or a preset's name or fields (as HandState.from_json reads it)
+            variant = Variant.from_dict(v, complete=True) if isinstance(v, dict) else get_preset(v)
+        except RookError as e:
+            raise type(e)(f"{what} 'variant': {e}") from None
+        try:
+            g = cls(variant, data["seed"], data.get("first_dealer"))
+        except RookError as e:
+            raise type(e)(f"{what}: {e}") from None
+        _check_actions(data["actions"], what)
+        replay(g, data["actions"], what)
         return g
 
     def __repr__(self) -> str:

@@ -79,6 +79,30 @@ def _actor(seat: object) -> None:
         _number(seat, "the seat of an action", 3, IllegalActionError)
 
 
+def _parse_action_text(text: str | int) -> int:
+    """The action written ``text`` (as :func:`~rook_core.actions.parse_action`);
+    a text far longer than any action's is refused at once, quoted short."""
+    if isinstance(text, str) and len(text) > _MAX_ACTION_TEXT:
+        raise NotationError(f"unknown action {reprlib.repr(text)}: no action's text is longer than "
+                            f"{_MAX_ACTION_TEXT} characters", text)
+    return parse_action(text)
+
+
+def _check_actions(actions: object, what: str) -> None:
+    """Refuse a document's ``actions`` entry that is neither an action's text nor its number."""
+    if isinstance(actions, list):
+        for i, a in enumerate(actions):
+            if isinstance(a, bool) or not isinstance(a, (int, str)) or (
+                    isinstance(a, str) and len(a) > _MAX_ACTION_TEXT):
+                raise NotationError(f"{what} action {i} must be an action's text or number, "
+                                    f"not {reprlib.repr(a)}", a)
+
+
+def _rebuild(cls: type[HandState], doc: dict[str, Any]) -> HandState:
+    """Unpickle a hand: the state its JSON form replays (see :meth:`HandState.__reduce__`)."""
+    return cls.from_json(doc)
+
+
 def _card_action(card: int | str) -> int:
     if isinstance(card, int) and not isinstance(card, bool):
         Card(card)
@@ -114,6 +138,16 @@ class HandState(HandCore):
     """
 
     __slots__ = ()
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        """Refuse ``HandState()``: a hand is dealt (:meth:`deal`, :meth:`from_hands`)
+        or read (:meth:`from_position`, :meth:`from_json`), never built empty."""
+        raise RookError("a HandState is made by HandState.deal, from_hands, from_position or from_json, "
+                        "not by calling the class")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the JSON form, which :meth:`from_json` replays to an equal state."""
+        return (_rebuild, (type(self), self.to_json()))
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -234,12 +268,7 @@ class HandState(HandCore):
                 raise RookError(f"{what} 'start.position' is a position of {st.variant.name!r}, "
                                 f"but the hand's 'variant' is {v.name!r}")
         actions = data["actions"]
-        if isinstance(actions, list):
-            for i, a in enumerate(actions):
-                if isinstance(a, bool) or not isinstance(a, (int, str)) or (
-                        isinstance(a, str) and len(a) > _MAX_ACTION_TEXT):
-                    raise NotationError(f"{what} action {i} must be an action's text or number, "
-                                        f"not {reprlib.repr(a)}", a)
+        _check_actions(actions, what)
         replay(st, actions, what)
         return st
 
@@ -291,7 +320,7 @@ class HandState(HandCore):
         :raises IllegalActionError: as :meth:`apply`.
         """
         _actor(seat)
-        self.apply(parse_action(text), seat)
+        self.apply(_parse_action_text(text), seat)
 
     def bid(self, amount: int, seat: int | None = None) -> None:
         """Bid ``amount`` points (T-3).

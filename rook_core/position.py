@@ -137,19 +137,21 @@ def parse_position(data: PositionData) -> Position:
     if not isinstance(hands_in, list) or len(hands_in) != 4:
         raise PositionError("hands must be a list of 4 lists of cards")
     deck = variant.deck_mask
+    field = "trick"
     try:
         trick_cards = parse_cards(data.get("trick", []), deck_mask=deck, what="trick")
         trick_list = data.get("trick", [])
         if not isinstance(trick_list, list):
             raise PositionError("trick must be a list of cards")
-        trick = tuple(int(parse_card(t)) for t in trick_list)
+        trick = tuple(int(parse_card(t) if isinstance(t, str) else Card(t)) for t in trick_list)
         hands = []
         for s in range(4):
+            field = f"hands[{s}]"
             if not isinstance(hands_in[s], list):
                 raise PositionError(f"hands[{s}] must be a list of cards")
             hands.append(parse_cards(hands_in[s], deck_mask=deck, what=f"hands[{s}]"))
-    except NotationError as e:
-        raise PositionError(str(e)) from None
+    except NotationError as e:   # the message names the field the card is in
+        raise PositionError(str(e) if field in str(e) else f"{field}: {e}") from None
     if len(trick) > 3:
         raise PositionError(f"the trick holds {len(trick)} cards; a trick in progress holds 0 to 3")
     seen = trick_cards

@@ -15,6 +15,7 @@ rule id.  Native code receives the derived tables (:meth:`Variant.strength_table
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import reprlib
 from collections.abc import Mapping
@@ -128,6 +129,9 @@ class Variant:
                 self._fail(f"{f} must be a tuple or a list, not {_show(v)}")
             if f == "counters":
                 v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+                v = tuple((_card_text(x[0]),) + x[1:] if isinstance(x, tuple) and x else x for x in v)
+            elif f == "permanent_trumps":
+                v = tuple(_card_text(x) for x in v)
             object.__setattr__(self, f, v)
 
     def _validate(self) -> None:
@@ -191,7 +195,7 @@ class Variant:
                 self._fail(f"bird_rank must be 'high', 'low' or a number, not {_show(br)} (C-4)")
             else:
                 values = [self._rank_value(r) for r in self.ranks]
-                if not math.isfinite(br) or not min(values) < br < max(values) or br in values:
+                if not min(values) < br < max(values) or br in values or not math.isfinite(br):
                     self._fail(f"a numeric bird_rank must lie strictly between two ranks of the "
                                f"deck ({min(values)}..{max(values)}), not {_show(br)} (C-4)")
                 if abs(br * 2 - round(br * 2)) > 1e-9:
@@ -237,6 +241,9 @@ class Variant:
             step = "discard" if "discard" in order else "nest"
             if step not in order or order.index("trump") > order.index(step):
                 self._fail("discard_trump_counters needs trump named before the discard (H-3, H-4)")
+        if self.most_tricks_bonus and self.hand_size % 2 == 0:
+            self._fail(f"most_tricks_bonus needs an odd hand_size, not {self.hand_size}: with an even number "
+                       f"of tricks the teams can take as many, and the bonus would go to no one (section 4, T-14)")
         if self.exposed_nest and self.nest_size == 0:
             self._fail("exposed_nest needs a nest (H-5)")
         if ("pass" in order) != (self.pass_cards > 0):
@@ -261,6 +268,7 @@ class Variant:
             self._fail(f"moon_score must be 0 (off) .. 10000, not {self.moon_score} (H-1)")
         if self.first_dealer not in range(4):
             self._fail(f"first_dealer must be a seat 0..3, not {self.first_dealer} (T-1)")
+        keys: set[object] = set()
         for item in self.counters:
             if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], int)
                     and not isinstance(item[1], bool) and item[1] >= 0):
@@ -279,6 +287,12 @@ class Variant:
                     self._fail(f"counters: {e} (T-12)")
                 if c.is_bird and not self.bird:
                     self._fail("the bird is a counter but the deck has no bird (T-12)")
+                if not self._compute_deck_mask() >> c & 1:
+                    self._fail(f"counter card {c} is not in the deck (T-12)")
+            # one worth per rank and per card: a card's own entry may override its rank's
+            if key in keys:
+                self._fail(f"counters give {_show(key)} twice; give each rank or card one worth (T-12)")
+            keys.add(key)
         if self.max_bid > self.total_points:
             self._fail(f"max_bid {self.max_bid} is more than the {self.total_points} points "
                        f"a hand holds (T-3, T-14)")
@@ -414,7 +428,9 @@ class Variant:
     def from_dict(cls, data: Mapping[str, Any], complete: bool = False) -> Variant:
         """Return the variant described by ``data`` (the output of :meth:`to_dict`).
 
-        A ``"preset"`` key starts from that preset.  With ``complete`` (a
+        A ``"preset"`` key starts from that preset; changed, it is named as
+        :meth:`replace` names it (``tournament*``) unless ``name`` is given,
+        so that its name does not claim the preset it differs from.  With ``complete`` (a
         variant read from a document: FORMATS.md's "a whole variant"), an
         object without a preset must give every field that says how the game
         is played; the house-rule fields added since (off unless given) and
@@ -437,8 +453,46 @@ class Variant:
                 raise VariantError(f"a variant object gives every field of the game, as Variant.to_dict() "
                                    f"writes it, or a 'preset' to start from; missing: {shown}")
         if base is not None:
-            return dataclasses.replace(base, **d)
+            v = dataclasses.replace(base, **d)
+            if "name" not in d and v != base:   # a changed preset is not that preset (as replace())
+                v = dataclasses.replace(v, name=base.name + "*")
+            return v
         return cls(**d)
+
+
+def _card_text(text: object) -> object:
+    """A card's text in its FORMATS.md spelling (``r1`` is ``R1``, ``Crow`` is
+    ``Rook``), so that a variant compares by the cards it names; anything
+    else is left for the checks to refuse."""
+    if isinstance(text, str):
+        try:
+            return str(parse_card(text))
+        except NotationError:
+            pass
+    return text
+
+
+def _checked_init(init: Any) -> Any:
+    """Variant's constructor, refusing an unknown field or a positional value too
+    many with a VariantError (as :meth:`Variant.replace` does), not a TypeError."""
+    names = [f.name for f in dataclasses.fields(Variant) if f.init]
+
+    @functools.wraps(init)
+    def __init__(self: Variant, *args: Any, **changes: Any) -> None:
+        bad = sorted(str(k)[:40] for k in changes if k not in names)
+        if bad:
+            raise VariantError(f"unknown variant field(s): {', '.join(bad)}")
+        if len(args) > len(names):
+            raise VariantError(f"a variant has {len(names)} fields, not {len(args)}")
+        twice = sorted(set(names[:len(args)]) & set(changes))
+        if twice:
+            raise VariantError(f"variant field(s) given twice: {', '.join(twice)}")
+        init(self, *args, **changes)
+
+    return __init__
+
+
+Variant.__init__ = _checked_init(Variant.__init__)  # type: ignore[method-assign]
 
 
 _TOURNAMENT = Variant(name="tournament", deck_name="tournament-41")
