@@ -22,7 +22,7 @@ from typing import Any
 from .actions import PENALTY, Phase, action_name, replay
 from .errors import IllegalActionError, NotationError, RookError
 from .hand import HandState, _check_actions, _parse_action_text, _seat
-from .jsonio import read_object
+from .jsonio import read_document
 from .rng import check_seed, hand_seed
 from .variant import PRESETS, Variant, as_variant, get_preset
 
@@ -182,14 +182,8 @@ class Game:
         :raises RookError: for a malformed document or an action the rules refuse.
         """
         what = "game JSON"
-        data = read_object(data, what, ("format", "variant", "seed", "first_dealer", "actions",
-                                        "summary"), ("variant", "seed", "actions"))
-        fmt = data.get("format", GAME_FORMAT)
-        if fmt != GAME_FORMAT:
-            raise RookError(f"{what} 'format' must be {GAME_FORMAT!r}, not {reprlib.repr(fmt)}: "
-                            f"an unknown format is not read")
-        if not isinstance(data.get("summary", {}), dict):
-            raise RookError(f"{what} 'summary' must be an object, not {reprlib.repr(data['summary'])}")
+        data = read_document(data, what, GAME_FORMAT, ("variant", "seed", "first_dealer", "actions"),
+                             ("variant", "seed", "actions"))
         v = data["variant"]
         try:   # a whole variant, or a preset's name or fields (as HandState.from_json reads it)
             variant = Variant.from_dict(v, complete=True) if isinstance(v, dict) else get_preset(v)

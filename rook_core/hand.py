@@ -23,7 +23,7 @@ from ._native import HandCore, check_seat, rules_for
 from .actions import Phase, action_name, parse_action, replay
 from .cards import Card, CardSet, card_name, color_name, parse_card, parse_cards, parse_color
 from .errors import IllegalActionError, NotationError, RookError, VariantError
-from .jsonio import read_object
+from .jsonio import read_document
 from .observation import Observation, TrickSeen
 from .rng import check_seed
 from .variant import PRESETS, Variant, as_variant
@@ -232,14 +232,7 @@ class HandState(HandCore):
             wrong, or an action the rules refuse.
         """
         what = "hand JSON"
-        data = read_object(data, what,
-                           ("format", "variant", "start", "actions", "summary"), ("variant", "start", "actions"))
-        fmt = data.get("format", HAND_FORMAT)
-        if fmt != HAND_FORMAT:
-            raise RookError(f"{what} 'format' must be {HAND_FORMAT!r}, not {reprlib.repr(fmt)}: "
-                            f"an unknown format is not read")
-        if not isinstance(data.get("summary", {}), dict):
-            raise RookError(f"{what} 'summary' must be an object, not {reprlib.repr(data['summary'])}")
+        data = read_document(data, what, HAND_FORMAT, ("variant", "start", "actions"), ("variant", "start", "actions"))
         v = data["variant"]
         try:
             if isinstance(v, dict):

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from .errors import RookError
 
-__all__ = ["json_line", "json_safe", "read_object", "run_jsonl"]
+__all__ = ["json_line", "json_safe", "read_document", "read_object", "run_jsonl"]
 
 
 def json_safe(x: Any) -> Any:
@@ -58,6 +58,23 @@ def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable
         if k not in data:
             raise error(f"{what}: the field {k!r} is required")
     return data
+
+
+def read_document(data: Any, what: str, fmt: str, allowed: Iterable[str], required: Iterable[str] = ()
+                  ) -> dict[str, Any]:
+    """Return a saved document's object (``read_object``) after checking its
+    ``format`` tag (absent, or ``fmt``) and its ``summary`` (absent, or an
+    object: written for people, not read back).
+
+    :raises RookError: naming ``what`` and the field that is wrong.
+    """
+    doc = read_object(data, what, ("format", "summary", *allowed), required)
+    tag = doc.get("format", fmt)
+    if tag != fmt:
+        raise RookError(f"{what} 'format' must be {fmt!r}, not {reprlib.repr(tag)}: an unknown format is not read")
+    if not isinstance(doc.get("summary", {}), dict):
+        raise RookError(f"{what} 'summary' must be an object, not {reprlib.repr(doc['summary'])}")
+    return doc
 
 
 class InternalError(RookError):
