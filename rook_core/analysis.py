@@ -13,7 +13,7 @@ so the three agree by construction.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from .errors import RookError
@@ -87,13 +87,11 @@ def review_answer(budget: int, max_hands: int = 0,
         hands = played_hands(obj)
         if max_hands and len(hands) > max_hands:
             raise RookError(f"the document has {len(hands)} played hands; a review takes at most {max_hands}")
-        if searching is None:
-            return {"hands": [review_hand(h, node_budget=budget).to_json() for h in hands]}
         done: list[dict[str, Any]] = []
         for i, h in enumerate(hands):
             solver = Solver(review_table_bytes(h), node_budget=budget)
             try:
-                with searching(solver):
+                with nullcontext() if searching is None else searching(solver):
                     done.append(review_hand(h, solver=solver).to_json())
             except SearchStopped:
                 raise ReviewStopped(f"the review was stopped in hand {i + 1} of {len(hands)}; the hands "
