@@ -2,7 +2,7 @@
 
 It reads one JSON request per line on standard input -- the variant, the
 seat, the seed of this hand or game, and the seat's observation -- and
-answers one line ``{"action": ...}``.  This one plays a uniformly random
+answers one line ``{"action": ..., "id": ...}`` (the request's id echoed).  This one plays a uniformly random
 legal action, drawn from a generator seeded by the request's seed and the
 number of decisions made with it, so the same seeds give the same play.
 It needs nothing but Python's standard library:
@@ -22,4 +22,4 @@ for line in sys.stdin:
     n = decisions[key] = decisions.get(key, 0) + 1
     rng = random.Random(request["seed"] * 1000 + n)
     legal = request["observation"]["legal_actions"]
-    print(json.dumps({"action": rng.choice(legal)}), flush=True)
+    print(json.dumps({"action": rng.choice(legal), "id": request["id"]}), flush=True)

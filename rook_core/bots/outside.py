@@ -18,10 +18,13 @@ docs/FORMATS.md, "An observation"), the action an int of
   own name (``pimc`` at 8 worlds against ``pimc`` at 32);
 * :class:`EngineBot` runs another program, one per seat and process, and
   speaks JSON lines with it: for each decision one line
-  ``{"variant": name, "seat": s, "seed": seed, "observation": {...}}``
+  ``{"variant": name, "seat": s, "seed": seed, "observation": {...}, "id": n}``
   (``variant`` the preset name, or the variant's fields for a custom one;
   ``seed`` the agent's seed for this unit, the same on every decision of
-  the unit), answered by one line ``{"action": action}``.
+  the unit; ``id`` the request's number, 1, 2, ... in the program's life),
+  answered by one line ``{"action": action}``, best with ``"id": n`` echoed:
+  an answer that echoes another request's id is refused (a late line can
+  then never pass for the next request's answer).
 
 An engine's standard output carries its answers and nothing else: one
 line per request, read whole (blank lines are skipped).  Logs go to its
@@ -196,6 +199,7 @@ class _Program:
         self.either.register(self.infd, select.POLLOUT)
         self.pending = bytearray()
         self.ended = False
+        self.asked = 0   # requests sent: the next one's id is asked + 1
 
     def exchange(self, request: bytes, timeout: float) -> bytes:
         """Send ``request`` (one line) and return the program's answer line,
@@ -442,12 +446,13 @@ class EngineBot:
             answers anything but one line ``{"action": ...}``, ends, or is
             silent past ``timeout``; its process is then ended.
         """
-        line = (json.dumps(request) + "\n").encode()
         with self._seat_lock(seat):
             p = self._program(seat)
+            p.asked += 1
+            line = (json.dumps({**request, "id": p.asked}) + "\n").encode()
             try:
                 answer = p.exchange(line, self.timeout)
-                return _answer_action(self.name, answer)
+                return _answer_action(self.name, answer, p.asked)
             except BaseException:   # an error or an interrupt: the program is out of step, end it
                 with self._lock:
                     if self._programs.get(seat) is p:
@@ -470,8 +475,9 @@ class EngineBot:
             pass
 
 
-def _answer_action(name: str, line: bytes) -> Any:
-    """The action of a program's answer ``line``."""
+def _answer_action(name: str, line: bytes, asked: int) -> Any:
+    """The action of a program's answer ``line`` to its request ``asked``
+    (an answer that echoes the request's ``id`` must echo that one)."""
     try:
         answer = json.loads(line.decode("utf-8", "replace"))
     except (ValueError, RecursionError):
@@ -479,6 +485,9 @@ def _answer_action(name: str, line: bytes) -> Any:
                         f"answers on standard output, anything else on standard error)") from None
     if not isinstance(answer, dict) or "action" not in answer:
         raise RookError(f"bot {name!r} answered {_quote(line)}, not {{'action': ...}}")
+    if "id" in answer and (type(answer["id"]) is not int or answer["id"] != asked):
+        raise RookError(f"bot {name!r} answered {_quote(line)} to request {asked}: an answer out of step with "
+                        f"its requests (one line per request, echoing its id)")
     return answer["action"]
 
 

@@ -430,6 +430,28 @@ def test_a_failed_program_and_what_it_started_leave_no_process_behind(tmp_path: 
     assert _settles(lambda: not _running(pids["2", "child"]))
 
 
+def test_requests_are_numbered_and_a_late_answer_echoing_an_old_id_is_refused_not_played() -> None:
+    """A line written late for request 1 arrives only once request 2 went out,
+    so it reads as request 2's answer; the id it echoes gives it away."""
+    bot = _bot("""
+        import json, os, sys, time
+        for line in sys.stdin:
+            r = json.loads(line)
+            if r["seed"] == 2:    # request 1's second answer, written late
+                os.write(1, b'{"action": 9, "id": 1}\\n')
+                time.sleep(0.3)
+            os.write(1, (json.dumps({"action": r["seed"], "id": r.get("id")}) + "\\n").encode())
+    """)
+    try:
+        assert bot.ask(0, dict(REQUEST, seed=1)) == 1
+        with pytest.raises(RookError, match=r"badbot.*to request 2: an answer out of step"):
+            bot.ask(0, dict(REQUEST, seed=2))
+        # a new program numbers its requests from 1 again; answers without an id still count
+        assert [bot.ask(0, dict(REQUEST, seed=s)) for s in (1, 3)] == [1, 3]
+    finally:
+        bot.close()
+
+
 def test_an_interrupted_request_leaves_no_answer_for_the_next_one() -> None:
     bot = _bot("""
         import json, sys, time
