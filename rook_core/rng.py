@@ -21,13 +21,16 @@ True
 
 from __future__ import annotations
 
+import operator
+import reprlib
+
 import numpy as np
 import numpy.typing as npt
 
 from . import _layout as L
 from .errors import RookError
 
-__all__ = ["NativeStream", "agent_seed", "check_seed", "hand_seed", "hand_seeds", "splitmix64"]
+__all__ = ["NativeStream", "agent_seed", "check_agent_seed", "check_seed", "hand_seed", "hand_seeds", "splitmix64"]
 
 M64 = (1 << 64) - 1
 M32 = (1 << 32) - 1
@@ -42,6 +45,21 @@ def check_seed(seed: object, what: str = "a seed") -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= M64:
         raise RookError(f"{what} must be an int in 0 .. 2**64-1, not {seed!r}")
     return seed
+
+
+def check_agent_seed(seed: object) -> int:
+    """Return an agent's ``seed`` as an int: any int (its stream takes every
+    one; a numpy int is taken), never a bool, a float, a text or None (which
+    would seed from the clock, and the agent would not decide the same way twice).
+
+    :raises RookError: for anything else, naming it.
+    """
+    if not isinstance(seed, bool):
+        try:
+            return operator.index(seed)   # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise RookError(f"an agent's seed must be an int, not {reprlib.repr(seed)}")
 
 
 def splitmix64(x: int) -> tuple[int, int]:

@@ -31,12 +31,14 @@ cap the number of hands for that reason.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import RookError
-from ..rng import M64, NativeStream
-from ..variant import Variant, get_preset
+from ..rng import M64, NativeStream, check_agent_seed
+from ..variant import Variant
+from .knowledge import agent_variant, legal_of
 
 if TYPE_CHECKING:
     from ..hand import HandState
@@ -64,12 +66,12 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, variant: Variant, seed: int = 0) -> None:
-        self.variant = variant
-        self.stream = NativeStream(seed & M64)
+        self.variant = agent_variant(variant)
+        self.stream = NativeStream(check_agent_seed(seed) & M64)
 
     def act(self, observation: Mapping[str, Any]) -> int:
-        legal = observation["legal_actions"]
-        return int(legal[self.stream.below(len(legal))])
+        legal = legal_of(observation, self.variant)
+        return legal[self.stream.below(len(legal))]
 
 
 def _heuristic(variant: Variant, seed: int, **options: Any) -> Agent:
@@ -112,11 +114,10 @@ def make_agent(kind: str, variant: Variant | str, seed: int = 0, **options: Any)
     """Return a new agent of ``kind`` (see the module docstring) for
     ``variant`` (a :class:`Variant` or a preset name).
 
-    :raises RookError: naming the known kinds, or a bad option.
+    :raises RookError: naming the known kinds, or a bad option or seed.
     :raises VariantError: for an unknown preset.
     """
-    if isinstance(variant, str):
-        variant = get_preset(variant)
+    variant = agent_variant(variant)
     try:
         factory = AGENTS[kind]
     except (KeyError, TypeError):
@@ -131,7 +132,11 @@ def act_for(agent: Agent, state: HandState, seat: int) -> int:
     """Return ``agent``'s action for ``seat`` in ``state`` (a ``HandState``):
     from the seat's observation, or, for an agent with ``act_with_state``
     (``dd``, which sees every card, and native policies, which read the
-    seat's native view), from the state."""
+    seat's native view), from the state.
+
+    :raises RookError: when ``seat`` is not the seat to move (or the hand is over)."""
+    if seat != state.seat_to_move():
+        raise RookError(f"seat {reprlib.repr(seat)} is not to move: seat {state.seat_to_move()} is")
     with_state = getattr(agent, "act_with_state", None)
     if with_state is not None:
         return int(with_state(state))

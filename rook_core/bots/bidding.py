@@ -43,7 +43,7 @@ from ..cards import iter_bits
 from ..errors import RookError
 from ..variant import Variant
 from .heuristic import HeuristicAgent, estimate_units
-from .knowledge import Knowledge
+from .knowledge import Knowledge, agent_variant
 
 __all__ = ["FEATURES", "BidModel", "ModelBidder", "bid_model", "calibration", "features"]
 
@@ -110,6 +110,7 @@ def bid_model(variant: Variant) -> BidModel:
 
     :raises RookError: for a variant without one.
     """
+    variant = agent_variant(variant)
     m = _models().get(variant.name)
     if m is None:
         raise RookError(f"no bidding model for {variant.name!r} (models: {', '.join(sorted(_models()))}); "
@@ -130,9 +131,11 @@ class ModelBidder(HeuristicAgent):
     def __init__(self, variant: Variant, seed: int = 0, threshold: float = 0.7, dd_margin: bool = True,
                  **options: Any) -> None:
         super().__init__(variant, seed, **options)
-        if not 0 < threshold < 1:
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold < 1:
             raise RookError(f"threshold must be between 0 and 1, not {threshold!r}")
-        self.model = bid_model(variant)
+        if not isinstance(dd_margin, bool):
+            raise RookError(f"dd_margin must be True or False, not {dd_margin!r}")
+        self.model = bid_model(self.variant)
         self.threshold = threshold
         self.margin = self.model.margin if dd_margin else 0.0
 

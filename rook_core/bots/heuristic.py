@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from numbers import Integral
 from typing import Any
 
 from .. import _layout as L
@@ -34,8 +35,9 @@ from .._native import rules_for
 from ..actions import BID, PASS, TRUMP
 from ..cards import iter_bits
 from ..errors import RookError
+from ..rng import check_agent_seed
 from ..variant import Variant
-from .knowledge import Knowledge
+from .knowledge import Knowledge, agent_variant, legal_of
 
 __all__ = ["HeuristicAgent", "hand_estimate", "estimate_units"]
 
@@ -60,7 +62,16 @@ def _stronger_masks(variant: Variant) -> tuple[int, ...]:
 def estimate_units(variant: Variant, hand: int, trump: int) -> int:
     """Return :func:`hand_estimate` in hundredths of a point, computed in
     integers (so that the native twin in ``src/rook/heuristic.c`` gives the
-    same number)."""
+    same number).
+
+    :raises RookError: for a hand that is no mask of the variant's cards, or a trump that is no color 0..3."""
+    variant = agent_variant(variant)
+    mask = -1 if isinstance(hand, bool) or not isinstance(hand, Integral) else int(hand)
+    if mask < 0 or mask & ~variant.deck_mask:
+        raise RookError(f"hand must be a mask of the cards of {variant.name!r}, not {hand!r}")
+    if isinstance(trump, bool) or not isinstance(trump, Integral):
+        raise RookError(f"trump must be a color 0..3, not {trump!r}")
+    hand, trump = mask, int(trump)
     rules = rules_for(variant)
     strength = variant.strength_table
     points = variant.points_table
@@ -115,6 +126,9 @@ class HeuristicAgent:
     before bidding: negative values bid more cautiously.  ``bird_threshold``
     is the least trick value worth the bird.  Every quantity is an integer,
     so the native twin (``src/rook/heuristic.c``) decides exactly alike.
+
+    :raises RookError: for a variant that is neither a Variant nor a preset's
+        name, a seed that is no int, or a margin or threshold that is no int.
     """
 
     name = "heuristic"
@@ -124,8 +138,8 @@ class HeuristicAgent:
         for name, x in (("bid_margin", bid_margin), ("bird_threshold", bird_threshold)):
             if isinstance(x, bool) or not isinstance(x, int):
                 raise RookError(f"{name} must be a whole number, not {x!r}")
-        self.variant = variant
-        self.seed = seed
+        self.variant = variant = agent_variant(variant)
+        self.seed = check_agent_seed(seed)
         self.rules = rules_for(variant)
         self.strength = variant.strength_table
         self.points = variant.points_table
@@ -149,8 +163,10 @@ class HeuristicAgent:
 
     # ----------------------------------------------------------------- act
     def act(self, observation: Mapping[str, Any]) -> int:
-        """Return the action for ``observation`` (which must list legal actions)."""
-        legal: list[int] = [int(a) for a in observation["legal_actions"]]
+        """Return the action for ``observation`` (which must list legal actions).
+
+        :raises RookError: for an observation of a seat not to move, or of another variant."""
+        legal = legal_of(observation, self.variant)
         if len(legal) == 1:
             return legal[0]
         k = Knowledge.from_observation(observation, self.variant)

@@ -21,20 +21,64 @@ player without that suit.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from .. import _layout as L
 from .._native import Rules, rules_for
+from ..errors import RookError, VariantError
 from ..observation import Observation
-from ..variant import Variant
+from ..variant import Variant, get_preset
 
-__all__ = ["Holder", "Knowledge", "NEST"]
+__all__ = ["Holder", "Knowledge", "NEST", "agent_variant", "legal_of"]
 
 NEST: Literal["nest"] = "nest"
 Holder: TypeAlias = 'int | Literal["nest"]'
 """Where an unseen card can be: a seat (0-3) or the nest."""
+
+
+def agent_variant(variant: object) -> Variant:
+    """The variant an agent is made for: ``variant`` itself, or the preset it names.
+
+    :raises VariantError: for an unknown preset or what is neither."""
+    if isinstance(variant, Variant):
+        return variant
+    if isinstance(variant, str):
+        return get_preset(variant)
+    raise VariantError(f"an agent is made for a Variant or a preset's name, not {reprlib.repr(variant)}")
+
+
+def legal_of(observation: object, variant: Variant) -> list[int]:
+    """The legal actions of ``observation``, the view of the seat to move in
+    a hand of ``variant`` (the agent's), as ints (T-15).
+
+    :raises RookError: for what is no such view: no observation, a
+        Toonerville one, one of another variant, one of a seat that is not to
+        move (it lists no legal action), naming which."""
+    if not isinstance(observation, Mapping):
+        raise RookError(f"an agent acts on a seat's observation (HandState.observe), not {reprlib.repr(observation)}")
+    if isinstance(observation, Observation):
+        seen: Any = observation.variant
+        other = seen is not variant and seen != variant
+        seen = seen.name
+    else:
+        if observation.get("game") == "toonerville":
+            raise RookError("a trick-taking agent was handed a Toonerville observation "
+                            "(rook_core.toonerville.agents has its bots)")
+        seen = observation.get("variant", variant.name)
+        other = seen != variant.name
+    if other:
+        raise RookError(f"an agent made for {variant.name!r} was handed an observation of {reprlib.repr(seen)}")
+    legal = observation.get("legal_actions")
+    if not legal:
+        raise RookError(f"the observation of seat {observation.get('seat')!r} lists no legal action: "
+                        f"the seat is not to move (seat {observation.get('to_move')!r} is; None: the hand is over)")
+    try:
+        return [int(a) for a in legal]
+    except (TypeError, ValueError):
+        raise RookError(f"legal actions are ints, not {reprlib.repr(legal)}") from None
 
 
 @dataclass

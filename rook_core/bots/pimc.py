@@ -37,13 +37,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import TRUMP
 from ..errors import RookError
+from ..rng import check_agent_seed
 from ..solver import BudgetExceeded, Solver, SolveResult, solve_many
 from ..variant import Variant
 from .bid_signal import auction_calls, bid_weights, weighted_choice
 from .declaring import NestPlan, plan_by_worlds
 from .heuristic import HeuristicAgent
-from .knowledge import NEST, Holder, Knowledge
-from .worlds import sample_world, world_position
+from .knowledge import NEST, Holder, Knowledge, agent_variant, legal_of
+from .worlds import MAX_WORLDS, sample_world, world_position
 
 if TYPE_CHECKING:
     from ..cards import Card
@@ -108,7 +109,8 @@ def _choose(means: dict[int, float], team: int, variant: Variant) -> int:
 class PIMCAgent:
     """Perfect-information Monte Carlo card play (see the module docstring).
 
-    :param worlds: deals sampled per card decision.
+    :param worlds: deals sampled per card decision (1 ..
+        :data:`~rook_core.bots.worlds.MAX_WORLDS`).
     :param node_budget: nodes per world's search (0: no limit).
     :param time_budget: seconds per world's search (0: no limit).
     :param tolerance: 0 (the default): each world's every card's exact
@@ -173,21 +175,31 @@ class PIMCAgent:
                  nest: str = "heuristic", nest_budget: int = 2_000_000, decision_time: float = 0.0,
                  bid_signal: float = 0.0, nest_worlds: int = 0, nest_discards: int = 0,
                  nest_margin: float = 0.0, tolerance: int = 0) -> None:
-        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
-            raise RookError(f"worlds must be a positive int, not {worlds!r}")
-        for name, x in (("node_budget", node_budget), ("time_budget", time_budget),
-                        ("decision_time", decision_time), ("bid_signal", bid_signal),
-                        ("nest_margin", nest_margin)):
-            if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < 1e18:
-                raise RookError(f"{name} must be a number >= 0 (never negative), not {x!r}")
+        variant = agent_variant(variant)
+        seed = check_agent_seed(seed)
+        for name, n, low in (("worlds", worlds, 1), ("nest_worlds", nest_worlds, 0)):
+            if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= MAX_WORLDS:
+                raise RookError(f"{name} must be an int {low} .. {MAX_WORLDS:,}, not {n!r}")
+        for name, x, top in (("time_budget", time_budget, 1e9), ("decision_time", decision_time, 1e18),
+                             ("bid_signal", bid_signal, 1e18), ("nest_margin", nest_margin, 1e18)):
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x < top:
+                raise RookError(f"{name} must be a number >= 0 (never negative), less than {top:g}, not {x!r}")
+        for name, n in (("node_budget", node_budget), ("nest_budget", nest_budget)):
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < 2 ** 63:
+                raise RookError(f"{name} must be an int 0 .. 2**63-1 (0: no limit), not {n!r}")
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+            raise RookError(f"workers must be None (every core) or an int >= 1, not {workers!r}")
+        if isinstance(tt_bytes, bool) or not isinstance(tt_bytes, int) or not 0 < tt_bytes <= 1 << 40:
+            raise RookError(f"tt_bytes must be an int 1 .. 2**40 (bytes of the table), not {tt_bytes!r}")
+        if not isinstance(playout_fallback, bool):
+            raise RookError(f"playout_fallback must be True or False, not {playout_fallback!r}")
         if objective not in ("score", "points"):
             raise RookError(f"objective must be 'score' or 'points', not {objective!r}")
         if isinstance(rollouts_above, bool) or not isinstance(rollouts_above, int) or rollouts_above < 0:
             raise RookError(f"rollouts_above must be an int >= 0, not {rollouts_above!r}")
         if nest not in ("heuristic", "worlds"):
             raise RookError(f"nest must be 'heuristic' or 'worlds', not {nest!r}")
-        for name, n in (("nest_budget", nest_budget), ("nest_worlds", nest_worlds), ("nest_discards", nest_discards),
-                        ("tolerance", tolerance)):
+        for name, n in (("nest_discards", nest_discards), ("tolerance", tolerance)):
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise RookError(f"{name} must be an int >= 0, not {n!r}")
         self.nest = nest
@@ -199,7 +211,7 @@ class PIMCAgent:
         self.nest_margin = float(nest_margin)
         self._plan: tuple[tuple[Any, ...], NestPlan] | None = None   # (the hand it is for, the plan)
         self.rollouts_above = rollouts_above
-        self.playout_fallback = bool(playout_fallback)
+        self.playout_fallback = playout_fallback
         self.variant = variant
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -217,7 +229,7 @@ class PIMCAgent:
     def act(self, observation: Mapping[str, Any]) -> int:
         """Return the action for ``observation``."""
         started = time.perf_counter()          # the decision's clock (decision_time) counts the sampling too
-        legal = [int(a) for a in observation["legal_actions"]]
+        legal = legal_of(observation, self.variant)
         if self.nest == "worlds" and observation["phase"] in ("nest", "trump") and len(legal) > 1:
             planned = self._planned(observation, legal)
             if planned is not None:
@@ -369,9 +381,9 @@ class DDAgent:
 
     def __init__(self, variant: Variant, seed: int = 0, node_budget: int = 5_000_000,
                  tt_bytes: int = 8 << 20) -> None:
-        if node_budget < 0:
-            raise RookError("node_budget must not be negative")
-        self.variant = variant
+        if isinstance(node_budget, bool) or not isinstance(node_budget, int) or node_budget < 0:
+            raise RookError(f"node_budget must be an int >= 0 (never negative), not {node_budget!r}")
+        self.variant = variant = agent_variant(variant)
         self.fallback = HeuristicAgent(variant, seed)
         self.solver = Solver(tt_bytes, node_budget)
 
@@ -379,7 +391,14 @@ class DDAgent:
         raise RookError("the dd agent sees every card: call act_with_state(state)")
 
     def act_with_state(self, state: HandState) -> int:
-        """Return the action of the seat to move in ``state`` (a ``HandState``)."""
+        """Return the action of the seat to move in ``state`` (a ``HandState``).
+
+        :raises RookError: for what is no hand of the agent's variant, or a hand that is over."""
+        from ..hand import HandState
+        if not isinstance(state, HandState):
+            raise RookError(f"act_with_state takes a HandState, not {type(state).__name__}")
+        if state.variant is not self.variant and state.variant != self.variant:
+            raise RookError(f"an agent made for {self.variant.name!r} was handed a hand of {state.variant.name!r}")
         seat = state.seat_to_move()
         obs = state.observe(seat)
         legal = obs["legal_actions"]

@@ -28,6 +28,7 @@ by how well they explain the auction.
 from __future__ import annotations
 
 import random
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,7 +37,16 @@ from ..errors import RookError
 from ..position import Position
 from .knowledge import NEST, Holder, Knowledge
 
-__all__ = ["sample_world", "world_position", "world_positions"]
+__all__ = ["sample_world", "world_position", "world_positions", "MAX_WORLDS"]
+
+MAX_WORLDS = 100_000
+"""The most worlds drawn at once (:func:`world_positions`, a PIMC decision):
+each is a deal held in memory, and solved by PIMC, so 10**9 would never end."""
+
+
+def _check_rng(rng: object) -> None:
+    if not isinstance(rng, random.Random):
+        raise RookError(f"rng must be a random.Random, not {reprlib.repr(rng)}")
 
 
 def _feasible(counts: dict[int, int], caps: list[int]) -> bool:
@@ -55,8 +65,11 @@ def sample_world(k: Knowledge, rng: random.Random) -> dict[Holder, int]:
     the seat's own hand and every known card included.
 
     :raises RookError: when no deal fits what the seat knows (an observation
-        that contradicts itself).
+        that contradicts itself), or for a ``k`` or ``rng`` of the wrong kind.
     """
+    if not isinstance(k, Knowledge):
+        raise RookError(f"k must be a Knowledge (Knowledge.from_observation), not {type(k).__name__}")
+    _check_rng(rng)
     sizes = k.hidden_sizes()
     holders = list(sizes)
     caps = [sizes[h] for h in holders]
@@ -104,8 +117,14 @@ def world_positions(observation: Mapping[str, Any], n: int, rng: random.Random,
     """Return ``n`` solver positions, one per world drawn for the seat of
     ``observation`` (a play-phase observation, T-8 .. T-15).
 
-    :raises RookError: outside the play phase, or as :func:`sample_world`.
+    :raises RookError: outside the play phase, for an ``n`` that is no int
+        0 .. :data:`MAX_WORLDS`, or as :func:`sample_world`.
     """
+    if not isinstance(observation, Mapping):
+        raise RookError(f"worlds are drawn for a seat's observation, not {reprlib.repr(observation)}")
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_WORLDS:
+        raise RookError(f"n must be an int 0 .. {MAX_WORLDS:,} (worlds), not {reprlib.repr(n)}")
+    _check_rng(rng)
     if observation.get("phase") != "play":
         raise RookError(f"worlds are drawn in the play phase, not {observation.get('phase')!r}")
     if k is None:

@@ -31,6 +31,7 @@ Lay(melds=((7, 23, 15), (35, 36, 37, 38)))
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -38,7 +39,20 @@ from ..cards import card_name, parse_card
 from ..errors import NotationError
 
 __all__ = ["Draw", "Take", "Buy", "Pass", "Lay", "Meld", "LayOff", "Swap", "Discard", "Action",
-           "parse_action", "meld_text"]
+           "parse_action", "meld_text", "MAX_ACTION_TEXT"]
+
+MAX_ACTION_TEXT = 4000
+"""The longest action text read: five decks hold 285 cards, and an action
+laying every one of them is under 2,000 characters (TV-1)."""
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 120
+_SHORT.maxtuple = _SHORT.maxlist = 24
+
+
+def quoted(x: object) -> str:
+    """``repr(x)``, cut short in the middle when long (for messages)."""
+    return _SHORT.repr(x)
 
 
 def meld_text(cards: tuple[int, ...]) -> str:
@@ -148,13 +162,13 @@ _CARD_IDS = frozenset(int(parse_card(n)) for n in ["Rook"] + [f"{c}{r}" for c in
 
 def _card(x: object, action: object) -> int:
     if isinstance(x, bool) or not isinstance(x, int) or x not in _CARD_IDS:
-        raise NotationError(f"{action!r} holds {x!r}, which is not a card id of the full-57 deck", action)
+        raise NotationError(f"{quoted(action)} holds {quoted(x)}, which is not a card id of the full-57 deck", action)
     return x
 
 
 def _cards_of(xs: object, action: object) -> tuple[int, ...]:
     if not isinstance(xs, tuple) or not xs:
-        raise NotationError(f"{action!r}: cards are a non-empty tuple of card ids", action)
+        raise NotationError(f"{quoted(action)}: cards are a non-empty tuple of card ids", action)
     return tuple(_card(x, action) for x in xs)
 
 
@@ -162,7 +176,7 @@ def _checked(a: Action) -> Action:
     """An action object built by hand, its fields checked (and a Lay's melds sorted)."""
     if isinstance(a, Lay):
         if not isinstance(a.melds, tuple) or not a.melds:
-            raise NotationError(f"{a!r}: a lay holds a non-empty tuple of melds", a)
+            raise NotationError(f"{quoted(a)}: a lay holds a non-empty tuple of melds", a)
         return Lay(tuple(sorted(_cards_of(m, a) for m in a.melds)))
     if isinstance(a, Meld):
         _cards_of(a.cards, a)
@@ -171,9 +185,9 @@ def _checked(a: Action) -> Action:
     elif isinstance(a, (LayOff, Swap)):
         _card(a.card, a)
         if isinstance(a.meld, bool) or not isinstance(a.meld, int) or a.meld < 0:
-            raise NotationError(f"{a!r}: a table meld is a number 0, 1, ...", a)
+            raise NotationError(f"{quoted(a)}: a table meld is a number 0, 1, ...", a)
         if isinstance(a, LayOff) and a.end not in (None, "low", "high"):
-            raise NotationError(f"{a!r}: a layoff's end is None, 'low' or 'high'", a)
+            raise NotationError(f"{quoted(a)}: a layoff's end is None, 'low' or 'high'", a)
         if isinstance(a, Swap):
             _cards_of(a.new_meld, a)
     return a
@@ -187,7 +201,10 @@ def parse_action(text: str | Action) -> Action:
     if not isinstance(text, str):
         if isinstance(text, (Draw, Take, Buy, Pass, Lay, Meld, LayOff, Swap, Discard)):
             return _checked(text)
-        raise NotationError(f"a Toonerville action is text like 'draw' or 'discard G2', not {text!r}", text)
+        raise NotationError(f"a Toonerville action is text like 'draw' or 'discard G2', not {quoted(text)}", text)
+    if len(text) > MAX_ACTION_TEXT:
+        raise NotationError(f"cannot read the Toonerville action {quoted(text)}: no action's text is "
+                            f"longer than {MAX_ACTION_TEXT} characters", text)
     words = text.replace("/", " / ").split()
     if not words:
         raise NotationError("an empty action", text)
@@ -213,6 +230,6 @@ def parse_action(text: str | Action) -> Action:
         return Swap(int(parse_card(rest[0])), _index(rest[1], text), _cards(rest[3:], text))
     if head == "discard" and len(rest) == 1:
         return Discard(int(parse_card(rest[0])))
-    raise NotationError(f"cannot read the Toonerville action {text!r}: expected draw, take, buy, pass, "
+    raise NotationError(f"cannot read the Toonerville action {quoted(text)}: expected draw, take, buy, pass, "
                         "lay ..., meld ..., layoff CARD N [low|high], swap CARD N / MELD, discard CARD", text)
 

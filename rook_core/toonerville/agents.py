@@ -30,13 +30,15 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+import reprlib
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, Protocol
 
 from .. import _layout as L
 from ..cards import parse_card
 from ..errors import RookError
+from ..rng import check_agent_seed
 from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
 from .contracts import Contract, ContractResult
 from .game import ToonervilleGame, leave_problem
@@ -56,16 +58,45 @@ class ToonervilleAgent(Protocol):
     def act(self, observation: dict[str, Any]) -> Action: ...
 
 
+def _check_rules(rules: object) -> ToonervilleRules:
+    if not isinstance(rules, ToonervilleRules):
+        raise RookError(f"a Toonerville bot is made for a ToonervilleRules (a game's rules), "
+                        f"not {reprlib.repr(rules)}")
+    return rules
+
+
+def _checked(observation: object, legal: bool) -> Mapping[str, Any]:
+    """``observation`` if it is a Toonerville player's view on their move (with
+    its legal actions when ``legal``); else a RookError that says which it is not."""
+    if not isinstance(observation, Mapping) or observation.get("game") != "toonerville":
+        raise RookError("a Toonerville bot acts on ToonervilleGame.observation(player), "
+                        f"not {reprlib.repr(observation)}")
+    player, to_move = observation.get("player"), observation.get("to_move")
+    if to_move is None or to_move != player:
+        state = "the game is over" if to_move is None else f"player {to_move} is to move"
+        raise RookError(f"the observation is player {player}'s, who has no move: {state}")
+    if legal and not observation.get("legal_actions"):
+        raise RookError("this bot picks among the observation's legal actions: ask for them "
+                        "(observation(player, legal=True))")
+    return observation
+
+
 class RandomToonervilleAgent:
-    """Plays a legal action chosen uniformly, from its own seeded stream."""
+    """Plays a legal action chosen uniformly, from its own seeded stream.
+
+    :raises RookError: for rules that are no ToonervilleRules or a seed that is no int."""
 
     needs_legal = True
 
     def __init__(self, rules: ToonervilleRules, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rules = _check_rules(rules)
+        self.rng = random.Random(check_agent_seed(seed))
 
     def act(self, observation: dict[str, Any]) -> Action:
-        return parse_action(self.rng.choice(observation["legal_actions"]))
+        """The action for ``observation``, the view of the player to move with its legal actions.
+
+        :raises RookError: for an observation that is not that."""
+        return parse_action(self.rng.choice(_checked(observation, True)["legal_actions"]))
 
 
 def _counts(names: Sequence[str]) -> list[int]:
@@ -87,8 +118,13 @@ def contract_value(counts: Sequence[int], sets: int, runs: int) -> int:
     """How many cards of ``counts`` go toward ``sets`` sets and ``runs`` runs:
     the best ranks for sets (up to 3 naturals each), then the best four-rank
     windows of one color for runs among the cards left, then the birds,
-    each filling one missing card (TV-4, TV-5).  At most ``3 sets + 4 runs``."""
+    each filling one missing card (TV-4, TV-5).  At most ``3 sets + 4 runs``.
+
+    :raises RookError: for counts that are not 64 (one per card id) or a negative contract."""
     left = list(counts)
+    if len(left) != L.N_CARD_IDS or sets < 0 or runs < 0:
+        raise RookError(f"contract_value takes {L.N_CARD_IDS} counts and sets, runs >= 0, "
+                        f"not {len(left)} counts, {sets} and {runs}")
     total = 0
     if sets:
         groups = sorted((min(3, left[r] + left[16 + r] + left[32 + r] + left[48 + r]), r) for r in range(1, 15))
@@ -120,9 +156,14 @@ class HeuristicToonervilleAgent:
     def __init__(self, rules: ToonervilleRules, seed: int = 0,
                  solver: Callable[..., ContractResult] = solve_contract) -> None:
         """``solver``: the contract solver, the native kernel by default (the
-        benchmarks pass the brute-force reference, which answers the same)."""
-        self.rules = rules
-        self.rng = random.Random(seed)
+        benchmarks pass the brute-force reference, which answers the same).
+
+        :raises RookError: for rules that are no ToonervilleRules, a seed that
+            is no int, or a solver that cannot be called."""
+        self.rules = _check_rules(rules)
+        self.rng = random.Random(check_agent_seed(seed))
+        if not callable(solver):
+            raise RookError(f"solver must be a contract solver function, not {reprlib.repr(solver)}")
         self._solve_contract = solver
 
     def _solve(self, counts: list[int], sets: int, runs: int) -> ContractResult:
@@ -134,6 +175,10 @@ class HeuristicToonervilleAgent:
                                     self.rules.max_wild_fraction)
 
     def act(self, obs: dict[str, Any]) -> Action:
+        """The action for ``obs``, the view of the player to move.
+
+        :raises RookError: for an observation that is not that."""
+        _checked(obs, False)
         counts = _counts(obs["hand"])
         con = obs["contract"]
         me = obs["player"]
@@ -271,11 +316,15 @@ def make_toonerville_agent(kind: str, rules: ToonervilleRules, seed: int = 0,
     """Return a bot of ``kind`` (``random`` or ``heuristic``; the heuristic takes
     ``solver=``, a contract solver function).
 
-    :raises RookError: for an unknown kind.
+    :raises RookError: for an unknown kind, or bad rules, seed or options.
     """
-    if kind not in _KINDS:
-        raise RookError(f"unknown Toonerville agent {kind!r}; choose from {', '.join(toonerville_agent_kinds())}")
-    agent: ToonervilleAgent = _KINDS[kind](rules, seed, **options)
+    if not isinstance(kind, str) or kind not in _KINDS:
+        raise RookError(f"unknown Toonerville agent {reprlib.repr(kind)}; "
+                        f"choose from {', '.join(toonerville_agent_kinds())}")
+    try:
+        agent: ToonervilleAgent = _KINDS[kind](rules, seed, **options)
+    except TypeError as e:
+        raise RookError(f"bad options for Toonerville agent {kind!r}: {e}") from None
     return agent
 
 
@@ -284,16 +333,21 @@ def play_game(game: ToonervilleGame, agents: Sequence[ToonervilleAgent],
     """Play ``game`` to its end with one agent per player; ``on_action(game, player, action)``
     is called after each action.
 
-    :raises RookError: when the number of agents is not the number of players,
-        or an agent returns an illegal action (naming the agent's player).
+    :raises RookError: for a game that is no ToonervilleGame, agents that are
+        not one per player (each with an ``act``), or an agent that returns an
+        illegal action (naming the agent's player).
     """
+    if not isinstance(game, ToonervilleGame):
+        raise RookError(f"play_game plays a ToonervilleGame, not {reprlib.repr(game)}")
+    if not isinstance(agents, Sequence) or not all(callable(getattr(a, "act", None)) for a in agents):
+        raise RookError(f"agents must be a list of bots (each with an act method), not {reprlib.repr(agents)}")
     if len(agents) != game.players:
         raise RookError(f"{game.players} players need {game.players} agents, not {len(agents)}")
     while not game.is_over:
         p = game.to_move
         assert p is not None
         agent = agents[p]
-        action = agent.act(game.observation(p, legal=agent.needs_legal))
+        action = agent.act(game.observation(p, legal=getattr(agent, "needs_legal", True)))
         try:
             game.apply(action, p)
         except RookError as e:

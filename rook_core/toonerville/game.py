@@ -44,6 +44,7 @@ discard or a lay-off is always left after it.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterable
 from typing import Any, NamedTuple
@@ -52,9 +53,9 @@ from .. import _layout as L
 from .._html import html_table
 from ..cards import card_name
 from ..errors import IllegalActionError, RookError
-from ..jsonio import read_object
+from ..jsonio import read_document
 from ..rng import check_seed, hand_seed
-from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action
+from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action, quoted
 from .contracts import CONTRACTS, Contract
 from .hand import FULL_DECK, MultiHand, card_points
 from .melds import MIN_SET, arrange_meld, candidate_melds
@@ -70,6 +71,19 @@ LAY_SEARCH_STEPS = 20_000
 """With ``max_lays``, the search for lay-downs also stops after this many
 melds tried (a few tens of ms), whatever it found by then."""
 _N = L.N_CARD_IDS
+GAME_FORMAT = "rook-toonerville/1"
+
+
+def _player_number(value: object, players: int) -> int | None:
+    """``value`` as a player 0..players-1 (a numpy int is taken; a bool or a
+    float is not), or None when it is not one."""
+    if isinstance(value, bool):
+        return None
+    try:
+        n = operator.index(value)   # type: ignore[arg-type]
+    except TypeError:
+        return None
+    return n if 0 <= n < players else None
 
 
 class RoundEnd(NamedTuple):
@@ -102,10 +116,11 @@ class ToonervilleGame:
     def __init__(self, players: int | ToonervilleRules = 4, seed: int = 0, first_dealer: int = 0) -> None:
         self.rules = players if isinstance(players, ToonervilleRules) else ToonervilleRules(players=players)
         check_seed(seed)
-        if isinstance(first_dealer, bool) or first_dealer not in range(self.rules.players):
-            raise RookError(f"first_dealer must be a player 0..{self.rules.players - 1}, not {first_dealer!r}")
+        dealer = _player_number(first_dealer, self.rules.players)
+        if dealer is None:
+            raise RookError(f"first_dealer must be a player 0..{self.rules.players - 1}, not {quoted(first_dealer)}")
         self.seed = seed
-        self.first_dealer = first_dealer
+        self.first_dealer = dealer
         self.round_scores: list[list[int]] = []
         self.went_out: list[int | None] = []
         self.ended: list[RoundEnd] = []
@@ -153,8 +168,7 @@ class ToonervilleGame:
 
     def hand(self, player: int) -> MultiHand:
         """The cards ``player`` holds."""
-        self._check_player(player)
-        return MultiHand.from_counts(self.hands[player])
+        return MultiHand.from_counts(self.hands[self._check_player(player)])
 
     def history(self) -> list[tuple[int, Action]]:
         """Every action of the game in order, with the player who took it."""
@@ -219,12 +233,18 @@ class ToonervilleGame:
         self.stock = rest
 
     # ---------------------------------------------------------------- checks
-    def _check_player(self, player: int) -> None:
-        if isinstance(player, bool) or not isinstance(player, int) or player not in range(self.players):
-            raise RookError(f"a player is 0..{self.players - 1}, not {player!r}")
+    def _check_player(self, player: object) -> int:
+        """``player`` as a player number (a numpy int is taken); RookError for what is not one."""
+        n = _player_number(player, self.players)
+        if n is None:
+            raise RookError(f"a player is 0..{self.players - 1}, not {quoted(player)}")
+        return n
 
     def _refuse(self, action: Action, why: str, rule: str | None) -> IllegalActionError:
-        return IllegalActionError(f"illegal action {action}: {why}" + (f" ({rule})" if rule else ""), rule=rule)
+        text = str(action)
+        if len(text) > 200:                      # a meld of a thousand cards is quoted short
+            text = f"{text[:120]} ... {text[-60:]}"
+        return IllegalActionError(f"illegal action {text}: {why}" + (f" ({rule})" if rule else ""), rule=rule)
 
     def _leaves_ok(self, action: Action, counts: list[int], table: list[TableMeld]) -> None:
         """Refuse ``action`` if the hand it leaves (``counts``, with ``table`` after
@@ -337,8 +357,9 @@ class ToonervilleGame:
         raise self._refuse(action, "after drawing: lay, meld, layoff, swap or discard", "TV-6")
 
     def is_legal(self, action: Action | str, player: int | None = None) -> bool:
-        """Whether ``action`` (by ``player``, default the one to move) would be accepted."""
-        who = self.to_move if player is None else player
+        """Whether ``action`` (by ``player``, default the one to move) would be accepted
+        (False for a ``player`` that :meth:`apply` refuses)."""
+        who = self.to_move if player is None else _player_number(player, self.players)
         try:
             self._check(parse_action(action), -1 if who is None else who)
         except RookError:
@@ -355,8 +376,11 @@ class ToonervilleGame:
         action = parse_action(action)
         if player is None:
             player = self.to_move if self.to_move is not None else -1
-        elif isinstance(player, bool) or not isinstance(player, int) or player not in range(self.players):
-            raise IllegalActionError(f"illegal action {action}: a player is 0..{self.players - 1}, not {player!r}")
+        else:
+            number = _player_number(player, self.players)
+            if number is None:
+                raise self._refuse(action, f"a player is 0..{self.players - 1}, not {quoted(player)}", None)
+            player = number
         plan = self._check(action, player)
         self._history.append((player, action))
         if isinstance(action, Take):
@@ -456,6 +480,8 @@ class ToonervilleGame:
         g.round_scores = [list(r) for r in self.round_scores]
         return g
 
+    __copy__ = clone   # copy.copy too: a game shares no list with its copy
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ToonervilleGame):
             return NotImplemented
@@ -473,7 +499,11 @@ class ToonervilleGame:
         most that many of them, and stops looking after :data:`LAY_SEARCH_STEPS`
         melds tried, so the call stays short (some lay-downs may then be left
         out, never the contract solver's best one; :meth:`apply` accepts every
-        one)."""
+        one).
+
+        :raises RookError: for a ``max_lays`` that is neither None nor an int >= 1."""
+        if max_lays is not None and (isinstance(max_lays, bool) or not isinstance(max_lays, int) or max_lays < 1):
+            raise RookError(f"max_lays must be None or an int >= 1, not {quoted(max_lays)}")
         if self.phase == "over":
             return []
         p = self.to_move
@@ -580,7 +610,7 @@ class ToonervilleGame:
         the top discard, the scores; the legal actions (as text) when it is
         their move and ``legal`` is true (at most :data:`LISTED_LAYS` ways to lay the
         contract).  Never another hand or the stock's order."""
-        self._check_player(player)
+        player = self._check_player(player)
         con = self.contract
         obs: dict[str, Any] = {
             "game": "toonerville", "players": self.players, "player": player,
@@ -603,7 +633,7 @@ class ToonervilleGame:
 
     def to_json(self) -> dict[str, Any]:
         """Return the game as JSON-ready data; :meth:`from_json` replays it exactly."""
-        return {"format": "rook-toonerville/1", "rules": self.rules.to_dict(), "seed": self.seed,
+        return {"format": GAME_FORMAT, "rules": self.rules.to_dict(), "seed": self.seed,
                 "first_dealer": self.first_dealer,
                 "actions": [[p, str(a)] for p, a in self._history],
                 "summary": {"round": self.round, "totals": self.totals, "winners": self.winners}}
@@ -612,21 +642,23 @@ class ToonervilleGame:
     def from_json(cls, data: Any) -> ToonervilleGame:
         """Return the game :meth:`to_json` wrote (a dict or JSON text).
 
-        :raises RookError: for a malformed document or an action the rules refuse.
+        :raises RookError: for a malformed document (a ``format`` other than
+            ``rook-toonerville/1``, a ``summary`` that is no object, an action
+            without its player) or an action the rules refuse.
         """
-        data = read_object(data, "Toonerville game JSON",
-                           ("format", "rules", "seed", "first_dealer", "actions", "summary"),
-                           ("rules", "seed", "actions"))
+        what = "Toonerville game JSON"
+        data = read_document(data, what, GAME_FORMAT, ("rules", "seed", "first_dealer", "actions"),
+                             ("rules", "seed", "actions"))
         g = cls(ToonervilleRules.from_dict(data["rules"]), data["seed"], data.get("first_dealer", 0))
         if not isinstance(data["actions"], list):
-            raise RookError("Toonerville game JSON 'actions' must be a list")
+            raise RookError(f"{what} 'actions' must be a list")
         for i, item in enumerate(data["actions"]):
-            if not (isinstance(item, list) and len(item) == 2):
-                raise RookError(f"Toonerville game JSON action {i} must be [player, action], not {item!r}")
+            if not (isinstance(item, list) and len(item) == 2) or item[0] is None:
+                raise RookError(f"{what} action {i} must be [player, action], not {quoted(item)}")
             try:
                 g.apply(item[1], item[0])
             except RookError as e:
-                raise type(e)(f"Toonerville game JSON action {i} ({item!r}): {e}") from None
+                raise type(e)(f"{what} action {i} ({quoted(item)}): {e}") from None
         return g
 
     def __repr__(self) -> str:

@@ -13,6 +13,7 @@ counts.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterable, Iterator
 from numbers import Integral
 
@@ -29,12 +30,27 @@ FULL_DECK: tuple[int, ...] = tuple([L.card_id(c, r) for c in range(L.N_COLORS)
 _IN_DECK = frozenset(FULL_DECK)
 
 
-def card_points(card: int) -> int:
-    """Return the TV-12 points of ``card`` left in hand: ranks 1-9 -> 5,
-    10-14 -> 10, the bird -> 25."""
+def card_points(card: int | str) -> int:
+    """Return the TV-12 points of ``card`` (an id or a name) left in hand:
+    ranks 1-9 -> 5, 10-14 -> 10, the bird -> 25.
+
+    :raises NotationError: for a name that is no card, or what is neither an id nor a name."""
+    if type(card) is not int:
+        card = _card_id(card)
     if card == L.BIRD:
         return 25
     return 5 if L.rank_of(card) <= 9 else 10
+
+
+def _card_id(card: object, shown: object = None) -> int:
+    """``card`` (an id, numpy ints taken, or a name) as a card id of the full
+    deck; the error quotes ``shown`` when given."""
+    if isinstance(card, str):
+        return int(parse_card(card))
+    if isinstance(card, bool) or not isinstance(card, Integral) or int(card) not in _IN_DECK:
+        shown = card if shown is None else shown
+        raise NotationError(f"card id {reprlib.repr(shown)} is not in the full-57 deck", str(shown)[:100])
+    return int(card)
 
 
 def _order(card: int) -> tuple[int, int]:
@@ -50,11 +66,11 @@ class MultiHand:
     __slots__ = ("_counts",)
 
     def __init__(self, cards: Iterable[int] = ()) -> None:
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+            raise RookError(f"a hand is made of card ids (MultiHand.parse reads names), not {reprlib.repr(cards)}")
         counts = [0] * L.N_CARD_IDS
         for c in cards:
-            if c not in _IN_DECK:
-                raise NotationError(f"card id {c!r} is not in the full-57 deck", str(c))
-            counts[c] += 1
+            counts[c if type(c) is int and c in _IN_DECK else _card_id(None if isinstance(c, str) else c, c)] += 1
         self._counts = counts
 
     @classmethod
@@ -80,9 +96,13 @@ class MultiHand:
 
     @classmethod
     def parse(cls, names: Iterable[str | int]) -> MultiHand:
-        """Return the hand written as card names (``"Rook"`` for the bird)."""
+        """Return the hand written as card names (``"Rook"`` for the bird).
+
+        :raises NotationError: for a name that is no card; RookError for what is no list of them."""
         if isinstance(names, str):
             names = names.split()
+        if not isinstance(names, Iterable):
+            raise RookError(f"a hand is a list of card names, not {reprlib.repr(names)}")
         return cls(int(parse_card(n)) if isinstance(n, str) else int(Card(n)) for n in names)
 
     def count(self, card: int | str) -> int:
@@ -90,10 +110,7 @@ class MultiHand:
 
         :raises NotationError: for what is not a card of the full deck.
         """
-        c = int(parse_card(card)) if isinstance(card, str) else card
-        if isinstance(c, bool) or not isinstance(c, Integral) or int(c) not in _IN_DECK:
-            raise NotationError(f"card id {c!r} is not in the full-57 deck", str(c))
-        return self._counts[int(c)]
+        return self._counts[_card_id(card)]
 
     def counts(self) -> tuple[int, ...]:
         """Return the 64 counts, indexed by card id."""
@@ -114,6 +131,8 @@ class MultiHand:
         return hash(tuple(self._counts))
 
     def __add__(self, other: MultiHand) -> MultiHand:
+        if not isinstance(other, MultiHand):
+            return NotImplemented
         out = MultiHand()
         out._counts = [a + b for a, b in zip(self._counts, other._counts)]
         return out
@@ -123,6 +142,8 @@ class MultiHand:
 
         :raises RookError: when ``other`` holds a card this hand does not.
         """
+        if not isinstance(other, MultiHand):
+            return NotImplemented
         diff = [a - b for a, b in zip(self._counts, other._counts)]
         if min(diff) < 0:
             missing = [card_name(c) for c, d in enumerate(diff) if d < 0]
@@ -133,6 +154,8 @@ class MultiHand:
 
     def __le__(self, other: MultiHand) -> bool:
         """Whether every card of this hand is in ``other`` (as many times)."""
+        if not isinstance(other, MultiHand):
+            return NotImplemented
         return all(a <= b for a, b in zip(self._counts, other._counts))
 
     def points(self) -> int:

@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+import operator
+import reprlib
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -31,6 +33,8 @@ __all__ = ["is_set", "is_run", "meld_kind", "run_ranks", "arrange_meld", "candid
 
 MIN_SET = 3
 MIN_RUN = 4
+MAX_COPIES = 5
+"""The most copies of a card: one deck per player, at most five players (TV-1)."""
 
 
 _CARD_IDS = frozenset([L.card_id(c, r) for c in range(L.N_COLORS) for r in range(L.MIN_RANK, L.MAX_RANK + 1)]
@@ -55,6 +59,19 @@ def _ids(cards: Iterable[int | str]) -> list[int]:
     return out
 
 
+def _counts(counts: Sequence[int]) -> list[int]:
+    """``counts`` checked to be a hand's 64 counts by card id (TV-1)."""
+    try:
+        values = [operator.index(k) if not isinstance(k, bool) else -1 for k in counts]
+    except TypeError:
+        raise RookError(f"counts must be 64 ints, one per card id, not {reprlib.repr(counts)}") from None
+    if len(values) != L.N_CARD_IDS or any(not 0 <= k <= MAX_COPIES for k in values) \
+            or any(k and c not in _CARD_IDS for c, k in enumerate(values)):
+        raise RookError(f"counts must be 64 ints 0..{MAX_COPIES}, one per card id, 0 where no card of the "
+                        f"full-57 deck is (TV-1), not {reprlib.repr(counts)}")
+    return values
+
+
 def _fraction(max_wild_fraction: float | Fraction) -> Fraction:
     f = max_wild_fraction
     if isinstance(f, bool) or not isinstance(f, (int, float, Fraction)) or not 0 < f <= 1:
@@ -64,7 +81,11 @@ def _fraction(max_wild_fraction: float | Fraction) -> Fraction:
 
 @lru_cache(maxsize=64)
 def _limited(max_wild_fraction: float | Fraction) -> Fraction:
-    return Fraction(max_wild_fraction).limit_denominator(1000)
+    """The fraction with a denominator of at most 1000 (the native solver's
+    limit), never 0: a fraction below 1/2000 would round to 0 and refuse
+    every meld, even one without a bird; 1/1000 allows no bird in a meld of
+    up to 1000 cards, as the fraction itself does (TV-5)."""
+    return max(Fraction(max_wild_fraction).limit_denominator(1000), Fraction(1, 1000))
 
 
 def wild_ok(n: int, birds: int, max_wild_fraction: float | Fraction) -> bool:
@@ -164,7 +185,12 @@ def candidate_melds(counts: Sequence[int], max_wild_fraction: float | Fraction =
       birds, 3 cards or more, within the wild limit;
     * a run: for a color and a span of 4 ranks or more, each rank given by the
       natural card (if held) or by a bird, within the wild limit.
+
+    :raises RookError: unless ``counts`` are 64 ints 0..:data:`MAX_COPIES`, 0 on
+        every id that is no card of the full deck (TV-1).
     """
+    counts = _counts(counts)
+    _fraction(max_wild_fraction)
     out: list[tuple[str, tuple[int, ...]]] = []
     n_birds = counts[L.BIRD]
     for rank in range(L.MIN_RANK, L.MAX_RANK + 1):                       # sets

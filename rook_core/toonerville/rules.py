@@ -29,7 +29,8 @@ class ToonervilleRules:
     * ``max_buys``: buys per player per round (TV-8, section 5: default 3);
     * ``max_wild_fraction``: a meld holds fewer birds than this share of its
       cards (TV-5); at most one half in a game, so that no meld is both a set
-      and a run;
+      and a run; kept as a float (a :class:`~fractions.Fraction` is taken), so
+      that the rules are JSON;
     * ``no_discard_of_taken``: a player may not discard the card taken from the
       discard pile in the same turn (section 5);
     * ``rounds``: the rounds played, in order (default all eleven, TV-2);
@@ -60,6 +61,7 @@ class ToonervilleRules:
             raise VariantError(f"max_wild_fraction must be in (0, 1/2] for a game, not {f!r} (TV-5): above "
                                "one half a meld such as B3 Rook Rook Rook is both a set and a run, "
                                "which the table does not model (the contract solver takes up to 1)")
+        object.__setattr__(self, "max_wild_fraction", float(f))   # a Fraction or numpy float: JSON's number
         if not isinstance(self.no_discard_of_taken, bool):
             raise VariantError(f"no_discard_of_taken must be a bool, not {self.no_discard_of_taken!r}")
         rounds = tuple(self.rounds) if isinstance(self.rounds, (list, tuple)) else None

@@ -29,6 +29,7 @@ check them against); the work is done by the C kernel
 from __future__ import annotations
 
 import math
+import reprlib
 from fractions import Fraction
 from typing import Any
 
@@ -58,7 +59,7 @@ def _fraction(max_wild_fraction: float) -> tuple[int, int]:
         raise RookError(f"max_wild_fraction must be in (0, 1], not {f!r} (TV-5)")
     if not 0 < f <= 1:
         raise RookError(f"max_wild_fraction must be in (0, 1], not {f!r} (TV-5)")
-    q = Fraction(f).limit_denominator(1000)
+    q = max(Fraction(f).limit_denominator(1000), Fraction(1, 1000))   # never 0: see melds._limited
     return q.numerator, q.denominator
 
 
@@ -67,8 +68,8 @@ def _contract(contract: Contract | int | dict[str, int]) -> Contract:
         return contract_for(contract)
     for name in ("sets", "runs"):
         x = getattr(contract, name)
-        if isinstance(x, bool) or not isinstance(x, int):
-            raise RookError(f"a contract's {name} must be an int 0..8, not {x!r} (TV-2)")
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 8:
+            raise RookError(f"a contract's {name} must be an int 0..8, not {reprlib.repr(x)} (TV-2)")
     return contract
 
 
@@ -117,7 +118,10 @@ def contract_deadwood_many(counts: Any, contract: Contract | int | dict[str, int
     """
     con = _contract(contract)
     num, den = _fraction(max_wild_fraction)
-    arr = np.asarray(counts)
+    try:
+        arr = np.asarray(counts)
+    except (ValueError, TypeError) as e:           # rows of different lengths
+        raise RookError(f"counts must be an (n, 64) array of counts by card id: {e}") from None
     if arr.ndim != 2 or arr.shape[1] != 64:
         raise RookError(f"counts must be an (n, 64) array of counts by card id, not shape {arr.shape}")
     if arr.dtype != np.uint8:
