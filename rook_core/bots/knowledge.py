@@ -57,12 +57,12 @@ def legal_of(observation: object, variant: Variant) -> list[int]:
     :raises RookError: for what is no such view: no observation, a
         Toonerville one, one of another variant, one of a seat that is not to
         move (it lists no legal action), naming which."""
-    if not isinstance(observation, Mapping):
-        raise RookError(f"an agent acts on a seat's observation (HandState.observe), not {reprlib.repr(observation)}")
-    if isinstance(observation, Observation):
+    if isinstance(observation, Observation):     # first: the common case, and a cheap test
         seen: Any = observation.variant
         other = seen is not variant and seen != variant
         seen = seen.name
+    elif not isinstance(observation, Mapping):
+        raise RookError(f"an agent acts on a seat's observation (HandState.observe), not {reprlib.repr(observation)}")
     else:
         if observation.get("game") == "toonerville":
             raise RookError("a trick-taking agent was handed a Toonerville observation "
