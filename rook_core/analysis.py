@@ -33,11 +33,13 @@ def legal_answer(obj: dict[str, Any]) -> dict[str, Any]:
     return {"to_move": h.to_move, "legal": h.legal_cards().names()}
 
 
-def perft_answer(depth: int) -> Answer:
-    """The perft counts of a position to ``depth`` cards."""
+def perft_answer(depth: int, max_nodes: int | None = None) -> Answer:
+    """The perft counts of a position to ``depth`` cards, making at most
+    ``max_nodes`` nodes (None: :meth:`HandState.perft`'s bound, ``PERFT_MAX_NODES``)."""
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
         from .hand import HandState
-        return {"perft": HandState.from_position(obj).perft(depth)}
+        h = HandState.from_position(obj)
+        return {"perft": h.perft(depth) if max_nodes is None else h.perft(depth, max_nodes)}
     return answer
 
 

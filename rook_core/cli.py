@@ -327,6 +327,7 @@ def play_game_log(preset: str, seed: int, agents: list[str], max_hands: int, out
 
 # ------------------------------------------------------------------ main
 def build_parser() -> argparse.ArgumentParser:
+    from ._native import PERFT_MAX_NODES
     from ._version import __version__
     from .variant import PRESETS
     p = argparse.ArgumentParser(prog="rook", description="rook_core: the Rook card-game engine.")
@@ -335,6 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("legal", help="legal cards of FORMATS.md positions (JSON lines on stdin)")
     pf = sub.add_parser("perft", help="perft counts of FORMATS.md positions (JSON lines on stdin)")
     pf.add_argument("--depth", type=flags.int_in(1, 64), required=True, help="number of cards to look ahead (1..64)")
+    pf.add_argument("--max-nodes", type=flags.int_in(1, flags.BUDGET_MAX), default=PERFT_MAX_NODES, metavar="N",
+                    help="the most nodes (cards played) one position's perft makes; a perft that needs more "
+                         "gets an error line naming its depth (Ctrl-C stops one under way)")
     so = sub.add_parser("solve", help="double-dummy values of FORMATS.md positions (JSON lines on stdin)")
     so.add_argument("--budget", type=flags.BUDGET, default=0,
                     help="node budget per position (0: none); past it the line gets an error with bounds")
@@ -669,7 +673,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "perft":
             if not 1 <= args.depth <= 64:
                 raise RookError(f"--depth must be 1..64, not {args.depth}")
-            return _run_jsonl(sys.stdin, sys.stdout, perft_answer(args.depth))
+            return _run_jsonl(sys.stdin, sys.stdout, perft_answer(args.depth, args.max_nodes))
         if args.command == "solve":
             if args.budget < 0:
                 raise RookError("--budget must not be negative")

@@ -36,7 +36,7 @@ request                                         answer
 ``{"cmd": "result"}``                           the final scores (null while playing)
 ``{"cmd": "legal"|"perft"|"solve"|"contract",``  a FORMATS.md position or Toonerville hand:
 ``"input": {...}}``; perft ``"depth": D``,       the answer of ``rook legal`` etc.
-solve ``"budget": B``
+``"max_nodes": N``; solve ``"budget": B``
 ``{"cmd": "review", "input": {...},``            the double-dummy review of each played hand
 ``"budget": B}``                                 (``rook analyse``); without ``input``, of the game in play
 ``{"cmd": "stop"}``                             ``{"stop": true}``: every ``solve`` and ``review``
@@ -50,6 +50,10 @@ sent before it that has not ended stops within a thousand nodes and answers
 proven (one not yet begun stops at its start); each such ``review`` answers
 ``ReviewStopped`` with ``budget`` ``"stopped"`` and the ``hands`` it reviewed
 whole.  Its own answer comes in its turn, after theirs.
+
+A ``perft`` makes at most ``max_nodes`` nodes (default 200,000,000, a few
+seconds; ``stop`` does not end it): one that needs more answers a
+``RookError`` naming its depth and the limit.
 
 >>> import io, json
 >>> out = io.StringIO()
@@ -94,7 +98,7 @@ class RequestError(RookError):
 _FIELDS: dict[str, tuple[str, ...]] = {
     "hello": (), "new": ("game", "seed", "players", "rounds", "max_hands"), "state": (), "observe": ("seat",),
     "legal": ("input",), "act": ("action",), "undo": (), "bot": ("kind", "seed"), "result": (),
-    "perft": ("input", "depth"), "solve": ("input", "budget"), "contract": ("input",),
+    "perft": ("input", "depth", "max_nodes"), "solve": ("input", "budget"), "contract": ("input",),
     "review": ("input", "budget"), "stop": (), "quit": ()}
 _ANALYSES = ("legal", "perft", "solve", "contract", "review")     # the requests whose "input" may hold an id
 
@@ -235,12 +239,16 @@ class _Engine:
             depth = msg.get("depth", 1)
             if cmd == "perft" and (isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64):
                 raise RookError(f"perft 'depth' must be an int 1..64, not {depth!r}")
+            max_nodes = msg.get("max_nodes")
+            if cmd == "perft" and max_nodes is not None and (
+                    isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or not 1 <= max_nodes < 2**63):
+                raise RookError(f"perft 'max_nodes' must be an int 1..2**63-1, not {max_nodes!r}")
             if cmd == "solve":
                 from .solver import Solver
                 budget = _budget(msg, "solve")
                 with self.stops.searching(self.seq, Solver(node_budget=budget)) as solver:
                     return solve_answer(budget, 0.0, solver=solver)(item)
-            fn = {"legal": legal_answer, "perft": perft_answer(depth) if cmd == "perft" else None,
+            fn = {"legal": legal_answer, "perft": perft_answer(depth, max_nodes) if cmd == "perft" else None,
                   "contract": contract_answer}[cmd]
             assert fn is not None
             return fn(item)

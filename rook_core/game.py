@@ -46,7 +46,15 @@ class Game:
     # ------------------------------------------------------------------ state
     @property
     def current(self) -> HandState:
-        """The hand being played (the last one once the game is over)."""
+        """The hand being played (the last one once the game is over).
+
+        It is the game's own hand, not a copy: play it through the game
+        (:meth:`apply`, :meth:`undo`), which deals the next hand when it ends.
+        Once the game is over its last hand refuses every action and undo of
+        its own, as :meth:`apply` does (:class:`IllegalActionError`, T-34), so
+        that the result stands; :meth:`undo` reopens it, and a ``clone()`` of
+        it belongs to no game and may be played on.
+        """
         return self.hands[-1]
 
     @property
@@ -110,8 +118,15 @@ class Game:
             return
         if h.phase == Phase.THROWN_IN:  # T-6: the same dealer deals again
             self._next_hand(h.dealer)
-        elif h.phase == Phase.DONE and self.winner is None:  # T-1, T-34
-            self._next_hand((h.dealer + 1) % 4)
+        elif h.phase == Phase.DONE:
+            if self.winner is None:  # T-1, T-34
+                self._next_hand((h.dealer + 1) % 4)
+            else:                    # T-34: the result stands (see current)
+                h._game_over = True
+
+    def _close(self) -> None:
+        """Close the last hand of a game that is over to actions of its own (T-34; see :attr:`current`)."""
+        self.current._game_over = self.is_over
 
     def apply_text(self, text: str, seat: int | None = None) -> None:
         """Apply the action written ``text``."""
@@ -121,7 +136,8 @@ class Game:
         self.hands.append(HandState.deal(self.variant, hand_seed(self.seed, len(self.hands)), dealer))
 
     def undo(self) -> None:
-        """Undo the last action, across hand boundaries.
+        """Undo the last action, across hand boundaries (after the end, the
+        last one: the game goes on and its last hand takes actions again).
 
         :raises IllegalActionError: when nothing was played.
         """
@@ -129,6 +145,7 @@ class Game:
             if len(self.hands) == 1:
                 raise IllegalActionError("there is no action to undo")
             self.hands.pop()
+        self.current._game_over = False       # undo after the end reopens the last hand
         self.current.undo()
 
     def history(self) -> list[int]:
@@ -142,7 +159,13 @@ class Game:
         g = Game.__new__(Game)
         g.variant, g.seed, g.first_dealer = self.variant, self.seed, self.first_dealer
         g.hands = [h.clone() for h in self.hands]
+        g._close()
         return g
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle (and deepcopy): the hands' copies are open, the game closes its last one again."""
+        self.__dict__.update(state)
+        self._close()
 
     __hash__ = None   # type: ignore[assignment]  # a game changes as it is played: unhashable, as a list
 

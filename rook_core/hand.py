@@ -404,6 +404,13 @@ class HandState(HandCore):
             f"illegal action {what}: seat {seat} is not to move, seat {self.to_move} is "
             f"({why}, {rule})", rule=rule, action=action)
 
+    def _ended_game(self, action: object) -> None:
+        """Refuse ``action``: this is the last hand of a :class:`~rook_core.game.Game` that is over (T-34)."""
+        num = action if type(action) is int else None
+        what = reprlib.repr(action) if num is None else self._action_text(num, repr(num))
+        raise IllegalActionError(f"illegal action {what}: the game is over (T-34); its last hand takes no more "
+                                 f"actions (Game.undo() reopens it)", rule="T-34", action=num)
+
     def _refused(self, err: int, action: int) -> None:
         """Refuse ``action``, answered with code ``err``: the code's rule and
         message come from the one table of refusals (rook_core._layout)."""

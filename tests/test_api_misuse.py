@@ -88,6 +88,78 @@ def test_a_hand_is_never_built_empty() -> None:
     assert HandState.deal("tournament", seed=1).phase == "bid"
 
 
+# Calls every method and property of a never-dealt HandCore and HandState, each
+# on a fresh object, and reports on stdout the name before each call and what
+# happened after it: a crash shows as the child's exit with the name last called.
+_UNDEALT = """
+import inspect, json, sys
+import numpy as np
+from rook_core import HandState
+from rook_core._native import HandCore
+from rook_core.errors import IllegalActionError, RookError
+ARGS = {"mask_into": (0, np.zeros(1200, np.int8)), "encode_into": (0, np.zeros(1056, np.float32), 120, 300),
+        "heuristic_playout": (120, 10, 0, 0), "perft": (2,), "apply": (64,), "apply_text": ("pass",),
+        "bid": (70,), "penalty": (0,), "name_trump": ("R",), "play": ("R5",), "discard": (["R5"],),
+        "pass_cards": (["R5"],), "hand": (0,), "hand_mask": (0,), "won": (0,), "won_mask": (0,),
+        "passing": (0,), "passing_mask": (0,), "observe": (0,), "observation": (0,), "observe_raw": (0,),
+        "is_legal": (64,), "__deepcopy__": ({},)}
+SPECIAL = {"__repr__", "__str__", "__eq__", "__hash__", "__len__", "__copy__", "__deepcopy__", "__reduce__",
+           "_repr_html_"}
+for cls in (HandCore, HandState):
+    for name in sorted(n for n in dir(cls) if not n.startswith("_") or n in SPECIAL):
+        attr = inspect.getattr_static(cls, name)
+        if isinstance(attr, classmethod):          # the constructors
+            continue
+        where = cls.__name__ + "." + name
+        print(json.dumps({"calling": where}), flush=True)
+        obj = cls.__new__(cls)
+        try:
+            value = getattr(obj, name)
+            if not (isinstance(attr, property) or inspect.isgetsetdescriptor(attr)
+                    or inspect.ismemberdescriptor(attr)):
+                value(*ARGS.get(name, (obj,) if name == "__eq__" else ()))
+            outcome = "returned"
+        except IllegalActionError as e:
+            outcome = "refused" if "HandState.deal" in str(e) else "illegal: " + str(e)
+        except RookError as e:
+            outcome = "refused" if "HandState.deal" in str(e) else "RookError: " + str(e)
+        except Exception as e:
+            outcome = type(e).__name__ + ": " + str(e)
+        print(json.dumps({"name": where, "outcome": outcome}), flush=True)
+"""
+
+# what reads the rules (or, for the HandState views, the variant) of a hand
+_NEEDS_RULES = {"legal_actions", "legal_mask", "mask_into", "is_legal", "apply", "bid", "pass_bid", "penalty",
+                "clone", "__copy__", "__deepcopy__", "__eq__", "__hash__", "variant", "nest_taken",
+                "trick_records", "observe_raw", "encode_into", "heuristic_playout", "perft"}
+_NEEDS_VARIANT = {"__repr__", "__str__", "_repr_html_", "__reduce__", "to_json", "observe", "observation", "apply_text",
+                  "name_trump", "play", "legal_cards", "at_start", "tricks"}
+
+
+def test_a_hand_never_dealt_refuses_every_call_that_needs_its_rules_and_none_crashes() -> None:
+    """``HandCore()`` and ``HandState.__new__(HandState)`` have no rules: every
+    method and property that reads them (legal actions, apply, clone, repr,
+    to_json, ...) crashed the interpreter.  Each now refuses with a RookError
+    naming the constructors; the rest read the empty state.  Run in a child,
+    so that a crash fails this test instead of ending pytest."""
+    import subprocess
+    import sys
+    res = subprocess.run([sys.executable, "-c", _UNDEALT], capture_output=True, text=True, timeout=120)
+    lines = [json.loads(line) for line in res.stdout.splitlines()]
+    last = lines[-1] if lines else "?"
+    assert res.returncode == 0, f"the child died ({res.returncode}) in {last}: {res.stderr[-800:]}"
+    got = {x["name"]: x["outcome"] for x in lines if "name" in x}
+    assert len(got) > 100
+    for where, outcome in got.items():
+        cls, name = where.split(".")
+        if name in _NEEDS_RULES or (cls == "HandState" and name in _NEEDS_VARIANT):
+            assert outcome == "refused", (where, outcome)
+        elif where == "HandCore.__reduce__":     # the core alone never pickles (its C state has pointers)
+            assert outcome.startswith("TypeError: "), outcome
+        else:       # an empty state read, or the rules' own refusal of it (no action to undo)
+            assert outcome == "returned" or outcome.startswith("illegal: "), (where, outcome)
+
+
 def test_apply_text_of_a_huge_text_is_refused_quoting_it_short() -> None:
     h = HandState.deal("tournament", seed=1)
     before = h.to_json()
@@ -153,6 +225,42 @@ def test_T34_a_game_over_refuses_every_action_citing_the_rule_and_changes_nothin
     assert g.to_json() == doc
     g.undo()   # undo after the end reopens the last hand
     assert not g.is_over and g.to_move is not None
+
+
+def test_T34_the_last_hand_of_a_game_over_refuses_actions_of_its_own_and_the_result_stands() -> None:
+    """``g.current`` (and ``g.hands[-1]``) is the game's own hand: after the
+    end a penalty (T-35, allowed in any phase of a hand) or an undo through it
+    changed the finished game's totals and winner behind its back.  It is
+    refused as Game.apply refuses (T-34) and changes nothing; a clone of the
+    hand is free, and Game.undo reopens the hand."""
+    from rook_core.actions import PENALTY
+    g, _ = _played_game("tournament", seed=3, hands=40)
+    assert g.is_over
+    doc, result = g.to_json(), (g.winner, g.totals)
+    last = g.history()[-1]
+    copies = [g, g.clone(), pickle.loads(pickle.dumps(g)), copy.deepcopy(g), Game.from_json(doc)]
+    for m in copies:
+        h = m.current
+        assert h is m.hands[-1] and not h.is_legal(PENALTY)
+        for name, args in (("penalty", (0,)), ("penalty", (1,)), ("apply", (PENALTY + 1,)), ("apply", (last,)),
+                           ("apply_text", ("pass",)), ("undo", ()), ("pop", ())):
+            with pytest.raises(IllegalActionError) as e:
+                getattr(h, name)(*args)
+            assert e.value.rule == "T-34" and "game is over" in str(e.value)
+        assert m.to_json() == doc and (m.winner, m.totals) == result
+    free = g.current.clone()
+    free.penalty(0)
+    free.undo()
+    free.undo()
+    assert g.to_json() == doc
+    g.undo()                                   # the game reopens its last hand
+    assert not g.is_over and g.current.is_legal(last)
+    g.current.penalty(1)
+    g.current.undo()
+    g.apply(last)
+    assert g.to_json() == doc
+    with pytest.raises(IllegalActionError, match="T-34"):
+        g.current.penalty(0)
 
 
 @pytest.mark.parametrize(("change", "words"), [

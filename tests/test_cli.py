@@ -22,9 +22,9 @@ PERFT = [json.loads(line) for line in (ROOT / "tests" / "data" / "perft.jsonl").
          if line.strip()]
 
 
-def rook(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def rook(*args: str, stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "rook_core.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=timeout)
 
 
 def _position(rec: dict[str, object]) -> dict[str, object]:
@@ -97,6 +97,26 @@ def test_perft_past_the_end_repeats_the_last_count() -> None:
     assert json.loads(res.stdout)["perft"] == [1, 1, 1, 1, 1, 1]
 
 
+def test_perft_of_a_full_deal_to_depth_64_ends_at_its_node_limit_with_an_error_line() -> None:
+    """``rook perft --depth 64`` of a full deal once ran for ever: now each
+    position's perft stops past --max-nodes (200,000,000 by default) with an
+    error line naming the depth and the limit, and the next line is answered."""
+    full = _position(next(r for r in PERFT if r["id"] == "partnership-57/start-0")) | {"id": "full"}
+    end = {"id": "end", "preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+           "hands": [["B5"], ["B6"], ["B7"], ["Rook"]]}
+    stdin = json.dumps(full) + "\n" + json.dumps(end) + "\n"
+    res = rook("perft", "--depth", "64", stdin=stdin, timeout=120)   # a few seconds; it once never returned
+    assert res.returncode == 1, res.stderr
+    first, second = (json.loads(line) for line in res.stdout.splitlines())
+    assert first["id"] == "full" and first["kind"] == "RookError"
+    assert "depth 64" in first["error"] and "200,000,000 nodes" in first["error"]
+    assert second == {"id": "end", "perft": [1] * 64}
+    res = rook("perft", "--depth", "4", "--max-nodes", "100", stdin=stdin, timeout=120)
+    first, second = (json.loads(line) for line in res.stdout.splitlines())
+    assert "depth 4" in first["error"] and "100 nodes" in first["error"]
+    assert second["perft"] == [1, 1, 1, 1]
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_play_is_reproducible_byte_for_byte(preset: str) -> None:
     a = rook("play", "--preset", preset, "--seed", "11")
@@ -135,6 +155,7 @@ def test_play_json_counts_the_hands_played_when_max_hands_stops_it(seed: int, mo
     (["play", "--agents", "random,random,random,bogus"], "bogus"),
     (["play", "--max-hands", "0"], "max-hands"),
     (["perft", "--depth", "0"], "depth"),
+    (["perft", "--depth", "3", "--max-nodes", "0"], "max-nodes"),
 ])
 def test_bad_arguments_are_clear_errors(args: list[str], needle: str) -> None:
     res = rook(*args)

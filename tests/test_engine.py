@@ -155,6 +155,29 @@ def test_perft_refuses_a_bool_depth() -> None:
     assert e.close() == 1
 
 
+def test_a_perft_past_its_node_limit_answers_an_error_naming_depth_and_limit_and_the_engine_goes_on() -> None:
+    """A perft of a full deal to depth 64 once never answered (and the engine
+    read nothing more): it stops past ``max_nodes`` (200,000,000 by default,
+    a few seconds) with a RookError naming the depth and the limit."""
+    from pathlib import Path
+    data = Path(__file__).resolve().parent / "data" / "perft.jsonl"
+    full = json.loads(data.read_text().splitlines()[0])
+    assert full.pop("id") == "partnership-57/start-0"
+    counts = full.pop("perft")
+    e = _bid_once()
+    answer = e.ask({"cmd": "perft", "input": full, "depth": 4, "max_nodes": 100})
+    assert answer.get("kind") == "RookError" and "depth 4" in answer["error"] and "100 nodes" in answer["error"]
+    assert e.ask({"cmd": "perft", "input": full, "depth": 4, "max_nodes": sum(counts[:4])})["perft"] == counts[:4]
+    for bad in (0, -1, True, 1.5, "9", 2**63):
+        answer = e.ask({"cmd": "perft", "input": full, "depth": 2, "max_nodes": bad})
+        assert answer.get("error") == f"perft 'max_nodes' must be an int 1..2**63-1, not {bad!r}", answer
+    answer = e.ask({"cmd": "perft", "input": full, "depth": 64, "id": 1})     # the default limit
+    assert answer == {"id": 1, "error": answer.get("error"), "kind": "RookError"}
+    assert "depth 64" in answer["error"] and "200,000,000 nodes" in answer["error"]
+    assert e.ask({"cmd": "state"}) == STATE
+    assert e.close() == 1
+
+
 def test_a_bad_budget_is_refused_in_the_name_of_the_command_used() -> None:
     e = _bid_once()
     for cmd in ("review", "solve"):

@@ -258,3 +258,51 @@ def test_threads_sharing_one_solver_take_turns_and_each_gets_a_fresh_solvers_ans
     with pytest.raises(RookError, match="within its own search"):
         shared.value(deals[0], progress=lambda lo, hi, nodes: shared.value(deals[1]))
     assert shared.value(deals[0]) == values[0]
+
+
+# ------------------------------------------------------------------ perft
+
+def _perft_interrupted(command: list[str], stdin: str) -> tuple[int, str, str]:
+    """Run ``rook`` with ``command`` in a child whose perft of a full deal is
+    under way when SIGINT comes, 0.5 s after the child says it begins; its
+    exit code, stdout and stderr.  A child still running 60 s later (a perft
+    that Ctrl-C cannot stop) is killed and the test fails."""
+    body = (f"import io, sys\nfrom rook_core.cli import main\nsys.stdin = io.StringIO({stdin!r})\n"
+            f"print('ready', flush=True)\nsys.exit(main({command!r}))\n")
+    child = subprocess.Popen([sys.executable, "-c", body], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=tempfile.gettempdir(),
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == b"ready"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        pytest.fail(f"rook {' '.join(command)} went on 60 s after Ctrl-C")
+    return child.returncode, out.decode(), err.decode()
+
+
+def _full_deal_line() -> str:
+    perft = json.loads((ROOT / "tests" / "data" / "perft.jsonl").read_text().splitlines()[0])
+    assert perft["id"] == "partnership-57/start-0"        # 14 cards a seat: depth 64 never ends
+    return json.dumps({k: v for k, v in perft.items() if k != "perft"}) + "\n"
+
+
+def test_rook_perft_interrupted_says_so_without_a_traceback():
+    """Ctrl-C stops ``rook perft`` inside a long perft (its node limit, some
+    seconds away, would end it with an error line and status 1 instead)."""
+    code, out, err = _perft_interrupted(["perft", "--depth", "64"], _full_deal_line())
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "rook: interrupted"
+    assert "Traceback" not in err and out == ""
+
+
+def test_rook_engine_interrupted_in_a_perft_says_so_without_a_traceback():
+    request = json.dumps({"cmd": "perft", "depth": 64, "input": json.loads(_full_deal_line())}) + "\n"
+    code, out, err = _perft_interrupted(["engine"], request)
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "rook: interrupted"
+    assert "Traceback" not in err and out == ""

@@ -170,7 +170,7 @@ def test_demo_runs_at_the_largest_seed() -> None:
 # replaced by a stub that only records it was reached, so that the fuzz runs
 # the whole of argument checking (argparse and main's own checks) in-process.
 FLAGS: dict[str, list[str]] = {
-    "perft": ["--depth"], "solve": ["--budget", "--time-budget", "--at-least"],
+    "perft": ["--depth", "--max-nodes"], "solve": ["--budget", "--time-budget", "--at-least"],
     "nest": ["--seed", "--workers", "--budget", "--preset", "--time-limit"],
     "play": ["--preset", "--seed", "--agents", "--max-hands", "--players", "--rounds", "--turn-limit"],
     "analyse": ["--budget", "--workers", "--nest-budget", "--time-budget", "--nest-time-limit"],
@@ -182,7 +182,8 @@ FLAGS: dict[str, list[str]] = {
     "serve": ["--port", "--db", "--solve-budget", "--read-timeout", "--requests-per-second"],
 }
 GOOD = {  # values each flag is meant to take, so that the fuzz also reaches the checks after argparse
-    "--depth": ["1", "2"], "--budget": ["0", "1000"], "--time-budget": ["0", "0.5"], "--at-least": ["60"],
+    "--depth": ["1", "2"], "--max-nodes": ["1", "1000000"], "--budget": ["0", "1000"],
+    "--time-budget": ["0", "0.5"], "--at-least": ["60"],
     "--seed": ["0", "7"], "--workers": ["1", "2"], "--preset": ["tournament", "toonerville", "crowsnest"],
     "--agents": ["random,random,random,random", "heuristic,random,heuristic,random", "random,random,random",
                  "random,pimc,random,bogus"],

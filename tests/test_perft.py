@@ -66,3 +66,41 @@ def test_perft_refuses_a_depth_that_is_not_an_int_0_to_64(depth: Any) -> None:
     with pytest.raises(RookError, match="depth"):
         h.perft(depth)
     assert h.perft(2) == HandState.deal("tournament", seed=1).perft(2)
+
+
+# ------------------------------------------------------------ the node limit
+
+FULL_DEAL = next(r for r in RECORDS if r["id"] == "partnership-57/start-0")   # 14 cards each
+
+
+def test_T8_a_perft_needing_more_than_max_nodes_is_refused_naming_its_depth_and_limit() -> None:
+    """A perft of a full deal to depth 64 would run for ever; past its node
+    limit it stops with a RookError naming the depth and the limit, and the
+    hand is as it was."""
+    from rook_core.errors import RookError
+    h = HandState.from_position({k: v for k, v in FULL_DEAL.items() if k != "perft"})
+    before = h.to_json()
+    with pytest.raises(RookError) as e:
+        h.perft(64, max_nodes=100_000)
+    assert "depth 64" in str(e.value) and "100,000 nodes" in str(e.value) and "max_nodes" in str(e.value)
+    assert h.to_json() == before and h.perft(2) == FULL_DEAL["perft"][:2]
+
+
+def test_T8_T11_a_perft_counts_exactly_within_max_nodes_and_one_node_short_is_refused() -> None:
+    """max_nodes bounds the actions applied: a depth-4 perft of a full deal
+    without ended hands applies exactly the sum of its counts."""
+    from rook_core.errors import RookError
+    h = HandState.from_position({k: v for k, v in FULL_DEAL.items() if k != "perft"})
+    expected = FULL_DEAL["perft"][:4]
+    assert h.perft(4, max_nodes=sum(expected)) == expected
+    with pytest.raises(RookError, match="depth 4"):
+        h.perft(4, max_nodes=sum(expected) - 1)
+
+
+@pytest.mark.parametrize("max_nodes", [0, -1, 2**63, 1.5, True, "9", None])
+def test_perft_refuses_a_max_nodes_that_is_not_an_int_1_to_2_63(max_nodes: Any) -> None:
+    from rook_core.errors import RookError
+    h = HandState.deal("tournament", seed=1)
+    with pytest.raises(RookError, match="max_nodes"):
+        h.perft(2, max_nodes=max_nodes)
+    assert h.perft(2, max_nodes=2**63 - 1) == h.perft(2)

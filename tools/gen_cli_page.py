@@ -68,6 +68,21 @@ $ echo '{"id":"end","preset":"tournament","trump":"R","leader":0,"hands":\
 [["B14","B5","G10"],["R14","B6","G5"],["B10","Y5","G14"],["R5","B7","Y10"]]}' | rook perft --depth 4
 {"id": "end", "perft": [3, 3, 3, 5]}
 ```
+
+A perft grows manyfold with each card: from a full deal, 13 cards make about
+half a billion sequences. Each position's perft makes at most `--max-nodes`
+nodes (one per card played; 200,000,000 by default, a few seconds), and
+one that needs more gets an error line naming its depth and the limit, and
+the next line is read; Ctrl-C stops a perft under way (`rook: interrupted`,
+exit status 130):
+
+```console
+$ echo '{"id":"end","preset":"tournament","trump":"R","leader":0,"hands":\
+[["B14","B5","G10"],["R14","B6","G5"],["B10","Y5","G14"],["R5","B7","Y10"]]}' \
+| rook perft --depth 4 --max-nodes 10  # exit 1
+{"id": "end", "error": "perft to depth 4 needs more than 10 nodes, its limit: ask for fewer cards or a higher \
+max_nodes", "kind": "RookError"}
+```
 """,
     "solve": """
 With `--show` on a terminal, the bounds proven so far also go to stderr as

@@ -13,7 +13,7 @@ from .contract import MAX_CARDS as CONTRACT_MAX_CARDS
 from .contract import MAX_COPIES as CONTRACT_MAX_COPIES
 from .contract import solve as contract_solve
 from .contract import solve_many as contract_solve_many
-from .hand import HandCore, check_seat
+from .hand import PERFT_MAX_NODES, HandCore, check_seat
 from .rules import Rules, playout_kernels, rules_for
 from .sim import (
                   POLICY_CALLBACK,
@@ -33,7 +33,7 @@ from .sim import (
 from .solver import SolverCore, interrupt_count, work_begun_at
 
 __all__ = [
-    "CONTRACT_MAX_CARDS", "CONTRACT_MAX_COPIES", "HandCore", "POLICY_CALLBACK", "POLICY_HEURISTIC",
+    "CONTRACT_MAX_CARDS", "CONTRACT_MAX_COPIES", "HandCore", "PERFT_MAX_NODES", "POLICY_CALLBACK", "POLICY_HEURISTIC",
     "POLICY_RANDOM", "ROW_COLUMNS", "ROW_LEN", "Rules", "SolverCore", "VIEW_LEN", "VIEW_SLOTS", "VectorCore",
     "check_seat", "contract_solve", "contract_solve_many", "game_winner", "hand_seed", "playout_kernels",
     "interrupt_count", "rules_for", "sim_games", "sim_hands", "view_of", "work_begun_at",

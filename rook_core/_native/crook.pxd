@@ -94,7 +94,10 @@ cdef extern from "rook/hand.h" nogil:
     int rook_hand_legal(const rook_hand *h, const rook_rules *r, uint16_t *out)
     uint64_t rook_hand_legal_cards(const rook_hand *h, const rook_rules *r)
     int rook_hand_nest_taken(const rook_hand *h, const rook_rules *r)
-    void rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts)
+    ctypedef int (*rook_perft_check)(void *ctx) noexcept
+    int ROOK_PERFT_LIMIT
+    int rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts,
+                        uint64_t max_nodes, rook_perft_check check, void *ctx)
     void rook_hand_score(const rook_rules *r, int team, int32_t bid, const int32_t *points, int32_t *score)
 
 cdef extern from "rook/batch.h" nogil:

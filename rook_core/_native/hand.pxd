@@ -11,7 +11,9 @@ cdef class HandCore:
     cdef Py_ssize_t n
     cdef Py_ssize_t cap
     cdef public object start_info
+    cdef public bint _game_over     # the last hand of a Game that is over (T-34): no more actions
 
+    cdef int _made(self) except -1
     cdef void _grow(self) except *
     cdef list _tricks(self, bint with_points)
     cdef void _public(self, rook_public *pub)

@@ -15,6 +15,7 @@ their rules and messages are generated from one table into
 ``rook_core._layout``); the state is unchanged.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_Realloc, PyMem_Free
 from libc.string cimport memcpy, memcmp
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint64_t, int32_t
@@ -23,6 +24,7 @@ from rook_core._native.crook cimport (
     rook_hand, rook_rng, rook_rng_seed, rook_hand_init, rook_hand_deal,
     rook_hand_apply, rook_hand_legal, rook_hand_legal_cards, rook_hand_perft, rook_hand_nest_taken,
     rook_trick_winner, rook_public, rook_public_init, rook_public_note, rook_heur_params, rook_heur_playout,
+    ROOK_PERFT_LIMIT,
 )
 from rook_core._native.layout cimport (
     ROOK_N_ACTIONS, ROOK_NO_SEAT, ROOK_PH_PLAY, ROOK_PH_BID, ROOK_PH_DONE, ROOK_PH_THROWN_IN,
@@ -35,6 +37,10 @@ import operator
 from rook_core.errors import IllegalActionError, RookError
 
 cdef int N_ACT = ROOK_N_ACTIONS
+
+# The most nodes (actions applied) a perft makes unless told otherwise: a
+# few seconds of counting; past it the perft is refused, naming its depth.
+PERFT_MAX_NODES = 200_000_000
 
 # The observation tensor's blocks (rook_core.rl.encoding.OBS_FIELDS; tests/rl/test_encoding.py
 # checks that the two agree)
@@ -96,8 +102,16 @@ cdef class HandCore:
         PyMem_Free(self.stack)
         PyMem_Free(self.actions)
 
+    cdef int _made(self) except -1:
+        """Refuse a core that no constructor made (``HandCore()``,
+        ``HandState.__new__(HandState)``): it has no rules to read."""
+        if self.rules is None:
+            raise RookError(f"this {type(self).__name__} was never dealt: make a hand with HandState.deal, "
+                            f"from_hands, from_position or from_json")
+        return 0
+
     # ------------------------------------------------------------ creation
-    def _start_deal(self, Rules rules, dealer, seed):
+    def _start_deal(self, Rules rules not None, dealer, seed):
         """Deal from ``seed`` (T-2) by ``dealer`` (T-1)."""
         check_seat(dealer, "dealer")
         cdef rook_rng g
@@ -106,7 +120,7 @@ cdef class HandCore:
         rook_hand_deal(&self.h, &rules.r, dealer, &g)
         self.start = self.h
 
-    def _start_hands(self, Rules rules, int dealer, hands, uint64_t nest):
+    def _start_hands(self, Rules rules not None, int dealer, hands, uint64_t nest):
         """Start the bidding with the four masks ``hands`` and the nest dealt
         (the caller has checked them: disjoint, of the variant's sizes)."""
         cdef uint64_t masks[4]
@@ -117,7 +131,7 @@ cdef class HandCore:
         rook_hand_init(&self.h, &rules.r, dealer, masks, nest)
         self.start = self.h
 
-    def _start_position(self, Rules rules, hands, int trump, int leader, trick, int nest_points,
+    def _start_position(self, Rules rules not None, hands, int trump, int leader, trick, int nest_points,
                         taken, int tricks_done, won, start_info):
         """Start trick play at a checked position: the four hands (masks),
         the trick so far (card ids), the points taken and tricks won by each
@@ -164,7 +178,9 @@ cdef class HandCore:
         self.cap = cap
 
     cpdef HandCore clone(self):
-        """Return an independent copy (history and undo included), of the same class."""
+        """Return an independent copy (history and undo included), of the same class;
+        a copy of a finished game's last hand belongs to no game and takes actions."""
+        self._made()
         cdef HandCore c = type(self).__new__(type(self))
         c.rules = self.rules
         c.start_info = self.start_info
@@ -190,6 +206,8 @@ cdef class HandCore:
         if not isinstance(other, HandCore):
             return NotImplemented
         cdef HandCore o = other
+        self._made()
+        o._made()
         if o.rules.variant != self.rules.variant or o.n != self.n:
             return False
         if memcmp(&o.h, &self.h, sizeof(rook_hand)) != 0:
@@ -199,6 +217,7 @@ cdef class HandCore:
         return self.n == 0 or memcmp(o.actions, self.actions, self.n * sizeof(uint16_t)) == 0
 
     def __hash__(self):
+        self._made()
         return hash((self.rules.variant.name, self.n, bytes(self.raw_bytes())))
 
     def raw_bytes(self):
@@ -209,17 +228,20 @@ cdef class HandCore:
     def legal_actions(self):
         """Return the legal actions of the seat to move, ascending (the T-35
         penalty actions are always allowed but never listed)."""
+        self._made()
         cdef uint16_t buf[1100]
         cdef int n = rook_hand_legal(&self.h, &self.rules.r, buf)
         return [buf[i] for i in range(n)]
 
     def legal_mask(self):
         """Return the mask of legal card actions (0 in the bid and trump phases)."""
+        self._made()
         return rook_hand_legal_cards(&self.h, &self.rules.r)
 
     def mask_into(self, int seat, int8_t[::1] out):
         """Write 1 at ``seat``'s legal actions below ``len(out)`` and 0
         elsewhere (all 0 when ``seat`` is not to move)."""
+        self._made()
         check_seat(seat, "seat")
         cdef Py_ssize_t i
         cdef int k, n
@@ -235,7 +257,10 @@ cdef class HandCore:
 
     def is_legal(self, action):
         """Return whether ``action`` would be accepted now."""
+        self._made()
         cdef rook_hand tmp = self.h
+        if self._game_over:
+            return False
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < N_ACT:
             return False
         return rook_hand_apply(&tmp, &self.rules.r, action) == 0
@@ -248,6 +273,9 @@ cdef class HandCore:
         """
         cdef int err
         cdef int a
+        self._made()
+        if self._game_over:
+            self._ended_game(action)
         try:
             if isinstance(action, bool) or not isinstance(action, int):   # True is no card (B1)
                 raise TypeError
@@ -276,6 +304,9 @@ cdef class HandCore:
 
         :raises IllegalActionError: when there is nothing to undo.
         """
+        if self._game_over:
+            raise IllegalActionError("cannot undo: the game is over (T-34); its last hand takes no more actions "
+                                     "(Game.undo() reopens it)", rule="T-34")
         if self.n == 0:
             raise IllegalActionError("there is no action to undo", rule=None)
         self.n -= 1
@@ -314,6 +345,12 @@ cdef class HandCore:
         raise IllegalActionError(f"illegal action {action}: seat {seat} is not to move",
                                  action=action)
 
+    def _ended_game(self, action):
+        """Refuse ``action``: this is the last hand of a game that is over (T-34)."""
+        raise IllegalActionError(f"illegal action {action!r}: the game is over (T-34); its last hand takes no "
+                                 f"more actions (Game.undo() reopens it)", rule="T-34",
+                                 action=action if type(action) is int else None)
+
     def _refused(self, int err, int action):
         """Refuse ``action``, which rook_hand_apply answered with code ``err``
         (the state is already restored)."""
@@ -323,6 +360,7 @@ cdef class HandCore:
     @property
     def variant(self):
         """The :class:`~rook_core.variant.Variant` of this hand."""
+        self._made()
         return self.rules.variant
 
     @property
@@ -444,6 +482,7 @@ cdef class HandCore:
     @property
     def nest_taken(self):
         """Whether the declarer has taken the nest into the hand (T-20, T-21)."""
+        self._made()
         return rook_hand_nest_taken(&self.h, &self.rules.r) != 0
 
     @property
@@ -461,6 +500,7 @@ cdef class HandCore:
 
     cdef list _tricks(self, bint with_points):
         """The completed tricks as (leader, [(seat, card id)], winner, points or 0), from the history."""
+        self._made()
         out = []
         cur = []
         cdef Py_ssize_t i
@@ -495,6 +535,7 @@ cdef class HandCore:
         passed, the legal actions (None unless ``seat`` is to move), and the
         cards each seat showed it cannot hold (T-9, T-10: the known voids, as
         the native bots infer them)).  rook_core.observation.Observation reads it."""
+        self._made()
         check_seat(seat, "seat")
         cdef int k
         cdef rook_public pub
@@ -535,6 +576,7 @@ cdef class HandCore:
         ``OBS_SIZE`` long), from the state and its history in one pass;
         ``total_points`` and ``target`` are the variant's (T-14, T-33),
         ``game`` the game's two running scores, or None."""
+        self._made()
         check_seat(seat, "seat")
         if out.shape[0] != OBS_SIZE:
             raise RookError(f"the observation takes {OBS_SIZE} floats, not {out.shape[0]}")
@@ -618,6 +660,7 @@ cdef class HandCore:
 
         :raises RookError: for a hand that is not in the play phase, or a bad seat.
         """
+        self._made()
         if self.h.phase != ROOK_PH_PLAY:
             raise RookError("a playout starts in the play phase")
         if not -1 <= declarer < 4:
@@ -643,9 +686,18 @@ cdef class HandCore:
             raise RookError("the heuristic playout met a refused action")
         return (pts[0], pts[1])
 
-    def perft(self, object depth):
+    def perft(self, object depth, object max_nodes=PERFT_MAX_NODES):
         """Return the number of legal action sequences of lengths 1..depth
-        (sequences that end the hand count at every deeper length)."""
+        (sequences that end the hand count at every deeper length), making
+        at most ``max_nodes`` nodes (actions applied; by default
+        ``PERFT_MAX_NODES``, 200,000,000: a few seconds).  Ctrl-C stops it
+        within about a million nodes (KeyboardInterrupt).
+
+        :raises RookError: for a depth that is not an int 0..64, a
+            ``max_nodes`` that is not an int 1..2**63-1, or a perft that needs
+            more than ``max_nodes`` nodes (naming the depth and the limit).
+        """
+        self._made()
         try:
             if isinstance(depth, bool):
                 raise TypeError
@@ -654,13 +706,41 @@ cdef class HandCore:
             n = -1
         if not 0 <= n <= 64:
             raise RookError(f"perft depth must be an int 0..64, not {depth!r}")
+        try:
+            if isinstance(max_nodes, bool):
+                raise TypeError
+            limit = operator.index(max_nodes)
+        except TypeError:
+            limit = 0
+        if not 1 <= limit < 2**63:
+            raise RookError(f"perft max_nodes must be an int 1..2**63-1, not {max_nodes!r}")
         cdef uint64_t counts[64]
-        cdef int i, d = n
+        cdef uint64_t cap = limit
+        cdef int i, rc, d = n
+        cdef list raised = []
+        cdef rook_hand start = self.h      # (another thread may apply to this hand while the GIL is free)
         for i in range(64):
             counts[i] = 0
         with nogil:
-            rook_hand_perft(&self.h, &self.rules.r, d, counts)
+            rc = rook_hand_perft(&start, &self.rules.r, d, counts, cap, _perft_check, <void *>raised)
+        if rc == ROOK_PERFT_LIMIT:
+            raise RookError(f"perft to depth {d} needs more than {limit:,} nodes, its limit: ask for fewer "
+                            f"cards or a higher max_nodes")
+        if rc:
+            raise raised[0]
         return [counts[i] for i in range(d)]
+
+
+cdef int _perft_check(void *raised) noexcept with gil:
+    """Run Python's signal handlers during a perft (the main thread's Ctrl-C
+    raises KeyboardInterrupt there): what one raises is kept in the list
+    ``raised`` and stops the perft."""
+    try:
+        PyErr_CheckSignals()
+    except BaseException as e:
+        (<list>raised).append(e)
+        return 1
+    return 0
 
 
 def check_seat(seat, what):

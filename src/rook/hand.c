@@ -317,11 +317,26 @@ int rook_hand_legal(const rook_hand *h, const rook_rules *r, uint16_t *out)
     }
 }
 
-static void perft_rec(const rook_hand *h, const rook_rules *r, int d, int depth, uint64_t *counts)
+/* A perft under way: its bounds and the nodes it has made so far. */
+typedef struct perft_run {
+    uint64_t nodes, max_nodes;
+    rook_perft_check check;
+    void *ctx;
+    int stop; /* 0, or why it stopped (ROOK_PERFT_LIMIT, the check's answer) */
+} perft_run;
+
+static void perft_rec(const rook_hand *h, const rook_rules *r, int d, int depth, uint64_t *counts,
+                      perft_run *run)
 {
     uint16_t actions[ROOK_N_ACTIONS];
     int n = rook_hand_legal(h, r, actions);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && !run->stop; i++) {
+        if (run->nodes == run->max_nodes) {
+            run->stop = ROOK_PERFT_LIMIT;
+            return;
+        }
+        if (++run->nodes % ROOK_PERFT_CHECK_EVERY == 0 && run->check && (run->stop = run->check(run->ctx)))
+            return;
         rook_hand child = *h;
         if (h->phase == ROOK_PH_PLAY)
             rook_hand_play_unchecked(&child, r, actions[i]);
@@ -332,18 +347,21 @@ static void perft_rec(const rook_hand *h, const rook_rules *r, int d, int depth,
             for (int k = d + 1; k < depth; k++)
                 counts[k]++;
         } else if (d + 1 < depth) {
-            perft_rec(&child, r, d + 1, depth, counts);
+            perft_rec(&child, r, d + 1, depth, counts, run);
         }
     }
 }
 
-void rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts)
+int rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts, uint64_t max_nodes,
+                    rook_perft_check check, void *ctx)
 {
+    perft_run run = {0, max_nodes, check, ctx, 0};
     if (depth <= 0)
-        return;
+        return 0;
     if (h->phase == ROOK_PH_DONE || h->phase == ROOK_PH_THROWN_IN)
-        return;
-    perft_rec(h, r, 0, depth, counts);
+        return 0;
+    perft_rec(h, r, 0, depth, counts, &run);
+    return run.stop;
 }
 
 /* Whether the declarer has taken the nest into the hand (T-20, T-21). */

@@ -136,8 +136,18 @@ int rook_hand_nest_taken(const rook_hand *h, const rook_rules *r);
 /* Return the mask of legal card actions (0 outside the card phases). */
 uint64_t rook_hand_legal_cards(const rook_hand *h, const rook_rules *r);
 
+/* perft's bounds: it makes at most max_nodes positions (one per action
+ * applied), and every ROOK_PERFT_CHECK_EVERY positions it calls check(ctx)
+ * (when not NULL), whose positive answer stops it (the host's Ctrl-C). */
+typedef int (*rook_perft_check)(void *ctx);
+#define ROOK_PERFT_LIMIT       (-1)
+#define ROOK_PERFT_CHECK_EVERY (1u << 20)
+
 /* Add to counts[k] the number of legal action sequences of length k+1 from h,
- * k < depth; a sequence that ends the hand counts at every deeper k too. */
-void rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts);
+ * k < depth; a sequence that ends the hand counts at every deeper k too.
+ * Return 0 when done, ROOK_PERFT_LIMIT when it needed more than max_nodes
+ * positions, or check's positive answer; the counts of a stopped perft are partial. */
+int rook_hand_perft(const rook_hand *h, const rook_rules *r, int depth, uint64_t *counts, uint64_t max_nodes,
+                    rook_perft_check check, void *ctx);
 
 #endif
