@@ -19,7 +19,7 @@ from __future__ import annotations
 import reprlib
 from typing import Any
 
-from .actions import PENALTY, Phase, action_name, replay
+from .actions import Phase, action_name, replay
 from .errors import IllegalActionError, NotationError, RookError
 from .hand import HandState, _check_actions, _parse_action_text, _seat
 from .jsonio import read_document
@@ -49,17 +49,35 @@ class Game:
         """The hand being played (the last one once the game is over).
 
         It is the game's own hand, not a copy: play it through the game
-        (:meth:`apply`, :meth:`undo`), which deals the next hand when it ends.
-        Once the game is over its last hand refuses every action and undo of
+        (:meth:`apply`, :meth:`undo`), which deals the next hand when it ends
+        (a hand played to its end on its own is caught up with in the same
+        way, the next time the game is asked anything: the next hand is dealt,
+        T-1, or the game ends, T-34).  Once the game is over its last hand refuses every action and undo of
         its own, as :meth:`apply` does (:class:`IllegalActionError`, T-34), so
         that the result stands; :meth:`undo` reopens it, and a ``clone()`` of
         it belongs to no game and may be played on.
         """
+        return self._caught_up()
+
+    def _caught_up(self) -> HandState:
+        """The current hand, once the game has caught up with the end of the
+        last one: the next hand dealt (T-6: a hand thrown in is dealt again
+        by the same dealer; T-1: after a hand played out, by the next one),
+        or the game over and its last hand closed (T-34)."""
+        h = self.hands[-1]
+        if h.phase == Phase.THROWN_IN:
+            self._next_hand(h.dealer)
+        elif h.phase == Phase.DONE and not h._game_over:
+            if game_winner(self.variant, self.totals, h.declarer) is None:
+                self._next_hand((h.dealer + 1) % 4)
+            else:
+                h._game_over = True
         return self.hands[-1]
 
     @property
     def hand_number(self) -> int:
         """1-based number of the current hand (redeals counted)."""
+        self._caught_up()
         return len(self.hands)
 
     @property
@@ -67,6 +85,7 @@ class Game:
         """How many hands have seen an action (redeals counted): the hands
         played, where :attr:`hand_number` also counts a next hand dealt but
         not yet begun."""
+        self._caught_up()
         return sum(1 for h in self.hands if h.history)
 
     @property
@@ -112,17 +131,8 @@ class Game:
                 what = reprlib.repr(action)
             raise IllegalActionError(f"illegal action {what}: the game is over (T-34)", rule="T-34",
                                      action=action if type(action) is int else None)
-        h = self.current
-        h.apply(action, seat)
-        if action in (PENALTY, PENALTY + 1):
-            return
-        if h.phase == Phase.THROWN_IN:  # T-6: the same dealer deals again
-            self._next_hand(h.dealer)
-        elif h.phase == Phase.DONE:
-            if self.winner is None:  # T-1, T-34
-                self._next_hand((h.dealer + 1) % 4)
-            else:                    # T-34: the result stands (see current)
-                h._game_over = True
+        self.current.apply(action, seat)
+        self._caught_up()
 
     def _close(self) -> None:
         """Close the last hand of a game that is over to actions of its own (T-34; see :attr:`current`)."""
@@ -145,12 +155,14 @@ class Game:
             if len(self.hands) == 1:
                 raise IllegalActionError("there is no action to undo")
             self.hands.pop()
-        self.current._game_over = False       # undo after the end reopens the last hand
-        self.current.undo()
+        h = self.hands[-1]
+        h._game_over = False       # undo after the end reopens the last hand
+        h.undo()
 
     def history(self) -> list[int]:
         """Return every action of the game in order."""
         out: list[int] = []
+        self._caught_up()
         for h in self.hands:
             out.extend(h.history)
         return out
@@ -158,6 +170,7 @@ class Game:
     def clone(self) -> Game:
         g = Game.__new__(Game)
         g.variant, g.seed, g.first_dealer = self.variant, self.seed, self.first_dealer
+        self._caught_up()
         g.hands = [h.clone() for h in self.hands]
         g._close()
         return g
@@ -172,6 +185,8 @@ class Game:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
+        self._caught_up()
+        other._caught_up()
         return (self.variant == other.variant and self.seed == other.seed
                 and self.first_dealer == other.first_dealer and self.hands == other.hands)
 

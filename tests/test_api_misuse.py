@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rook_core import HandState, IllegalActionError, RookError, Variant
+from rook_core.actions import Phase
 from rook_core.cards import Card, CardSet, card_name, parse_card, parse_cards
 from rook_core.errors import NotationError, PositionError, VariantError
 from rook_core.game import Game
@@ -261,6 +262,45 @@ def test_T34_the_last_hand_of_a_game_over_refuses_actions_of_its_own_and_the_res
     assert g.to_json() == doc
     with pytest.raises(IllegalActionError, match="T-34"):
         g.current.penalty(0)
+
+
+@pytest.mark.parametrize("agent", ["random", "heuristic"])
+@pytest.mark.parametrize("preset", ["tournament", "partnership-57", "kentucky-rook", "house-180", "crowsnest"])
+def test_T1_T6_T34_a_game_played_straight_on_its_current_hand_deals_and_ends_as_one_played_through_it(
+        preset: str, agent: str) -> None:
+    """Every action applied to ``g.current`` itself, never through ``Game.apply``:
+    the hand's end used to leave the game stalled (``to_move`` None, no next
+    deal).  The game catches up when next asked, dealing the next hand (T-1;
+    a thrown-in hand is dealt again, T-6) or ending (T-34), so both games
+    stay equal action by action."""
+    from rook_core.bots.agents import act_for, make_agent
+    through, straight = Game(preset, seed=11), Game(preset, seed=11)
+    agents = [make_agent(agent, preset, seed) for seed in range(4)]
+    for _ in range(3_000):      # random bidders' games can run for hundreds of hands
+        if through.is_over:
+            break
+        seat = through.to_move
+        assert seat is not None and straight.to_move == seat
+        action = act_for(agents[seat], through.current, seat)
+        through.apply(action)
+        straight.current.apply(action)
+        assert straight.hand_number == through.hand_number
+    assert through.hand_number > 2 and straight == through and straight.to_json() == through.to_json()
+    assert (straight.is_over, straight.winner) == (through.is_over, through.winner)
+    if agent == "heuristic":
+        assert straight.is_over
+        with pytest.raises(IllegalActionError, match="T-34"):
+            straight.current.penalty(0)
+
+
+def test_T6_a_hand_thrown_in_straight_on_the_current_hand_is_dealt_again_by_the_same_dealer() -> None:
+    from rook_core.actions import PASS
+    through, straight = Game("tournament", seed=5), Game("tournament", seed=5)
+    for _ in range(4):
+        through.apply(PASS)
+        straight.current.apply(PASS)
+    assert straight.hand_number == through.hand_number == 2 and straight == through
+    assert straight.hands[0].phase == Phase.THROWN_IN and straight.current.dealer == straight.hands[0].dealer
 
 
 @pytest.mark.parametrize(("change", "words"), [
