@@ -74,6 +74,9 @@ class HostedGame:
 
     @classmethod
     def _build(cls, spec: dict[str, Any], default_hands: int | None) -> HostedGame:
+        if not isinstance(spec, dict):
+            raise RookError(f"a game spec is an object such as {{'game': 'tournament', 'seed': 3}}, "
+                            f"not {type(spec).__name__}")
         name, seed = spec.get("game"), spec.get("seed", 0)
         if name not in GAMES:
             raise RookError(f"unknown game {name!r}; choose from {', '.join(GAMES)}")
@@ -124,10 +127,20 @@ class HostedGame:
     def is_over(self) -> bool:
         return self.state.is_over or self.stopped
 
+    def _seat(self, seat: object) -> int:
+        """Return ``seat`` if it is a seat of this game.
+
+        :raises RookError: naming it."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise RookError(f"seat must be a seat 0..{self.seats - 1}, not {seat!r}")
+        return seat
+
     def legal(self, seat: int) -> list[str]:
         """The legal actions of ``seat`` as text (none when it is not its move);
-        at most ``LISTED_LAYS`` Toonerville lay-downs, though every one is accepted."""
-        if self.to_move != seat:
+        at most ``LISTED_LAYS`` Toonerville lay-downs, though every one is accepted.
+
+        :raises RookError: for a seat that is not one of this game's."""
+        if self.to_move != self._seat(seat):
             return []
         if isinstance(self.state, ToonervilleGame):
             return [str(a) for a in self.state.legal_actions(max_lays=LISTED_LAYS)]
@@ -139,8 +152,13 @@ class HostedGame:
         ``penalties=False`` refuses the T-35 penalty actions, which a referee
         records, not a seat.
 
-        :raises RookError: (IllegalActionError, NotationError) with the state unchanged.
+        :raises RookError: (IllegalActionError, NotationError) with the state
+            unchanged, also for a ``seat`` that is not one of this game's (None
+            too: a hosted action is always some seat's).
         """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise IllegalActionError(f"illegal action {action!r}: the seat must be a seat "
+                                     f"0..{self.seats - 1}, not {seat!r}")
         if self.stopped:
             raise IllegalActionError(f"illegal action {action!r}: the game ended after its "
                                      f"{self.spec['max_hands']} hands (max_hands)")
@@ -223,8 +241,12 @@ class HostedGame:
         return make_agent(kind, self.state.variant, seed)
 
     def bot_action(self, bot: Bot, seat: int) -> str:
-        """The action ``bot`` (made by :meth:`bot` for this game) chooses for ``seat`` now, as text."""
+        """The action ``bot`` (made by :meth:`bot` for this game) chooses for ``seat`` now, as text.
+
+        :raises RookError: for a bot of the other kind of game, or a seat not to move."""
         if isinstance(self.state, ToonervilleGame):
+            if not callable(getattr(bot, "act", None)) or not hasattr(bot, "needs_legal"):
+                raise RookError(f"a Toonerville game needs a Toonerville bot (HostedGame.bot), not {bot!r}")
             rummy = cast("ToonervilleAgent", bot)       # HostedGame.bot made it for this game
             return str(rummy.act(self.state.observation(seat, legal=rummy.needs_legal)))
         from .actions import action_name

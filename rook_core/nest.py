@@ -38,7 +38,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -231,11 +231,30 @@ def _interleave(a: list[int], b: list[int]) -> Iterator[int]:
 
 # ------------------------------------------------------------------ search
 
-def _check(hand: HandState) -> tuple[int, int, list[tuple[int, HandState]]]:
-    """Return (declarer, cards to bury, [(trump, the hand in the nest phase
-    under it)]) for a hand whose play follows the discard (and the trump)
-    directly: a hand in the nest phase (T-20), or, under H-3, a hand at
-    trump whose declarer holds the nest already."""
+def _is_hand(hand: object) -> None:
+    """Refuse anything but a :class:`~rook_core.hand.HandState`.
+
+    :raises RookError: naming what was given."""
+    from .hand import HandState
+    if not isinstance(hand, HandState):
+        raise RookError(f"the nest decision reads a HandState, not {type(hand).__name__}")
+
+
+def _is_trump(trump: object) -> int:
+    """Return ``trump`` if it is a color 0..3 (T-7).
+
+    :raises RookError: naming it."""
+    if isinstance(trump, bool) or not isinstance(trump, int) or trump not in range(4):
+        raise RookError(f"trump must be a color 0..3 (T-7), not {trump!r}")
+    return trump
+
+
+def _at_decision(hand: HandState) -> None:
+    """Refuse a hand that is not at the declarer's nest decision as
+    :func:`nest_decision` takes it (see :func:`_check`).
+
+    :raises PositionError: saying why."""
+    _is_hand(hand)
     v = hand.variant
     h3 = "discard" in v.post_bid_order
     if not (hand.phase == Phase.NEST or (hand.phase == Phase.TRUMP and h3)):
@@ -246,6 +265,15 @@ def _check(hand: HandState) -> tuple[int, int, list[tuple[int, HandState]]]:
     if "pass" in steps[steps.index("nest"):]:
         raise PositionError(f"variant {v.name!r}: cards are passed after the nest "
                             f"(T-22), so the hands the play starts from are not known yet")
+
+
+def _check(hand: HandState) -> tuple[int, int, list[tuple[int, HandState]]]:
+    """Return (declarer, cards to bury, [(trump, the hand in the nest phase
+    under it)]) for a hand whose play follows the discard (and the trump)
+    directly: a hand in the nest phase (T-20), or, under H-3, a hand at
+    trump whose declarer holds the nest already."""
+    _at_decision(hand)
+    v = hand.variant
     declarer = hand.seat_to_move()
     if hand.phase == Phase.TRUMP:      # H-3: each trump, then its discard
         return declarer, v.nest_size, [(t, _trump_named(hand, t)) for t in range(4)]
@@ -327,7 +355,18 @@ def discard_order(hand: HandState, trump: int, k: int) -> list[tuple[int, ...]]:
 
     The order reads only the declarer's cards and which cards are elsewhere,
     so in the nest phase (every other card in another hand) it is the same
-    in every deal that gives the declarer these cards."""
+    in every deal that gives the declarer these cards.
+
+    :raises RookError: for a ``hand`` not in the nest phase (T-20), a
+        ``trump`` that is no color 0..3 or a ``k`` other than an int from 0 to
+        the declarer's cards."""
+    _is_hand(hand)
+    if hand.phase != Phase.NEST:
+        raise PositionError(f"discards are ordered in the nest phase (T-20), not {hand.phase.label}")
+    _is_trump(trump)
+    held = hand.hand_mask(hand.seat_to_move()).bit_count()
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= held:
+        raise RookError(f"k must be an int 0..{held} (the cards to bury, T-20), not {k!r}")
     options = _options(hand, trump, k)
     keys = [_looks_cheap(hand, trump, o) for o in options]
     looks = sorted(range(len(options)), key=lambda i: keys[i])
@@ -346,7 +385,10 @@ def best_looking_discards(hand: HandState, count: int) -> list[tuple[int, tuple[
     for a hand at the declarer's nest decision (as :func:`nest_decision`
     takes it); :func:`play_after` gives the play that follows one.
 
-    :raises PositionError: as :func:`nest_decision`."""
+    :raises PositionError: as :func:`nest_decision`.
+    :raises RookError: for a ``count`` that is not an int >= 0."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise RookError(f"count must be an int >= 0, not {count!r}")
     _, k, starts = _check(hand)
     return [(t, d) for t, state in starts for d in discard_order(state, t, k)[:count]]
 
@@ -354,7 +396,23 @@ def best_looking_discards(hand: HandState, count: int) -> list[tuple[int, tuple[
 def play_after(hand: HandState, trump: int, discard: tuple[int, ...]) -> HandState:
     """Return the play position after the declarer of ``hand`` (at its nest
     decision, as :func:`nest_decision` takes it) names ``trump`` and buries
-    ``discard``, in the variant's order of the two steps (T-7, H-3)."""
+    ``discard``, in the variant's order of the two steps (T-7, H-3).
+
+    :raises PositionError: as :func:`nest_decision`, for a ``trump`` other
+        than the one already named (T-7: trump before the nest), or a
+        ``discard`` that does not start the play.
+    :raises RookError: for a ``trump`` that is no color 0..3 or a
+        ``discard`` that is not a list of card ids.
+    :raises IllegalActionError: for a card the declarer may not bury (T-20, H-4)."""
+    _at_decision(hand)
+    _is_trump(trump)
+    if hand.trump is not None and trump != hand.trump:
+        raise PositionError(f"trump was named {color_name(hand.trump)} before the nest (T-7), "
+                            f"not {color_name(trump)}")
+    if isinstance(discard, (str, bytes)) or not isinstance(discard, Iterable) \
+            or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 64 for c in discard):
+        raise RookError(f"discard must be a list of card ids 0..63, not {discard!r}")
+    discard = tuple(discard)
     if hand.phase == Phase.TRUMP:     # H-3: trump, then the discard
         hand = _trump_named(hand, trump)
     return _play_state(hand, discard, trump)
@@ -482,11 +540,15 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     :raises PositionError: for a hand not in the nest phase, or a variant
         that passes cards after the nest (T-22: the hands of the play are not
         known then).
+    :raises RookError: for a ``hand`` that is no HandState, or bad
+        ``workers``, ``time_limit`` or ``progress``.
     """
     declarer, k, starts = _check(hand)
-    if not isinstance(workers, int) or workers < 1:
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
     check_time_limit(time_limit)
+    if progress is not None and not callable(progress):
+        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
     lock = threading.Lock()
     counts = [0, 0]
     if progress is not None:

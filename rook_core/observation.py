@@ -29,7 +29,7 @@ from ._native import rules_for
 from .actions import Phase
 from .cards import CardSet, card_name, color_name, parse_card, parse_cards, parse_color
 from .errors import RookError
-from .variant import Variant, get_preset
+from .variant import Variant, as_variant, get_preset
 
 __all__ = ["Observation", "TrickSeen", "inferred_voids"]
 
@@ -101,15 +101,17 @@ class Observation(Mapping[str, Any]):
 
     @classmethod
     def from_json(cls, obs: Mapping[str, Any], variant: Variant | None = None) -> Observation:
-        """Return the observation whose JSON form is ``obs`` (``variant`` instead
-        of looking its name up).
+        """Return the observation whose JSON form is ``obs`` (``variant``, a
+        Variant or a preset's name, instead of looking its name up).
 
-        :raises RookError: for a document that is not a trick-taking observation.
+        :raises RookError: for a document that is not a trick-taking observation
+            (a seat of it other than an int 0..3 included), or an unknown ``variant``.
         """
         if isinstance(obs, Observation):
             return obs
+        v = as_variant(variant) if variant is not None else None   # a Variant or a preset's name
         try:
-            v = variant if variant is not None else get_preset(obs["variant"])
+            v = v if v is not None else get_preset(obs["variant"])
             nest = obs.get("nest")
             legal = obs.get("legal_actions")
             score = obs.get("score")
@@ -134,6 +136,7 @@ class Observation(Mapping[str, Any]):
             )
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise RookError(f"not an observation of a trick-taking hand: {e}") from None
+        _check_seats(obs, o)
         return replace(o, voids=inferred_voids(o))
 
     # ---------------------------------------------- the mapping of the JSON form
@@ -160,6 +163,23 @@ class Observation(Mapping[str, Any]):
 
 
 _ABSENT = object()
+
+
+def _check_seats(obs: Mapping[str, Any], o: Observation) -> None:
+    """Refuse an observation read from ``obs`` whose seats are not seats 0..3
+    (``int`` would take 1.9, True or "7" for seats).
+
+    :raises RookError: naming the field."""
+    fields: list[tuple[str, object]] = [("seat", obs["seat"]), ("dealer", obs["dealer"])]
+    fields += [(k, obs.get(k)) for k in ("to_move", "declarer") if obs.get(k) is not None]
+    fields += [("bids", s) for s, _ in obs["bids"]]
+    fields += [("trick", s) for s, _ in obs["trick"]]
+    for t in obs["tricks"]:
+        fields += [("tricks", t["leader"]), ("tricks", t["winner"])] + [("tricks", s) for s, _ in t["cards"]]
+    for name, seat in fields:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise RookError(f"not an observation of a trick-taking hand: a seat in {name!r} "
+                            f"must be 0..3, not {seat!r}")
 
 # Fields of the JSON form that bots read on every decision, computed without
 # building the whole form (the same values: tests/test_observation.py).

@@ -74,12 +74,32 @@ class BidOdds:
         v = self.variant
         return list(range(v.min_bid, v.max_bid + 1, v.bid_step))
 
+    def _samples(self, trump: object) -> list[int | None]:
+        """The samples of ``trump``.
+
+        :raises RookError: for a trump these odds were not drawn for."""
+        if isinstance(trump, bool) or not isinstance(trump, int) or trump not in self.samples:
+            raise RookError(f"trump must be one of the colors these odds were drawn for "
+                            f"({', '.join(map(str, sorted(self.samples)))}), not {trump!r}")
+        return self.samples[trump]
+
+    def _bid(self, bid: object) -> int:
+        """Return ``bid`` if its odds can be read from the clipped figures.
+
+        :raises RookError: for anything but an int min_bid .. max_bid (T-3)."""
+        v = self.variant
+        if isinstance(bid, bool) or not isinstance(bid, int) or not v.min_bid <= bid <= v.max_bid:
+            raise RookError(f"bid must be an int {v.min_bid}..{v.max_bid} (T-3: the figures are "
+                            f"clipped to {v.min_bid - 1}..{v.max_bid}), not {bid!r}")
+        return bid
+
     def solved(self, trump: int) -> list[int]:
         """The figures of the worlds solved exactly."""
-        return [x for x in self.samples[trump] if x is not None]
+        return [x for x in self._samples(trump) if x is not None]
 
     def proven(self, trump: int) -> list[tuple[int, int]]:
         """Every world's proven bounds on the clipped figure (see the class)."""
+        self._samples(trump)
         if trump in self.bounds:
             return self.bounds[trump]
         none = (self.variant.min_bid - 1, self.variant.max_bid)
@@ -87,12 +107,17 @@ class BidOdds:
 
     def undecided(self, trump: int) -> int:
         """How many worlds a budget left without an exact figure."""
-        return sum(1 for x in self.samples[trump] if x is None)
+        return sum(1 for x in self._samples(trump) if x is None)
 
     def _made(self, trump: int, bid: int) -> tuple[int, int, int]:
         """The worlds in which ``bid`` is surely made with ``trump``, those
-        still open at that bid, and all the worlds."""
+        still open at that bid, and all the worlds.
+
+        :raises RookError: for a trump these odds were not drawn for, or a bid
+            outside min_bid .. max_bid, whose odds the clipped figures do not
+            tell."""
         got = self.proven(trump)
+        self._bid(bid)
         made = sum(1 for lo, _ in got if lo >= bid)
         return made, sum(1 for lo, hi in got if lo < bid <= hi), len(got)
 
@@ -259,9 +284,11 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
     the searches and raises KeyboardInterrupt.
 
     :raises NotationError: for a bad or foreign card.
-    :raises RookError: for a hand of the wrong size or a bad count.
+    :raises RookError: for a hand of the wrong size, a bad count, seed or
+        ``progress``, or ``trumps`` that are not distinct colors 0..3.
     """
     from .bots.heuristic import HeuristicAgent
+    from .rng import check_seed
     v = as_variant(variant)
     mine = parse_cards(hand, deck_mask=v.deck_mask, what="hand")
     if mine.bit_count() != v.hand_size:
@@ -270,8 +297,14 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
         raise RookError(f"worlds must be an int 1..100000, not {worlds!r}")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):   # 1.0 and True are no seats
         raise RookError(f"seat must be an int 0..3, not {seat!r}")
-    if not trumps or any(t not in range(4) for t in trumps):
-        raise RookError(f"trumps are colors 0..3, not {trumps!r}")
+    asked = tuple(trumps) if isinstance(trumps, Iterable) and not isinstance(trumps, (str, bytes)) else ()
+    if not asked or len(set(asked)) != len(asked) or \
+            any(isinstance(t, bool) or not isinstance(t, int) or t not in range(4) for t in asked):
+        raise RookError(f"trumps are distinct colors 0..3, not {trumps!r}")
+    trumps = asked
+    check_seed(seed)
+    if progress is not None and not callable(progress):
+        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
     rng = random.Random(seed)
     unseen = [c for c in range(64) if v.deck_mask >> c & 1 and not mine >> c & 1]
     agents = [HeuristicAgent(v, s) for s in range(4)]

@@ -257,11 +257,21 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
         budgets or a table size.
     :raises SearchStopped: the caller stopped ``solver``.
     """
+    from .hand import HandState
+    if not isinstance(h, HandState):
+        hint = " (review_game reviews a game's hands)" if type(h).__name__ == "Game" else ""
+        raise RookError(f"review_hand reads a HandState, not {type(h).__name__}{hint}")
+    if solver is not None and not isinstance(solver, Solver):
+        raise RookError(f"solver must be a rook_core.solver.Solver or None, not {solver!r}")
+    if progress is not None and not callable(progress):
+        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
     if nest:
         from .nest import check_time_limit
         check_time_limit(nest_time_limit, "nest_time_limit")     # before the play's review, not after it
+        if isinstance(nest_budget, bool) or not isinstance(nest_budget, int) or not 0 <= nest_budget < 2**63:
+            raise RookError(f"nest_budget must be an int 0 .. 2**63-1 (0: no limit), not {nest_budget!r}")
     if not _has_play(h):
         if h.is_over:
             raise RookError("a review needs a hand whose play has begun; this one was thrown in "
@@ -401,7 +411,21 @@ def played_hands(document: Any) -> list[HandState]:
     return [h for h in hands if _has_play(h)]
 
 
+_REVIEW_OPTIONS = ("node_budget", "time_budget", "workers", "nest", "nest_budget", "nest_time_limit",
+                   "tt_bytes", "progress", "solver")
+
+
 def review_game(g: Game, **options: Any) -> list[HandReview]:
     """Return the review of every hand of ``g`` that was played (thrown-in
-    hands have no play); ``options`` as :func:`review_hand`."""
+    hands have no play); ``options`` as :func:`review_hand`.
+
+    :raises RookError: for a ``g`` that is not a :class:`~rook_core.game.Game`
+        or an option :func:`review_hand` does not take (even when no hand was
+        played), and as :func:`review_hand`."""
+    from .game import Game
+    if not isinstance(g, Game):
+        raise RookError(f"review_game reads a Game, not {type(g).__name__}")
+    unknown = sorted(set(options) - set(_REVIEW_OPTIONS))
+    if unknown:
+        raise RookError(f"review_game has no option {', '.join(unknown)}; it takes {', '.join(_REVIEW_OPTIONS)}")
     return [review_hand(h, **options) for h in g.hands if _has_play(h)]
