@@ -137,6 +137,7 @@ class Observation(Mapping[str, Any]):
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise RookError(f"not an observation of a trick-taking hand: {e}") from None
         _check_seats(obs, o)
+        _check_cards(o)
         return replace(o, voids=inferred_voids(o))
 
     # ---------------------------------------------- the mapping of the JSON form
@@ -180,6 +181,30 @@ def _check_seats(obs: Mapping[str, Any], o: Observation) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
             raise RookError(f"not an observation of a trick-taking hand: a seat in {name!r} "
                             f"must be 0..3, not {seat!r}")
+
+def _check_cards(o: Observation) -> None:
+    """Refuse an observation whose cards cannot all be so (T-2, T-8 .. T-11):
+    a card outside the variant's deck, a card played twice, a card both
+    played and still in the hand, or a trick with a seat in it twice.
+
+    :raises RookError: naming the card or the trick."""
+    played = [c for _, c in o.trick] + [c for t in o.tricks for _, c in t.cards]
+    seen = set()
+    for c in played:
+        if c in seen:
+            raise RookError(f"not an observation of a trick-taking hand: {card_name(c)} was played twice")
+        seen.add(c)
+    for name, mask in (("hand", int(o.hand)), ("played cards", sum(1 << c for c in seen))):
+        if mask & ~o.variant.deck_mask:
+            raise RookError(f"not an observation of a trick-taking hand: the {name} hold "
+                            f"{CardSet(mask & ~o.variant.deck_mask)}, not cards of {o.variant.name!r}")
+    both = int(o.hand) & sum(1 << c for c in seen)
+    if both:
+        raise RookError(f"not an observation of a trick-taking hand: {CardSet(both)} both played and in the hand")
+    for where, cards in [("trick", o.trick)] + [(f"tricks[{i}]", t.cards) for i, t in enumerate(o.tricks)]:
+        if len({s for s, _ in cards}) != len(cards) or len(cards) > 4:
+            raise RookError(f"not an observation of a trick-taking hand: {where} has a seat in it twice")
+
 
 # Fields of the JSON form that bots read on every decision, computed without
 # building the whole form (the same values: tests/test_observation.py).

@@ -266,6 +266,32 @@ def test_T15_an_observation_refuses_seats_that_are_not_0_to_3(changes: dict[str,
         Observation.from_json(_seen(**changes))
 
 
+def _unseen(n: int) -> list[str]:
+    """n cards of the deck that seat 1 of _seen() does not hold, highest first."""
+    held = set(_seen()["hand"])
+    return [c for c in ("R14", "G14", "B14", "Y14", "R13", "G13", "B13", "Y13") if c not in held][:n]
+
+
+@pytest.mark.parametrize("what", ["twice in a trick", "in two tricks", "played and held", "not of the deck",
+                                  "a seat twice", "five cards"])
+def test_T2_T8_T11_an_observation_refuses_cards_that_cannot_all_be_so(what: str) -> None:
+    """A card played twice, played and still held, outside the deck, or a trick
+    with a seat in it twice was read as it came (PIMC's worlds then rest on it)."""
+    a, b, c, d, e = _unseen(5)
+    held = _seen()["hand"][0]
+    changes = {
+        "twice in a trick": dict(trick=[[0, a], [1, a]]),
+        "in two tricks": dict(trick=[[0, a]], tricks=[{"leader": 0, "cards": [[0, a], [1, b], [2, c], [3, d]],
+                                                       "winner": 0}]),
+        "played and held": dict(trick=[[0, held]]),
+        "not of the deck": dict(trick=[[0, "R2"]]),
+        "a seat twice": dict(trick=[[0, a], [0, b]]),
+        "five cards": dict(tricks=[{"leader": 0, "cards": [[0, a], [1, b], [2, c], [3, d], [0, e]], "winner": 0}]),
+    }[what]
+    with pytest.raises(RookError, match="not an observation"):
+        Observation.from_json(_seen(trump="R", **changes))
+
+
 def test_an_observation_takes_a_variant_or_a_preset_name_and_refuses_anything_else() -> None:
     j = _seen(trump="R", trick=[[0, "R5"], [1, "G5"]])
     assert Observation.from_json(j, variant="tournament") == Observation.from_json(j)  # used to raise AttributeError
