@@ -43,6 +43,23 @@ def finish_game_hand(g: Any) -> None:
 
 # ------------------------------------------------- hands at each phase (seat 1 declares)
 
+def random_nest(variant: Any, seed: int, step: int = 1) -> Any:
+    """A hand of ``variant`` at the declarer's nest decision (T-20), the bidding
+    at random from ``seed``; a hand that everyone passed (T-6) is skipped by
+    moving ``seed`` on by ``step``."""
+    import random
+
+    from rook_core import HandState, Phase
+    rng = random.Random(seed)
+    while True:
+        h = HandState.deal(variant, seed)
+        while h.phase not in (Phase.NEST, Phase.THROWN_IN):
+            h.apply(rng.choice(h.legal_actions()))
+        if h.phase == Phase.NEST:
+            return h
+        seed += step
+
+
 def nest_phase(preset: Any = "tournament") -> Any:
     """Deal 1 of ``preset`` (dealer 0) with seat 1 the declarer at 70, at its nest (T-7)."""
     from rook_core import HandState, Phase

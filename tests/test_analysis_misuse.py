@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 import pytest
+from _support import random_nest
 
 from rook_core import Game, HandState, RookError, Variant
 from rook_core.actions import Phase
@@ -33,14 +34,7 @@ TRUMP_FIRST = Variant(name="mini-trump-first", **BASE, post_bid_order=("trump", 
 
 def _at_nest(variant: Variant = MINI, seed: int = 1) -> HandState:
     """A hand of ``variant`` at the declarer's nest decision (T-20), the bidding at random."""
-    rng = random.Random(seed)
-    while True:
-        h = HandState.deal(variant, seed)
-        while h.phase not in (Phase.NEST, Phase.THROWN_IN):
-            h.apply(rng.choice(h.legal_actions()))
-        if h.phase == Phase.NEST:
-            return h
-        seed += 1
+    return random_nest(variant, seed)
 
 
 def _played(seed: int = 1) -> HandState:

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _support import random_nest
 
 from rook_core import HandState
 from rook_core.actions import TRUMP, Phase
@@ -52,14 +52,7 @@ VARIANTS = {
 
 
 def _at_nest(variant: Variant, seed: int) -> HandState:
-    rng = random.Random(seed)
-    while True:
-        hand = HandState.deal(variant, seed)
-        while hand.phase not in (Phase.NEST, Phase.THROWN_IN):
-            hand.apply(rng.choice(hand.legal_actions()))
-        if hand.phase == Phase.NEST:
-            return hand
-        seed += 1000
+    return random_nest(variant, seed, step=1000)
 
 
 def _declarer_points(state: HandState, value: int, declarer: int) -> int:
