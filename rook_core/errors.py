@@ -45,6 +45,16 @@ class PositionError(RookError):
     """A trick-play position (FORMATS.md) whose fields are not consistent."""
 
 
+def check_progress(progress: object) -> None:
+    """Refuse a ``progress`` that is neither None nor callable (the long
+    calls of the simulator, the odds, the reviews and the nest decision).
+
+    :raises RookError: naming it.
+    """
+    if progress is not None and not callable(progress):
+        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
+
+
 def missing_extra(what: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:
     """The error for ``what`` imported without the packages of the optional
     ``extra`` (``error``: the failed import's own error, whose module it names)."""

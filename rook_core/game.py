@@ -134,10 +134,6 @@ class Game:
         self.current.apply(action, seat)
         self._caught_up()
 
-    def _close(self) -> None:
-        """Close the last hand of a game that is over to actions of its own (T-34; see :attr:`current`)."""
-        self.current._game_over = self.is_over
-
     def apply_text(self, text: str, seat: int | None = None) -> None:
         """Apply the action written ``text``."""
         self.apply(_parse_action_text(text), seat)
@@ -172,13 +168,13 @@ class Game:
         g.variant, g.seed, g.first_dealer = self.variant, self.seed, self.first_dealer
         self._caught_up()
         g.hands = [h.clone() for h in self.hands]
-        g._close()
+        g._caught_up()       # a hand's clone belongs to no game: close the last one again
         return g
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickle (and deepcopy): the hands' copies are open, the game closes its last one again."""
         self.__dict__.update(state)
-        self._close()
+        self._caught_up()
 
     __hash__ = None   # type: ignore[assignment]  # a game changes as it is played: unhashable, as a list
 

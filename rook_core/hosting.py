@@ -127,12 +127,13 @@ class HostedGame:
     def is_over(self) -> bool:
         return self.state.is_over or self.stopped
 
-    def _seat(self, seat: object) -> int:
+    def _seat(self, seat: object, error: type[RookError] = RookError, action: object = None) -> int:
         """Return ``seat`` if it is a seat of this game.
 
-        :raises RookError: naming it."""
+        :raises RookError: (``error``) naming it, and the ``action`` refused with it."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise RookError(f"seat must be a seat 0..{self.seats - 1}, not {seat!r}")
+            raise error(f"{'' if action is None else f'illegal action {action!r}: the '}seat must be a seat "
+                        f"0..{self.seats - 1}, not {seat!r}")
         return seat
 
     def legal(self, seat: int) -> list[str]:
@@ -156,9 +157,7 @@ class HostedGame:
             unchanged, also for a ``seat`` that is not one of this game's (None
             too: a hosted action is always some seat's).
         """
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise IllegalActionError(f"illegal action {action!r}: the seat must be a seat "
-                                     f"0..{self.seats - 1}, not {seat!r}")
+        self._seat(seat, IllegalActionError, action)
         if self.stopped:
             raise IllegalActionError(f"illegal action {action!r}: the game ended after its "
                                      f"{self.spec['max_hands']} hands (max_hands)")

@@ -46,7 +46,7 @@ from ._layout import BB_COLORS
 from ._native import rules_for
 from .actions import TRUMP, Phase
 from .cards import CardSet, color_name
-from .errors import PositionError, RookError
+from .errors import PositionError, RookError, check_progress
 from .solver import BudgetExceeded, Solver, map_on_threads
 
 if TYPE_CHECKING:
@@ -547,8 +547,7 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
     check_time_limit(time_limit)
-    if progress is not None and not callable(progress):
-        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
+    check_progress(progress)
     lock = threading.Lock()
     counts = [0, 0]
     if progress is not None:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ._layout import COLOR_NAMES
 from .actions import BID, PASS, TRUMP, Phase
 from .cards import CardSet, color_name, parse_cards
-from .errors import RookError
+from .errors import RookError, check_progress
 from .intervals import wilson
 from .solver import BudgetExceeded, solve_many
 from .variant import Variant, as_variant
@@ -303,8 +303,7 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
         raise RookError(f"trumps are distinct colors 0..3, not {trumps!r}")
     trumps = asked
     check_seed(seed)
-    if progress is not None and not callable(progress):
-        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
+    check_progress(progress)
     rng = random.Random(seed)
     unseen = [c for c in range(64) if v.deck_mask >> c & 1 and not mine >> c & 1]
     agents = [HeuristicAgent(v, s) for s in range(4)]

@@ -40,6 +40,7 @@ previous position's value as its guess.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 from ._layout import COLOR_NAMES
 from .actions import Phase
 from .cards import CardSet, card_name, color_name
-from .errors import RookError
+from .errors import RookError, check_progress
 from .jsonio import check_id
 from .solver import BudgetExceeded, SearchStopped, Solver
 
@@ -263,8 +264,7 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
         raise RookError(f"review_hand reads a HandState, not {type(h).__name__}{hint}")
     if solver is not None and not isinstance(solver, Solver):
         raise RookError(f"solver must be a rook_core.solver.Solver or None, not {solver!r}")
-    if progress is not None and not callable(progress):
-        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
+    check_progress(progress)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
     if nest:
@@ -411,10 +411,6 @@ def played_hands(document: Any) -> list[HandState]:
     return [h for h in hands if _has_play(h)]
 
 
-_REVIEW_OPTIONS = ("node_budget", "time_budget", "workers", "nest", "nest_budget", "nest_time_limit",
-                   "tt_bytes", "progress", "solver")
-
-
 def review_game(g: Game, **options: Any) -> list[HandReview]:
     """Return the review of every hand of ``g`` that was played (thrown-in
     hands have no play); ``options`` as :func:`review_hand`.
@@ -425,7 +421,8 @@ def review_game(g: Game, **options: Any) -> list[HandReview]:
     from .game import Game
     if not isinstance(g, Game):
         raise RookError(f"review_game reads a Game, not {type(g).__name__}")
-    unknown = sorted(set(options) - set(_REVIEW_OPTIONS))
+    known = list(inspect.signature(review_hand).parameters)[1:]     # review_hand's keywords
+    unknown = sorted(set(options) - set(known))
     if unknown:
-        raise RookError(f"review_game has no option {', '.join(unknown)}; it takes {', '.join(_REVIEW_OPTIONS)}")
+        raise RookError(f"review_game has no option {', '.join(unknown)}; it takes {', '.join(known)}")
     return [review_hand(h, **options) for h in g.hands if _has_play(h)]

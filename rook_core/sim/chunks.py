@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from ..errors import RookError
 
-__all__ = ["Inline", "as_tuple", "check_executor", "check_pickles", "check_progress", "process_pool", "run_chunks"]
+__all__ = ["Inline", "as_tuple", "check_executor", "check_pickles", "process_pool", "run_chunks"]
 
 T = TypeVar("T")
 
@@ -61,15 +61,6 @@ def check_executor(executor: object) -> None:
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise RookError(f"executor must be a concurrent.futures.Executor (such as a ProcessPoolExecutor "
                         f"or distributed.Client(...).get_executor()) or None, not {executor!r}")
-
-
-def check_progress(progress: object) -> None:
-    """Refuse a ``progress`` that is neither None nor callable.
-
-    :raises RookError: naming it.
-    """
-    if progress is not None and not callable(progress):
-        raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
 
 
 def check_pickles(items: dict[str, Any]) -> None:

@@ -55,7 +55,7 @@ from ..actions import Phase
 from ..bots.agents import AGENTS, Agent, act_for, make_agent
 from ..bots.outside import BotFactory, EngineBot
 from ..bots.policy import NativePolicy
-from ..errors import IllegalActionError, RookError
+from ..errors import IllegalActionError, RookError, check_progress
 from ..game import Game
 from ..hand import HandState
 from ..rng import agent_seed, check_seed, hand_seed, hand_seeds
@@ -65,7 +65,6 @@ from .chunks import (
     as_tuple,
     check_executor,
     check_pickles,
-    check_progress,
     chunk_count,
     process_pool,
     run_chunks,

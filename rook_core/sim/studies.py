@@ -22,10 +22,10 @@ from functools import partial
 from typing import Any
 
 from ..cards import parse_cards
-from ..errors import RookError
+from ..errors import RookError, check_progress
 from ..rng import check_seed, hand_seed
 from ..variant import Variant, as_variant
-from .chunks import Inline, check_executor, check_progress, chunk_count, process_pool, run_chunks
+from .chunks import Inline, check_executor, chunk_count, process_pool, run_chunks
 
 __all__ = ["odds_many", "review_many"]
 
