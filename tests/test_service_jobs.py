@@ -176,3 +176,29 @@ def test_a_jobs_progress_never_goes_back_as_it_ends(tmp_path: Path, monkeypatch:
         assert st["bytes"] == _disk(tmp_path, st["job_id"])      # the disk counted once the progress file went
     finally:
         jobs.shutdown()
+
+
+def test_a_job_the_status_calls_gone_has_no_file_left(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eviction runs on the worker's thread after a job ends; a poll that reads a
+    job as gone must find its files gone too (they went after the record did,
+    and a caller that looked in between saw a deleted job's files)."""
+    jobs = Jobs(str(tmp_path))
+    try:
+        job_id = _wait(jobs, jobs.submit(dict(SPEC)))["job_id"]
+        remove, started = Jobs._remove, threading.Event()
+
+        def slow(self: Jobs, *args: Any, **kw: Any) -> None:
+            started.set()
+            time.sleep(0.3)                       # a disk slow to delete
+            remove(self, *args, **kw)
+        monkeypatch.setattr(Jobs, "_remove", slow)
+        jobs.keep_hours = 1e-9
+        sweeper = threading.Thread(target=jobs.sweep)
+        sweeper.start()
+        assert started.wait(30)
+        with pytest.raises(KeyError):
+            jobs.status(job_id)
+        assert not list(tmp_path.glob(f"{job_id}*")), "a job read as gone left files"
+        sweeper.join()
+    finally:
+        jobs.shutdown()

@@ -111,11 +111,11 @@ class Jobs:
         """Delete the jobs (records and files) that ended more than ``keep_hours`` ago,
         and those :meth:`evict` deletes; return their ids."""
         cutoff = time.time() - self.keep_hours * 3600
-        with self._lock:
+        with self._lock:               # files go under the lock: a job status calls gone has none left
             old = [(j, self._jobs.pop(j)) for j, job in list(self._jobs.items())
                    if job["state"] in ("done", "failed") and job.get("ended", 0) <= cutoff]
-        for job_id, job in old:
-            self._remove(job_id, files=job.get("files", ()))
+            for job_id, job in old:
+                self._remove(job_id, files=job.get("files", ()))
         return [j for j, _ in old] + self.evict()
 
     def evict(self) -> list[str]:
@@ -147,8 +147,8 @@ class Jobs:
                 kept[client] -= job.get("bytes", 0)
                 if not by_client[client]:
                     del kept[client]
-        for job_id, job in gone:
-            self._remove(job_id, files=job.get("files", ()))
+            for job_id, job in gone:       # under the lock, as in sweep
+                self._remove(job_id, files=job.get("files", ()))
         return [j for j, _ in gone]
 
     def _remove(self, job_id: str, keep_record: bool = False, files: Any = ()) -> None:
