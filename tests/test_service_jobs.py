@@ -97,7 +97,13 @@ def test_the_server_refuses_a_clients_job_past_its_share_with_429(tmp_path: Path
         server.stop()
 
 
-def test_past_the_disk_bound_the_heaviest_clients_oldest_results_go_first(tmp_path: Path) -> None:
+def test_past_the_disk_bound_the_heaviest_clients_oldest_results_go_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job that ends pushes out the jobs past the bound in the same step: a poll
+    that reads it done finds them gone (eviction once ran a moment after, and a
+    slow one, as here, left them readable)."""
+    evict = Jobs.evict
+    monkeypatch.setattr(Jobs, "evict", lambda self: (time.sleep(0.3), evict(self))[1])
     jobs = Jobs(str(tmp_path))
     try:
         light = _wait(jobs, jobs.submit(dict(SPEC), "light"))["job_id"]

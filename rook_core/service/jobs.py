@@ -112,44 +112,47 @@ class Jobs:
         and those :meth:`evict` deletes; return their ids."""
         cutoff = time.time() - self.keep_hours * 3600
         with self._lock:               # files go under the lock: a job status calls gone has none left
-            old = [(j, self._jobs.pop(j)) for j, job in list(self._jobs.items())
+            old = [j for j, job in self._jobs.items()
                    if job["state"] in ("done", "failed") and job.get("ended", 0) <= cutoff]
-            for job_id, job in old:
-                self._remove(job_id, files=job.get("files", ()))
-        return [j for j, _ in old] + self.evict()
+            for job_id in old:
+                self._remove(job_id, files=self._jobs.pop(job_id).get("files", ()))
+            return old + self._evict_locked()
 
     def evict(self) -> list[str]:
         """Delete finished jobs (records and files) while the jobs' files take more
         than ``max_bytes``: the oldest of the client whose finished jobs take the
         most first, never the job that ended last; return their ids."""
-        gone: list[tuple[str, dict[str, Any]]] = []
         with self._lock:
-            total = sum(job.get("bytes", 0) for job in self._jobs.values())
-            if total <= self.max_bytes:
-                return []
-            ended = [(job.get("ended", 0), j) for j, job in self._jobs.items() if job["state"] in ("done", "failed")]
-            keep = max(ended)[1] if ended else None
-            by_client: dict[str, list[tuple[float, str]]] = {}
-            kept: dict[str, int] = {}
-            for job_id, job in self._jobs.items():
-                if job["state"] in ("done", "failed") and job_id != keep:
-                    client = job.get("client", "")
-                    by_client.setdefault(client, []).append((job.get("ended", 0), job_id))
-                    kept[client] = kept.get(client, 0) + job.get("bytes", 0)
-            for jobs in by_client.values():
-                jobs.sort(reverse=True)                    # the oldest last: popped first
-            while total > self.max_bytes and kept:
-                client = max(kept, key=lambda c: kept[c])
-                _, job_id = by_client[client].pop()
-                job = self._jobs.pop(job_id)
-                gone.append((job_id, job))
-                total -= job.get("bytes", 0)
-                kept[client] -= job.get("bytes", 0)
-                if not by_client[client]:
-                    del kept[client]
-            for job_id, job in gone:       # under the lock, as in sweep
-                self._remove(job_id, files=job.get("files", ()))
-        return [j for j, _ in gone]
+            return self._evict_locked()
+
+    def _evict_locked(self) -> list[str]:
+        """:meth:`evict`, the lock held: a job that ends and the jobs it pushes out go at once."""
+        total = sum(job.get("bytes", 0) for job in self._jobs.values())
+        if total <= self.max_bytes:
+            return []
+        ended = [(job.get("ended", 0), j) for j, job in self._jobs.items() if job["state"] in ("done", "failed")]
+        keep = max(ended)[1] if ended else None
+        by_client: dict[str, list[tuple[float, str]]] = {}
+        kept: dict[str, int] = {}
+        for job_id, job in self._jobs.items():
+            if job["state"] in ("done", "failed") and job_id != keep:
+                client = job.get("client", "")
+                by_client.setdefault(client, []).append((job.get("ended", 0), job_id))
+                kept[client] = kept.get(client, 0) + job.get("bytes", 0)
+        for jobs in by_client.values():
+            jobs.sort(reverse=True)                    # the oldest last: popped first
+        gone: list[str] = []
+        while total > self.max_bytes and kept:
+            client = max(kept, key=lambda c: kept[c])
+            _, job_id = by_client[client].pop()
+            job = self._jobs.pop(job_id)
+            gone.append(job_id)
+            total -= job.get("bytes", 0)
+            kept[client] -= job.get("bytes", 0)
+            if not by_client[client]:
+                del kept[client]
+            self._remove(job_id, files=job.get("files", ()))
+        return gone
 
     def _remove(self, job_id: str, keep_record: bool = False, files: Any = ()) -> None:
         names = {job_id + ext for ext in _FILES} | {f for f in files if isinstance(f, str) and f.startswith(job_id)}
@@ -272,12 +275,19 @@ class Jobs:
             return 0
 
     def _set(self, job_id: str, **changes: Any) -> None:
+        """Change the job's record; one that ends pushes out, in the same step, the
+        jobs the disk bound has no more room for (:meth:`evict`)."""
         with self._lock:
             job = self._jobs[job_id]
             job.update(changes)
             if job["state"] in ("done", "failed"):
                 job.setdefault("ended", time.time())
             self._write_record(job)
+            if job["state"] in ("done", "failed"):
+                try:
+                    self._evict_locked()
+                except OSError:                  # the sweep tries again
+                    pass
 
     def _run(self, job_id: str, spec: dict[str, Any]) -> None:
         """Run the job, marked running, in the worker process and wait for it (on a thread
@@ -292,10 +302,6 @@ class Jobs:
         except Exception as e:  # noqa: BLE001 - a job's failure is its answer, never the server's
             self._remove(job_id, keep_record=True)
             self._set(job_id, state="failed", error=f"{type(e).__name__}: {e}", bytes=self._disk_bytes(job_id))
-        try:
-            self.evict()
-        except OSError:                          # the sweep tries again
-            pass
 
     def _remove_progress(self, job_id: str) -> None:
         for ext in (".progress", ".progress.tmp"):
