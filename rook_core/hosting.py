@@ -83,10 +83,7 @@ class HostedGame:
         if name == "toonerville":
             if spec.get("max_hands") is not None:
                 raise RookError("toonerville plays its rounds (see 'rounds'); max_hands is for trick-taking games")
-            rounds = spec.get("rounds", list(range(1, 12)))
-            if not isinstance(rounds, list) or not rounds:
-                raise RookError(f"rounds must be a non-empty list of rounds 1..11, not {rounds!r}")
-            rules = ToonervilleRules(players=spec.get("players", 4), rounds=tuple(rounds),
+            rules = ToonervilleRules(players=spec.get("players", 4), rounds=spec.get("rounds", list(range(1, 12))),
                                      turn_limit=spec.get("turn_limit", TURN_LIMIT))
             spec = {**spec, "players": rules.players, "rounds": list(rules.rounds), "turn_limit": rules.turn_limit}
             state: Game | ToonervilleGame = ToonervilleGame(rules, seed)

@@ -137,6 +137,7 @@ class Observation(Mapping[str, Any]):
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise RookError(f"not an observation of a trick-taking hand: {e}") from None
         _check_seats(obs, o)
+        _check_numbers(obs, o)
         _check_cards(o)
         return replace(o, voids=inferred_voids(o))
 
@@ -181,6 +182,24 @@ def _check_seats(obs: Mapping[str, Any], o: Observation) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
             raise RookError(f"not an observation of a trick-taking hand: a seat in {name!r} "
                             f"must be 0..3, not {seat!r}")
+
+def _check_numbers(obs: Mapping[str, Any], o: Observation) -> None:
+    """Refuse counts no hand of the variant can show: bids outside its range
+    (T-3), points taken below 0 or above the hand's points, tricks won below 0
+    or above a hand's tricks, and numbers that are no ints (``int`` would take
+    1.9 or True).
+
+    :raises RookError: naming the field."""
+    v = o.variant
+    fields: list[tuple[str, object, int, int]] = [("high_bid", obs["high_bid"], 0, v.max_bid)]
+    fields += [("bids", b, v.min_bid, v.max_bid) for _, b in obs["bids"] if b is not None]
+    fields += [("points", p, 0, v.total_points) for p in obs["points"]]
+    fields += [("tricks_won", t, 0, v.hand_size) for t in obs["tricks_won"]]
+    for name, n, lo, hi in fields:
+        if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
+            raise RookError(f"not an observation of a trick-taking hand: {name!r} holds {n!r}, "
+                            f"not an int {lo}..{hi} ({v.name})")
+
 
 def _check_cards(o: Observation) -> None:
     """Refuse an observation whose cards cannot all be so (T-2, T-8 .. T-11):

@@ -25,6 +25,7 @@ from rook_core.nest import best_looking_discards, discard_order, nest_decision, 
 from rook_core.observation import Observation
 from rook_core.odds import bid_odds
 from rook_core.review import review_game, review_hand
+from rook_core.variant import PRESETS
 
 BASE: dict[str, Any] = dict(ranks=tuple(range(9, 15)), hand_size=5, nest_size=5,
                             counters=((10, 10), (14, 10), ("Rook", 20)), min_bid=20, max_bid=60, bid_step=5)
@@ -258,6 +259,35 @@ def _seen(**changes: Any) -> dict[str, Any]:
 def test_T15_an_observation_refuses_seats_that_are_not_0_to_3(changes: dict[str, Any]) -> None:
     with pytest.raises(RookError, match="seat"):
         Observation.from_json(_seen(**changes))
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    (dict(points=[-20, 0]), "points"), (dict(points=[0, 181]), "points"), (dict(points=[0, 7.5]), "points"),
+    (dict(high_bid=-5), "high_bid"), (dict(high_bid=1000), "high_bid"), (dict(high_bid=True), "high_bid"),
+    (dict(bids=[[2, 5]]), "bids"), (dict(bids=[[2, 125]]), "bids"), (dict(bids=[[2, 100.5]]), "bids"),
+    (dict(tricks_won=[-1, 0]), "tricks_won"), (dict(tricks_won=[0, 10]), "tricks_won"),
+])
+def test_T3_an_observation_refuses_counts_no_hand_can_show(changes: dict[str, Any], field: str) -> None:
+    """Negative points, a high bid of -5, tricks past the hand's nine were read
+    as given (``int`` also cut 7.5 points to 7), and PIMC's worlds and the
+    bidding bots reasoned from them."""
+    with pytest.raises(RookError, match=f"'{field}' holds"):
+        Observation.from_json(_seen(**changes))
+
+
+def test_an_observation_of_every_preset_at_every_step_of_random_play_reads_back() -> None:
+    """The bounds above hold for what the engine itself shows (points taken up to
+    the hand's whole, the last trick's bonus included)."""
+    for name in PRESETS:
+        for seed in range(6):
+            rng, h = random.Random(seed), HandState.deal(name, seed=seed, dealer=seed % 4)
+            while True:
+                for seat in range(4):
+                    o = h.observe(seat)
+                    assert Observation.from_json(o.to_json()).points == o.points
+                if h.is_over:
+                    break
+                h.apply(rng.choice(list(h.legal_actions())))
 
 
 def _unseen(n: int) -> list[str]:

@@ -29,6 +29,7 @@ true deal.  It is an upper bound for analysis, not a fair player.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -150,7 +151,8 @@ class PIMCAgent:
         afford more worlds than a card.
     :param nest_discards: with ``nest="worlds"``, how many of the nest
         decision's best-looking discards the plan also judges for each trump,
-        beside the heuristic's (0, the default: the heuristic's alone).
+        beside the heuristic's (0, the default: the heuristic's alone; at most
+        the ways the declarer can bury its cards).
     :param nest_margin: with ``nest="worlds"``, keep the heuristic's own
         trump and discard unless the plan's best beats it by more than this
         many standard errors over the worlds (0, the default: the best mean).
@@ -202,6 +204,10 @@ class PIMCAgent:
         for name, n in (("nest_discards", nest_discards), ("tolerance", tolerance)):
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise RookError(f"{name} must be an int >= 0, not {n!r}")
+        ways = math.comb(variant.hand_size + variant.nest_size, variant.nest_size)
+        if nest_discards > ways:
+            raise RookError(f"nest_discards must be at most {ways:,}, the ways a declarer of "
+                            f"{variant.name!r} can bury its cards (T-20), not {nest_discards:,}")
         self.nest = nest
         self.tolerance = tolerance
         self.bid_signal = float(bid_signal)

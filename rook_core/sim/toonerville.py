@@ -163,12 +163,11 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
     kinds, round_list = as_tuple(agents), as_tuple(rounds)
     if kinds is None:
         raise RookError(f"agents must be a list of Toonerville agents, one per player, not {agents!r}")
-    if round_list is None:
-        raise RookError(f"rounds must be a non-empty list of rounds 1..11, not {rounds!r} (TV-2)")
     for k in kinds:
         if k not in toonerville_agent_kinds():
             raise RookError(f"unknown Toonerville agent {k!r}; choose from {', '.join(toonerville_agent_kinds())}")
-    rules = ToonervilleRules(players=len(kinds), rounds=round_list, max_buys=max_buys, turn_limit=turn_limit)
+    rules = ToonervilleRules(players=len(kinds), rounds=rounds if round_list is None else round_list,
+                             max_buys=max_buys, turn_limit=turn_limit)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise RookError(f"games must be an int >= 1, not {games!r}")
     check_rows_fit(games * len(rules.rounds), 8 * (8 + 4 * len(kinds)), f"{games:,} games")

@@ -33,7 +33,8 @@ class ToonervilleRules:
       that the rules are JSON;
     * ``no_discard_of_taken``: a player may not discard the card taken from the
       discard pile in the same turn (section 5);
-    * ``rounds``: the rounds played, in order (default all eleven, TV-2);
+    * ``rounds``: the rounds played, each at most once and in TV-2's order
+      (default all eleven);
     * ``turn_limit``: an engine guard, not a rule: a round that reaches this
       many turns ends with nobody out and every player scores the cards in
       hand (TV-12).  None (the default) plays on; bots that may never meet a
@@ -65,8 +66,10 @@ class ToonervilleRules:
         if not isinstance(self.no_discard_of_taken, bool):
             raise VariantError(f"no_discard_of_taken must be a bool, not {self.no_discard_of_taken!r}")
         rounds = tuple(self.rounds) if isinstance(self.rounds, (list, tuple)) else None
-        if not rounds or any(not is_int(r) or not 1 <= r <= 11 for r in rounds):
-            raise VariantError(f"rounds must be a non-empty list of rounds 1..11, not {self.rounds!r} (TV-2)")
+        if not rounds or any(not is_int(r) or not 1 <= r <= 11 for r in rounds) \
+                or any(a >= b for a, b in zip(rounds, rounds[1:])):
+            raise VariantError(f"rounds must be a non-empty list of rounds 1..11, each once and in "
+                               f"order, not {self.rounds!r} (TV-2)")
         object.__setattr__(self, "rounds", rounds)
         if self.turn_limit is not None and (not is_int(self.turn_limit) or self.turn_limit < 1):
             raise VariantError(f"turn_limit must be None or an int >= 1, not {self.turn_limit!r}")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from .. import _layout as L
 from ..cards import card_name
+from ..errors import RookError
 from .melds import wild_ok
 
 __all__ = ["TableMeld", "fits_table"]
@@ -28,6 +29,18 @@ class TableMeld:
     kind: str
     owner: int
     cards: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        """Refuse a meld no table can hold: a kind other than "set" or "run" ("" while
+        a bot has not yet arranged it), no natural card (TV-5), a card no deck has."""
+        cards = self.cards
+        if self.kind not in ("set", "run", ""):
+            raise RookError(f"a table meld is a 'set' or a 'run', not {self.kind!r}")
+        if not isinstance(cards, tuple) or any(isinstance(c, bool) or not isinstance(c, int) or not (
+                c == L.BIRD or (0 <= c < L.N_CARD_IDS and L.MIN_RANK <= c % L.LANE_BITS <= L.MAX_RANK)) for c in cards):
+            raise RookError(f"a table meld's cards are a tuple of card ids, not {cards!r}")
+        if all(c == L.BIRD for c in cards):
+            raise RookError(f"a table meld holds a natural card (TV-5), not only birds: {cards!r}")
 
     def lowest_rank(self) -> int:
         """The rank of a run's first card (its birds count by their place)."""

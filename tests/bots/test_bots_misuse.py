@@ -94,6 +94,8 @@ def test_every_bot_seed_is_an_int_and_a_numpy_int_is_the_same_seed(cls: Any) -> 
     ({"node_budget": 1.5}, "node_budget must be an int"),
     ({"node_budget": np.float64(2.0)}, "node_budget must be an int"),
     ({"nest_budget": 10**30}, "nest_budget must be an int"),
+    ({"nest_discards": 10**30}, "nest_discards must be at most 2,002, the ways"),
+    ({"nest_discards": 2003}, "nest_discards must be at most 2,002"),
     ({"workers": 0}, "workers"),
     ({"workers": -1}, "workers"),
     ({"workers": True}, "workers"),
@@ -117,6 +119,8 @@ def test_pimc_refuses_a_bad_setting_when_it_is_made(options: dict[str, Any], wor
 
 def test_pimc_with_many_worlds_is_made_and_the_largest_count_is_taken() -> None:
     assert PIMCAgent(V, worlds=100_000, nest_worlds=100_000).worlds == 100_000
+    assert PIMCAgent(V, nest_discards=2002).nest_discards == 2002          # every discard of a 14-card hand, 5 buried
+    assert PIMCAgent("house-180", nest_discards=8568).nest_discards == 8568
 
 
 def test_modelbid_and_dd_refuse_settings_of_the_wrong_kind() -> None:

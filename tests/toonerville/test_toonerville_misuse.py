@@ -82,6 +82,36 @@ def test_TV1_TV2_TV5_TV8_any_rules_field_is_refused_or_makes_rules_that_save_as_
     assert ToonervilleRules.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
 
 
+@pytest.mark.parametrize("rounds", [(1, 1, 1), (3, 1), (2, 2), tuple(range(1, 12)) * 2])
+def test_TV2_rounds_repeated_or_out_of_order_are_refused_by_the_rules_the_simulator_and_the_service(
+        rounds: tuple[int, ...]) -> None:
+    """(1, 1, 1) made a game of round 1 three times, and a list of a million
+    rounds one that never ended; each of the three entry points had its own check."""
+    from rook_core.hosting import HostedGame
+    from rook_core.sim.toonerville import simulate_toonerville
+    for make in (lambda: ToonervilleRules(rounds=rounds),
+                 lambda: simulate_toonerville(["random"] * 3, games=1, rounds=rounds, turn_limit=60),
+                 lambda: HostedGame.create({"game": "toonerville", "players": 3, "rounds": list(rounds)})):
+        with pytest.raises(VariantError, match=r"each once and in order, not .* \(TV-2\)"):
+            make()
+
+
+def test_TV5_a_table_meld_of_birds_alone_or_of_no_kind_is_refused_by_name_and_a_bot_reading_one_says_so() -> None:
+    """TableMeld((15, 15)) was made, and its first question raised a bare
+    AssertionError; a bot handed an observation with such a meld did the same."""
+    from rook_core.toonerville.table import TableMeld
+    for kind, cards, words in (("run", (15, 15), "natural card"), ("pair", (35, 36), "'set' or a 'run'"),
+                               ("set", (0, 35), "card ids"), ("set", [35, 51], "card ids"),
+                               ("set", (35, True), "card ids")):
+        with pytest.raises(RookError, match=words):
+            TableMeld(kind, 0, cards)   # type: ignore[arg-type]
+    g = in_play()
+    obs = g.observation(g.to_move)
+    obs["table"] = [{"kind": "run", "owner": 0, "cards": ["Rook", "Rook", "Rook"]}]
+    with pytest.raises(RookError, match="natural card"):
+        make_toonerville_agent("heuristic", g.rules).act(obs)
+
+
 # ------------------------------------------------------------ players, seeds
 
 def test_TV1_first_dealer_takes_a_numpy_int_and_refuses_a_float() -> None:
