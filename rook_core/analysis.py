@@ -33,13 +33,15 @@ def legal_answer(obj: dict[str, Any]) -> dict[str, Any]:
     return {"to_move": h.to_move, "legal": h.legal_cards().names()}
 
 
-def perft_answer(depth: int, max_nodes: int | None = None) -> Answer:
+def perft_answer(depth: int, max_nodes: int | None = None, stop: Callable[[], object] | None = None) -> Answer:
     """The perft counts of a position to ``depth`` cards, making at most
-    ``max_nodes`` nodes (None: :meth:`HandState.perft`'s bound, ``PERFT_MAX_NODES``)."""
+    ``max_nodes`` nodes (None: :meth:`HandState.perft`'s bound, ``PERFT_MAX_NODES``),
+    ended early once ``stop()`` answers true."""
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
+        from ._native import PERFT_MAX_NODES
         from .hand import HandState
         h = HandState.from_position(obj)
-        return {"perft": h.perft(depth) if max_nodes is None else h.perft(depth, max_nodes)}
+        return {"perft": h.perft(depth, PERFT_MAX_NODES if max_nodes is None else max_nodes, stop)}
     return answer
 
 

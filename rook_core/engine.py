@@ -39,8 +39,8 @@ request                                         answer
 ``"max_nodes": N``; solve ``"budget": B``
 ``{"cmd": "review", "input": {...},``            the double-dummy review of each played hand
 ``"budget": B}``                                 (``rook analyse``); without ``input``, of the game in play
-``{"cmd": "stop"}``                             ``{"stop": true}``: every ``solve`` and ``review``
-                                                sent before it ends at once (read while a search runs)
+``{"cmd": "stop"}``                             ``{"stop": true}``: every ``solve``, ``review`` and
+                                                ``perft`` sent before it ends at once (read while one runs)
 ``{"cmd": "quit"}``                             ``{"bye": true}``, then the engine exits
 ==============================================  ===========================================
 
@@ -49,11 +49,13 @@ sent before it that has not ended stops within a thousand nodes and answers
 ``SearchStopped``, a budget stop with ``budget`` ``"stopped"`` and the bounds
 proven (one not yet begun stops at its start); each such ``review`` answers
 ``ReviewStopped`` with ``budget`` ``"stopped"`` and the ``hands`` it reviewed
-whole.  Its own answer comes in its turn, after theirs.
+whole; each such ``perft`` answers a ``RookError`` saying it was stopped,
+within about a million nodes (some 30 ms).  Its own answer comes in its
+turn, after theirs.
 
 A ``perft`` makes at most ``max_nodes`` nodes (default 200,000,000, a few
-seconds; ``stop`` does not end it): one that needs more answers a
-``RookError`` naming its depth and the limit.
+seconds): one that needs more answers a ``RookError`` naming its depth and
+the limit.
 
 >>> import io, json
 >>> out = io.StringIO()
@@ -74,7 +76,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, Protocol, TextIO, TypeVar
 
 from ._version import __version__
 from .errors import RookError
@@ -82,9 +84,6 @@ from .game import Game
 from .hosting import BOT_KINDS, GAMES, HostedGame
 from .jsonio import clean_id, read_object, run_jsonl
 from .rng import check_seed
-
-if TYPE_CHECKING:
-    from .solver import Solver
 
 __all__ = ["RequestError", "run_engine"]
 
@@ -103,17 +102,37 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 _ANALYSES = ("legal", "perft", "solve", "contract", "review")     # the requests whose "input" may hold an id
 
 
+class _Stoppable(Protocol):
+    def stop(self) -> object: ...
+
+
+_S = TypeVar("_S", bound=_Stoppable)
+
+
+class _PerftStop:
+    """A perft's stop: set by :class:`_Stops` as it stops a solver, asked by the count."""
+
+    def __init__(self) -> None:
+        self._set = threading.Event()
+
+    def stop(self) -> None:
+        self._set.set()
+
+    def __call__(self) -> bool:
+        return self._set.is_set()
+
+
 class _Stops:
     """The ``stop`` requests, read ahead of the requests before them: the
     search of request ``seq`` runs under :meth:`searching`, and while a stop
     sent after it (:meth:`stop_through`) is pending, a thread stops its
-    solver every 10 ms until it returns (a solver forgets a stop asked
-    before its search began, so one stop is not enough)."""
+    solver (or perft) every 10 ms until it returns (a solver forgets a stop
+    asked before its search began, so one stop is not enough)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._through = 0                                  # requests up to this one are to stop
-        self._running: tuple[int, Solver] | None = None    # the request searching now, its solver
+        self._through = 0                                     # requests up to this one are to stop
+        self._running: tuple[int, _Stoppable] | None = None   # the request searching now, its solver
         self._stopper: threading.Thread | None = None
 
     def stop_through(self, seq: int) -> None:
@@ -122,20 +141,20 @@ class _Stops:
             self._kick()
 
     @contextmanager
-    def searching(self, seq: int, solver: Solver) -> Iterator[Solver]:
-        """Request ``seq`` searches with ``solver`` within the with-block."""
+    def searching(self, seq: int, solver: _S) -> Iterator[_S]:
+        """Request ``seq`` searches with ``solver`` (or counts with a perft's stop) within the with-block."""
         self._set((seq, solver))
         try:
             yield solver
         finally:
             self._set(None)
 
-    def _set(self, running: tuple[int, Solver] | None) -> None:
+    def _set(self, running: tuple[int, _Stoppable] | None) -> None:
         with self._lock:
             self._running = running
             self._kick()
 
-    def _due(self) -> Solver | None:
+    def _due(self) -> _Stoppable | None:
         r = self._running
         return r[1] if r is not None and r[0] < self._through else None
 
@@ -248,10 +267,10 @@ class _Engine:
                 budget = _budget(msg, "solve")
                 with self.stops.searching(self.seq, Solver(node_budget=budget)) as solver:
                     return solve_answer(budget, 0.0, solver=solver)(item)
-            fn = {"legal": legal_answer, "perft": perft_answer(depth, max_nodes) if cmd == "perft" else None,
-                  "contract": contract_answer}[cmd]
-            assert fn is not None
-            return fn(item)
+            if cmd == "perft":
+                with self.stops.searching(self.seq, _PerftStop()) as stop:
+                    return perft_answer(depth, max_nodes, stop)(item)
+            return {"legal": legal_answer, "contract": contract_answer}[cmd](item)
         raise RequestError(f"unknown cmd {cmd!r}: {', '.join(_FIELDS)}")
 
 

@@ -296,6 +296,47 @@ def test_stop_ends_a_review_under_way_with_the_hands_it_finished() -> None:
     assert answers[2]["hands"] == [review_hand(short).to_json()]
 
 
+def test_stop_ends_a_perft_under_way_and_the_next_request_is_answered() -> None:
+    """A perft of a full deal to depth 64 with a limit of a billion nodes (half
+    a minute here) ran to its limit whatever came; a ``stop`` written once it
+    has begun now ends it within a few ms with a RookError saying so, then
+    the stop and the next perft are answered in order."""
+    import io
+    import time
+    from pathlib import Path
+
+    from rook_core.engine import run_engine
+    data = Path(__file__).resolve().parent / "data" / "perft.jsonl"
+    full = json.loads(data.read_text().splitlines()[0])
+    full.pop("id")
+    counts = full.pop("perft")
+    out = io.StringIO()
+
+    def lines():  # type: ignore[no-untyped-def]
+        yield json.dumps({"cmd": "perft", "input": full, "depth": 64, "max_nodes": 10**9, "id": 1}) + "\n"
+        time.sleep(0.3)
+        yield json.dumps({"cmd": "stop", "id": 2}) + "\n"
+        yield json.dumps({"cmd": "perft", "input": full, "depth": 3, "id": 3}) + "\n"
+    began = time.monotonic()
+    assert run_engine(lines(), out) == 1
+    assert time.monotonic() - began < 10
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers[0] == {"id": 1, "error": "perft stopped before it ended (a stop request)", "kind": "RookError"}
+    assert answers[1:] == [{"id": 2, "stop": True}, {"id": 3, "perft": counts[:3]}]
+
+
+def test_perft_asks_its_stop_function_and_refuses_one_that_is_no_function() -> None:
+    from rook_core import HandState, RookError
+    h = HandState.deal("partnership-57", seed=1)
+    asked: list[int] = []
+    with pytest.raises(RookError, match="perft stopped"):
+        h.perft(64, stop=lambda: asked.append(1) or len(asked) >= 3)
+    assert len(asked) == 3
+    assert h.perft(3, stop=lambda: False) == h.perft(3)
+    with pytest.raises(RookError, match="perft stop must be a function"):
+        h.perft(3, stop=5)
+
+
 def test_a_stop_with_no_search_changes_nothing() -> None:
     e = _bid_once()
     before = e.ask({"cmd": "state"})

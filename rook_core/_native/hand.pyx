@@ -686,18 +686,23 @@ cdef class HandCore:
             raise RookError("the heuristic playout met a refused action")
         return (pts[0], pts[1])
 
-    def perft(self, object depth, object max_nodes=PERFT_MAX_NODES):
+    def perft(self, object depth, object max_nodes=PERFT_MAX_NODES, object stop=None):
         """Return the number of legal action sequences of lengths 1..depth
         (sequences that end the hand count at every deeper length), making
         at most ``max_nodes`` nodes (actions applied; by default
         ``PERFT_MAX_NODES``, 200,000,000: a few seconds).  Ctrl-C stops it
-        within about a million nodes (KeyboardInterrupt).
+        within about a million nodes (KeyboardInterrupt), and so does
+        ``stop``, a function of no argument asked as often, once it answers
+        true (RookError).
 
         :raises RookError: for a depth that is not an int 0..64, a
-            ``max_nodes`` that is not an int 1..2**63-1, or a perft that needs
-            more than ``max_nodes`` nodes (naming the depth and the limit).
+            ``max_nodes`` that is not an int 1..2**63-1, a ``stop`` that is
+            not callable, a perft that needs more than ``max_nodes`` nodes
+            (naming the depth and the limit) or one ``stop`` ended.
         """
         self._made()
+        if stop is not None and not callable(stop):
+            raise RookError(f"perft stop must be a function of no argument or None, not {stop!r}")
         try:
             if isinstance(depth, bool):
                 raise TypeError
@@ -717,7 +722,7 @@ cdef class HandCore:
         cdef uint64_t counts[64]
         cdef uint64_t cap = limit
         cdef int i, rc, d = n
-        cdef list raised = []
+        cdef list raised = [stop]          # the stop function, then what stopped the count
         cdef rook_hand start = self.h      # (another thread may apply to this hand while the GIL is free)
         for i in range(64):
             counts[i] = 0
@@ -727,18 +732,21 @@ cdef class HandCore:
             raise RookError(f"perft to depth {d} needs more than {limit:,} nodes, its limit: ask for fewer "
                             f"cards or a higher max_nodes")
         if rc:
-            raise raised[0]
+            raise raised[1]
         return [counts[i] for i in range(d)]
 
 
 cdef int _perft_check(void *raised) noexcept with gil:
     """Run Python's signal handlers during a perft (the main thread's Ctrl-C
-    raises KeyboardInterrupt there): what one raises is kept in the list
-    ``raised`` and stops the perft."""
+    raises KeyboardInterrupt there), then ask its stop function (``raised[0]``)
+    whether to stop: what stops it is appended to the list ``raised``."""
+    cdef list ctx = <list>raised
     try:
         PyErr_CheckSignals()
+        if ctx[0] is not None and ctx[0]():
+            raise RookError("perft stopped before it ended (a stop request)")
     except BaseException as e:
-        (<list>raised).append(e)
+        ctx.append(e)
         return 1
     return 0
 
