@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from _server import Server
 
+from rook_core.errors import RookError
 from rook_core.service.jobs import MAX_PER_CLIENT, Busy, Jobs
 
 SPEC = {"preset": "tournament", "agents": ["random"] * 4, "hands": 2000, "seed": 5}
@@ -208,3 +209,21 @@ def test_a_job_the_status_calls_gone_has_no_file_left(tmp_path: Path, monkeypatc
         sweeper.join()
     finally:
         jobs.shutdown()
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"hands": True}, "hands must be an int 1..1000000, not True"),
+    ({"hands": 2.5}, "hands must be an int 1..1000000, not 2.5"),
+    ({"hands": "5"}, "hands must be an int 1..1000000, not '5'"),           # was a bare TypeError
+    ({"hands": None, "games": 1.0}, "games must be an int 1..2000, not 1.0"),
+    ({"extra": 1}, "unknown field"),
+    ({"preset": ["tournament"]}, "unknown preset"),
+])
+def test_a_job_spec_from_python_is_checked_as_strictly_as_the_services(change: dict[str, Any], words: str) -> None:
+    """The service's model refuses these; Jobs.check, the library's own check,
+    took True and 2.5 hands (the worker then failed) and raised a bare TypeError on '5'."""
+    spec = {k: v for k, v in {**SPEC, **change}.items() if v is not None}
+    with pytest.raises(RookError, match=words):
+        Jobs.check(spec)
+    with pytest.raises(RookError, match="a job spec is an object"):
+        Jobs.check([SPEC])   # type: ignore[arg-type]

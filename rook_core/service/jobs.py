@@ -188,8 +188,14 @@ class Jobs:
 
         :raises RookError: naming what is wrong.
         """
+        if not isinstance(spec, dict):
+            raise RookError(f"a job spec is an object with preset, agents, hands or games and seed, "
+                            f"not {type(spec).__name__}")
+        unknown = sorted(map(str, set(spec) - {"preset", "agents", "hands", "games", "seed"}))
+        if unknown:
+            raise RookError(f"a job spec has unknown field(s): {', '.join(unknown)[:200]}")
         preset, agents = spec.get("preset"), spec.get("agents")
-        if preset not in GAMES:
+        if not isinstance(preset, str) or preset not in GAMES:
             raise RookError(f"unknown preset {preset!r}; choose from {', '.join(GAMES)}")
         seats = range(3, 6) if preset == "toonerville" else range(4, 5)
         if not isinstance(agents, list) or len(agents) not in seats or any(a not in BOT_KINDS for a in agents):
@@ -200,10 +206,9 @@ class Jobs:
             raise RookError("give exactly one of 'hands' and 'games'")
         if preset == "toonerville" and hands is not None:
             raise RookError("toonerville simulates whole games: give 'games'")
-        if hands is not None and not 1 <= hands <= MAX_HANDS:
-            raise RookError(f"hands must be 1..{MAX_HANDS}, not {hands}")
-        if games is not None and not 1 <= games <= MAX_GAMES:
-            raise RookError(f"games must be 1..{MAX_GAMES}, not {games}")
+        for name, n, top in (("hands", hands, MAX_HANDS), ("games", games, MAX_GAMES)):
+            if n is not None and (isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= top):
+                raise RookError(f"{name} must be an int 1..{top}, not {n!r}")
         check_seed(spec.get("seed", 0))
         return spec
 
