@@ -166,7 +166,8 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
     for k in kinds:
         if k not in toonerville_agent_kinds():
             raise RookError(f"unknown Toonerville agent {k!r}; choose from {', '.join(toonerville_agent_kinds())}")
-    rules = ToonervilleRules(players=len(kinds), rounds=rounds if round_list is None else round_list,
+    # rounds that are no list go to the rules as given: their check names them (TV-2)
+    rules = ToonervilleRules(players=len(kinds), rounds=rounds if round_list is None else round_list,  # type: ignore[arg-type]
                              max_buys=max_buys, turn_limit=turn_limit)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise RookError(f"games must be an int >= 1, not {games!r}")
