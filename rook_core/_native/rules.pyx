@@ -87,6 +87,11 @@ cdef class Rules:
     def __repr__(self):
         return f"Rules({self.variant.name!r})"
 
+    def __reduce__(self):
+        # (a table built from its variant alone: copies and pickles rebuild it,
+        # so whatever holds one -- a bot, an environment -- copies and pickles)
+        return rules_for, (self.variant,)
+
     def legal_mask(self, uint64_t hand, int led, int trump):
         """Return the mask of legal cards of ``hand`` when ``led`` (a card id, or
         -1 when leading) began the trick and ``trump`` (0..3) is trump (T-9, T-10).

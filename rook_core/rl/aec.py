@@ -119,6 +119,8 @@ def check_seed(seed: object) -> int | None:
     if not isinstance(seed, Integral) or not _is_int(seed):
         raise RookError(f"seed must be an int or None, not {seed!r}")
     n = int(seed)
+    if n < -(1 << 63):    # (its two's complement would wrap onto the seed of another run)
+        raise RookError(f"seed must be an int from -2**63 to 2**64-1 or None, not {seed!r}")
     # then the project's one rule of seeds (0 .. 2**64-1): a seed past it is refused here, by name
     return check_any_seed(n if n >= 0 else n & M64, "seed")
 

@@ -24,12 +24,14 @@ an action id means the same here as everywhere else in rook_core.
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..actions import BID
+from ..errors import RookError
 from ..hand import HandState
 from ..observation import Observation
 from ..variant import Variant
@@ -87,9 +89,29 @@ def action_count(variant: Variant) -> int:
     return BID + variant.max_bid + 1
 
 
+def _check_width(variant: Variant, n_actions: object, out: object = None) -> int:
+    """Return ``n_actions`` when a mask that wide holds every action of
+    ``variant`` (and ``out``, when given, is an array of that length).
+
+    :raises RookError: for anything else, naming it.
+    """
+    least = action_count(variant)
+    if isinstance(n_actions, (bool, np.bool_)) or not isinstance(n_actions, Integral) or n_actions < least:
+        raise RookError(f"n_actions must be an int >= {least} (the action ids of {variant.name} up to its "
+                        f"highest bid), not {n_actions!r}")
+    if out is not None and getattr(out, "shape", None) != (n_actions,):
+        raise RookError(f"out must be an array of {n_actions} entries, not {getattr(out, 'shape', out)!r}")
+    return int(n_actions)
+
+
 def action_mask(obs: Observation, n_actions: int, out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
     """Return an ``int8`` vector of ``n_actions`` with 1 at the seat's legal
-    actions (all 0 when it is not to move)."""
+    actions (all 0 when it is not to move).
+
+    :raises RookError: for an ``n_actions`` below :func:`action_count` (the
+        mask could not hold every legal action), or an ``out`` of another length.
+    """
+    n_actions = _check_width(obs.variant, n_actions, out)
     mask = np.zeros(n_actions, dtype=np.int8) if out is None else out
     if out is not None:
         mask[:] = 0
@@ -99,8 +121,11 @@ def action_mask(obs: Observation, n_actions: int, out: npt.NDArray[Any] | None =
 
 
 def state_mask(state: HandState, seat: int, n_actions: int) -> npt.NDArray[Any]:
-    """Return ``action_mask(state.observe(seat), n_actions)``, written natively."""
-    mask = np.empty(n_actions, dtype=np.int8)
+    """Return ``action_mask(state.observe(seat), n_actions)``, written natively.
+
+    :raises RookError: as :func:`action_mask`; for a seat not 0..3.
+    """
+    mask = np.empty(_check_width(state.variant, n_actions), dtype=np.int8)
     state.mask_into(seat, mask)
     return mask
 

@@ -27,7 +27,11 @@ An action outside the rules: with ``illegal_action="lose"`` (the default,
 for learners that do not read the mask) nothing is played, the episode ends,
 the reward is ``illegal_reward`` and ``info["illegal_action"]`` names the
 action; with ``"raise"`` it raises
-:class:`~rook_core.errors.IllegalActionError` and nothing changes.
+:class:`~rook_core.errors.IllegalActionError` and nothing changes.  Something
+that is not an action id (None, a float, a text, an array of several) raises
+:class:`~rook_core.errors.IllegalActionError` under either, and nothing changes.
+An opponent that fails (its bot raises, or the rules refuse its action) ends
+the episode with a :class:`~rook_core.errors.RookError` naming its seat.
 
 >>> import gymnasium, rook_core.rl
 >>> env = gymnasium.make("rook_core/Tournament-v0", opponents="random")
@@ -40,6 +44,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, cast
 
 import gymnasium
@@ -91,15 +96,15 @@ def register_gym_ids() -> None:
 
 
 def _factory(spec: OpponentSpec, variant: Variant) -> Callable[[int], Agent]:
-    """The maker of one opponent seat's agent from its seed."""
+    """The maker of one opponent seat's agent from its seed (a partial, so
+    that the environment pickles whenever its opponents do)."""
     if isinstance(spec, str):
         make_agent(spec, variant, 0)          # an unknown kind fails now, by name
-        return lambda seed: make_agent(spec, variant, seed)
+        return partial(make_agent, spec, variant)
     if isinstance(spec, BotFactory):
-        return lambda seed: spec.agent(variant, seed)
+        return partial(spec.agent, variant)
     if callable(spec):
-        fac = python_bot(spec)
-        return lambda seed: fac.agent(variant, seed)
+        return partial(python_bot(spec).agent, variant)
     raise RookError(f"an opponent is a kind name, a BotFactory or a function, not {spec!r}")
 
 
@@ -156,12 +161,22 @@ class RookGymEnv(EpisodeView, gymnasium.Env[npt.NDArray[Any], np.int64]):
         return encode_state(h, self.seat, scores), {"action_mask": state_mask(h, self.seat, self.n_actions), **extra}
 
     def _bots_play(self) -> None:
-        """The other seats' turns, until the learner is to move or the episode is over."""
+        """The other seats' turns, until the learner is to move or the episode is over.
+
+        :raises RookError: when an opponent fails (its bot raises, or the rules
+            refuse its action); the episode is then over, as the learner could
+            not move again in it.
+        """
         ep = self._need_episode()
         while not self._over() and not truncated(ep, self.max_hands) and ep.to_move != self.seat:
             s = ep.to_move
             assert s is not None
-            ep.apply(act_for(self._bots[s], self.hand, s))
+            try:
+                ep.apply(act_for(self._bots[s], self.hand, s))
+            except Exception as e:
+                self._episode = None
+                raise RookError(f"the opponent at seat {s} failed, so the episode is over (call reset()): "
+                                f"{type(e).__name__}: {e}") from e
 
     # --------------------------------------------------------------- episode
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -180,8 +195,9 @@ class RookGymEnv(EpisodeView, gymnasium.Env[npt.NDArray[Any], np.int64]):
         ep = self._need_episode()
         if self._over() or truncated(ep, self.max_hands):
             raise RookError("the episode is over: call reset()")
+        a = action_id(action, "the learner")     # (not an action id at all: refused, whatever illegal_action says)
         try:
-            ep.apply(action_id(action, "the learner"), self.seat)
+            ep.apply(a, self.seat)
         except IllegalActionError as e:
             if self.illegal_action == "raise":
                 raise

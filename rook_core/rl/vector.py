@@ -26,6 +26,12 @@ cannot take -- an id too large for 32 bits included -- leaves that table as
 it was, with ``error`` the rules' code (and ``-1`` when a policy failed); the
 other tables step on.
 
+One call at a time: :meth:`reset` or :meth:`step` while another thread is in
+one of them on the same environment raises :class:`~rook_core.errors.RookError`
+(the tables and arrays are shared; give each thread its own environment).
+The tables live in C, so an environment is neither copied nor pickled: build
+another with the same options and ``reset`` it with the same seed.
+
 >>> env = VectorEnv("tournament", 4, opponents="random")
 >>> obs, mask = env.reset(seed=1)
 >>> obs.shape, mask.shape
@@ -35,6 +41,7 @@ other tables step on.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -83,6 +90,7 @@ class VectorEnv:
                                 f"NativePolicy, not {p!r}")
         seats = list(specs)
         seats.insert(seat, "random")          # (the learner's entry is not used)
+        self._opponents = seats               # (the tables call the native policies' code: keep it alive)
         self.n, self.seat = n, seat
         self.n_actions = action_count(self.variant)
         self._core = VectorCore(rules_for(self.variant), native_policies(self.variant, seats), seat,
@@ -94,25 +102,41 @@ class VectorEnv:
         self.done = np.zeros(n, dtype=np.uint8)
         self.error = np.zeros(n, dtype=np.int32)
         self._started = False
+        self._busy = threading.Lock()
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a VectorEnv is neither copied nor pickled (its tables live in C): build another with "
+                        "the same options and reset it with the same seed")
+
+    def _enter(self) -> None:
+        if not self._busy.acquire(blocking=False):
+            raise RookError("the environment is in reset() or step() in another thread: one call at a time "
+                            "(give each thread its own environment)")
 
     def reset(self, seed: int | None = 0) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
         """Start every table (table ``i`` seeded ``seed + i``, modulo 2**64;
         ``seed=None`` draws a fresh seed); return ``(obs, mask)``.
 
         :raises RookError: for a seed that is not an int or None; when a
-            native policy's action was refused.
+            native policy's action was refused (then :meth:`step` waits for
+            another reset); while another thread is in :meth:`reset` or :meth:`step`.
         """
         seed = check_seed(seed)
         if seed is None:
             seed = random.SystemRandom().getrandbits(64)
         seeds = np.arange(self.n, dtype=np.uint64) + np.uint64(seed & M64)
-        failed = self._core.start(seeds, self.obs, self.mask)
-        if failed:
-            raise RookError(f"a native policy's action was refused at the start of tables {failed[:8]}")
-        self.reward[:] = 0
-        self.done[:] = 0
-        self.error[:] = 0
-        self._started = True
+        self._enter()
+        try:
+            self._started = False
+            failed = self._core.start(seeds, self.obs, self.mask)
+            if failed:
+                raise RookError(f"a native policy's action was refused at the start of tables {failed[:8]}")
+            self.reward[:] = 0
+            self.done[:] = 0
+            self.error[:] = 0
+            self._started = True
+        finally:
+            self._busy.release()
         return self.obs, self.mask
 
     def step(self, actions: Any) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
@@ -122,8 +146,9 @@ class VectorEnv:
         An id outside the action space (even one too large for 32 bits) is
         refused on its table like any other action the table cannot take.
 
-        :raises RookError: before :meth:`reset`, or for an array of the wrong
-            shape or of anything but integers.
+        :raises RookError: before :meth:`reset`, for an array of the wrong
+            shape or of anything but integers, or while another thread is in
+            :meth:`reset` or :meth:`step`.
         """
         if not self._started:
             raise RookError("call reset() before step()")
@@ -134,11 +159,18 @@ class VectorEnv:
             raise RookError(f"step takes integer action ids, not an array of {given.dtype}")
         # (an id beyond 32 bits -> -1, which the rules refuse, rather than wrapped into a legal one)
         a = np.where((given >= 0) & (given <= np.iinfo(np.int32).max), given, -1).astype(np.int32)
-        self._core.step(a, self.obs, self.mask, self.reward, self.done, self.error)
+        self._enter()
+        try:
+            self._core.step(a, self.obs, self.mask, self.reward, self.done, self.error)
+        finally:
+            self._busy.release()
         return self.obs, self.mask, self.reward, self.done
 
     def episode(self, i: int) -> int:
-        """The episode (0-based) table ``i`` plays now."""
+        """The episode (0-based) table ``i`` plays now.
+
+        :raises RookError: before :meth:`reset`, or for a table not in ``0 .. n-1``.
+        """
         return self._core.episode(self._table(i))
 
     def hand_mask(self, i: int, seat: int) -> int:
@@ -146,6 +178,8 @@ class VectorEnv:
         return self._core.hand_mask(self._table(i), check_seat(seat))
 
     def _table(self, i: object) -> int:
+        if not self._started:
+            raise RookError("call reset() before reading the tables")
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.n:
             raise RookError(f"table {i!r} is not one of 0..{self.n - 1}")
         return int(i)
