@@ -30,7 +30,6 @@ run goes on; the exit status is 1 if any line failed.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import textwrap
@@ -55,6 +54,24 @@ __all__ = ["main"]
 def _run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[dict[str, Any]], dict[str, Any]]) -> int:
     from .jsonio import run_jsonl
     return run_jsonl(lines, out, answer)
+
+
+def _show_lines(lines: Iterable[str], show: Callable[[Any], object]) -> int:
+    """The ``--show`` form of the JSON-lines commands: ``show(obj)`` (which
+    prints) for the JSON value of each line; a line that is not JSON, or is
+    refused, prints ``error: ...`` and the next line is read, as
+    :func:`_run_jsonl` answers it.  Return 1 if any line failed, else 0."""
+    from .jsonio import answered, read_line
+    failed = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            answered(show, read_line(line))   # type: ignore[arg-type]
+        except RookError as e:
+            failed = 1
+            print(f"error: {e}\n")
+    return failed
 
 
 def _solve(budget: int, time_budget: float, at_least: int | None,
@@ -164,15 +181,7 @@ def _analyse(args: argparse.Namespace) -> int:
         return {"hands": reviews}
 
     if args.show:
-        failed = 0
-        for line in sys.stdin:
-            if line.strip():
-                try:
-                    answer(line)
-                except RookError as e:
-                    failed = 1
-                    print(f"error: {e}\n")
-        return failed
+        return _show_lines(sys.stdin, answer)
     return _run_jsonl(sys.stdin, sys.stdout, answer)
 
 
@@ -682,16 +691,7 @@ def main(argv: list[str] | None = None) -> int:
             answer = _solve(args.budget, args.time_budget, args.at_least, args.show)
             if not args.show:
                 return _run_jsonl(sys.stdin, sys.stdout, answer)
-            failed = 0
-            for line in sys.stdin:
-                if not line.strip():
-                    continue
-                try:
-                    print(answer(json.loads(line))["_show"] + "\n")
-                except (RookError, ValueError) as e:
-                    failed = 1
-                    print(f"error: {e}\n")
-            return failed
+            return _show_lines(sys.stdin, lambda obj: print(answer(obj)["_show"] + "\n"))
         if args.command == "nest":
             if args.workers < 1 or args.budget < 0:
                 raise RookError("--workers must be at least 1 and --budget not negative")
@@ -712,15 +712,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(json_line(decision))
                 return 0
             if args.show:
-                failed = 0
-                for line in sys.stdin:
-                    if line.strip():
-                        try:
-                            nest_line(json.loads(line))
-                        except (RookError, ValueError) as e:
-                            failed = 1
-                            print(f"error: {e}\n")
-                return failed
+                return _show_lines(sys.stdin, nest_line)
             return _run_jsonl(sys.stdin, sys.stdout, nest_line)
         if args.command == "odds":
             return _odds(args)

@@ -7,6 +7,10 @@ so callers that only know the standard library can still catch them.
 
 from __future__ import annotations
 
+import operator
+import reprlib
+from typing import Any
+
 
 class RookError(ValueError):
     """Base class of every error rook_core raises on bad input."""
@@ -53,6 +57,39 @@ def check_progress(progress: object) -> None:
     """
     if progress is not None and not callable(progress):
         raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
+
+
+def int_arg(x: object, what: str) -> int:
+    """Return ``x`` as a Python int (an int or another integer type, NumPy's;
+    never a bool, a float or text).
+
+    :raises RookError: ``what``, then what ``x`` was.
+    """
+    if type(x) is int:       # the common case, at once
+        return x
+    if not isinstance(x, bool):
+        try:
+            return operator.index(x)   # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise RookError(f"{what}, not {reprlib.repr(x)}")
+
+
+def list_arg(items: object, what: str) -> list[Any]:
+    """Return the things of ``items`` (a list, a tuple, a generator: any
+    iterable, read once) as a list.
+
+    :raises RookError: for one thing where many are wanted (text, a dict)
+        or what is not iterable, naming ``what``.
+    """
+    if not isinstance(items, (str, bytes, bytearray, dict)):
+        try:
+            it = iter(items)   # type: ignore[call-overload]
+        except TypeError:
+            pass
+        else:
+            return list(it)
+    raise RookError(f"{what} must be an iterable (a list, a generator), not {reprlib.repr(items)}")
 
 
 def missing_extra(what: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from .errors import RookError
 
-__all__ = ["json_line", "json_safe", "read_document", "read_object", "run_jsonl"]
+__all__ = ["json_line", "json_safe", "read_document", "read_line", "read_object", "run_jsonl"]
 
 
 def json_safe(x: Any) -> Any:
@@ -52,8 +52,8 @@ def read_object(data: Any, what: str, allowed: Iterable[str], required: Iterable
     if not isinstance(data, dict):
         raise error(f"{what} must be a JSON object")
     unknown = set(data) - set(allowed)
-    if unknown:
-        raise error(f"{what} has unknown field(s): {', '.join(sorted(unknown))}")
+    if unknown:   # (a dict built in Python may have keys that are not text)
+        raise error(f"{what} has unknown field(s): {', '.join(sorted(map(str, unknown)))}")
     for k in required:
         if k not in data:
             raise error(f"{what}: the field {k!r} is required")
@@ -119,6 +119,18 @@ def refusal(e: RookError) -> dict[str, Any]:
     return {"error": str(e), "kind": type(e).__name__, **e.details()}
 
 
+def read_line(line: str, not_json: type[RookError] = RookError) -> Any:
+    """The JSON value of one line of a JSON-lines stream.
+
+    :raises RookError: (or ``not_json``) for a line that is not JSON, nested
+        too deeply too.
+    """
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError) as e:
+        raise not_json(f"not valid JSON: {type(e).__name__}: {e}") from None
+
+
 def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[str, Any]], *,
               ids: Callable[[Any], dict[str, Any]] = echo_id,
               not_json: type[RookError] = RookError) -> int:
@@ -134,10 +146,7 @@ def run_jsonl(lines: Iterable[str], out: TextIO, answer: Callable[[Any], dict[st
             continue
         obj: Any = None
         try:
-            try:
-                obj = json.loads(line)
-            except (ValueError, RecursionError) as e:
-                raise not_json(f"not valid JSON: {type(e).__name__}: {e}") from None
+            obj = read_line(line, not_json)
             result = answered(answer, obj)
         except RookError as e:
             failed, result = 1, refusal(e)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ._html import html_table
 from ._native import SolverCore, interrupt_count, work_begun_at
 from .cards import Card
-from .errors import PositionError, RookError
+from .errors import PositionError, RookError, check_progress, int_arg, list_arg
 
 if TYPE_CHECKING:
     from .hand import HandState
@@ -144,6 +144,9 @@ class Solver(SolverCore):
 
     Positions are a :class:`~rook_core.hand.HandState` in the play phase,
     a :class:`~rook_core.position.Position`, or its dict or JSON text.
+    A copy (``copy``, ``deepcopy``, ``pickle``) is a new solver of the same
+    options (``tt_bytes``, ``node_budget``, ``time_budget``, ``generalize``)
+    with an empty table.
 
     Ctrl-C (SIGINT, while Python handles it) stops a search under way at
     its next look at the budgets, on every thread, and the call raises
@@ -244,7 +247,7 @@ def release_solvers() -> None:
 def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | None = None, what: str = "solve",
                tt_bytes: int = 24 << 20, node_budget: int = 0, time_budget: float = 0.0,
                progress: Callable[[int, int], None] | None = None,
-               windows: Sequence[tuple[int, int] | None] | None = None,
+               windows: Iterable[tuple[int, int] | None] | None = None,
                tolerance: int = 0) -> list[SolveResult | int | dict[Card, tuple[int, int]] | RookError]:
     """Solve every position on ``workers`` threads (default: every core).
 
@@ -263,18 +266,21 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
     stops the searches under way and raises KeyboardInterrupt; the
     positions not yet begun are dropped.
 
-    :raises RookError: for a bad ``what``, ``workers`` or ``windows``.
+    :raises RookError: for ``positions`` or ``windows`` that are not
+        iterables, a bad ``what``, ``workers``, ``tolerance`` or ``progress``.
     """
-    items: Sequence[HandState | PositionData] = list(positions)
-    if windows is not None and (what != "value" or len(windows) != len(items)):
+    items: Sequence[HandState | PositionData] = list_arg(positions, "positions")
+    window_list = None if windows is None else list_arg(windows, "windows")
+    if window_list is not None and (what != "value" or len(window_list) != len(items)):
         raise RookError("windows go with what='value', one window (or None) per position")
     if what not in ("solve", "value", "bounds"):
         raise RookError(f"what must be 'solve', 'value' or 'bounds', not {what!r}")
-    if isinstance(tolerance, bool) or not isinstance(tolerance, int) or tolerance < 0:
+    if int_arg(tolerance, "tolerance must be an int >= 0 (points)") < 0:
         raise RookError(f"tolerance must be an int >= 0 (points), not {tolerance!r}")
-    n_workers = workers if workers is not None else (os.cpu_count() or 1)
-    if not isinstance(n_workers, int) or n_workers < 1:
+    n_workers = int_arg(workers, "workers must be a positive int") if workers is not None else (os.cpu_count() or 1)
+    if n_workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
+    check_progress(progress)
     key = (tt_bytes, node_budget, time_budget)
     _give_back(key, _take_solver(key), n_workers)   # a bad budget fails here, once
     done = [0]
@@ -288,7 +294,7 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
             out: SolveResult | int | dict[Card, tuple[int, int]] | RookError = (
                 solver.solve(pos) if what == "solve"
                 else solver.card_bounds(pos, tolerance) if what == "bounds"
-                else solver.value(pos, window=None if windows is None else windows[i]))
+                else solver.value(pos, window=None if window_list is None else window_list[i]))
         except RookError as e:
             out = e
         finally:

@@ -12,6 +12,7 @@ def interrupt_count() -> int: ...
 def work_begun_at(count: int | None) -> None: ...
 
 class SolverCore:
+    tt_bytes: int
     node_budget: int
     time_budget: float
     last_nodes: int

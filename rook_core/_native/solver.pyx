@@ -23,7 +23,7 @@ from rook_core._native.crook cimport (
     rook_dd_solve_batch,
 )
 from libc.stdlib cimport malloc, free
-import operator
+import numbers
 import threading
 from cpython.exc cimport PyErr_CheckSignals
 from rook_core._native.rules cimport Rules
@@ -31,11 +31,12 @@ from rook_core._native.rules cimport Rules
 import _signal as _csignal
 
 from rook_core._native.rules import rules_for
-from rook_core.errors import PositionError, RookError
+from rook_core.errors import PositionError, RookError, int_arg, list_arg
 
 
 DEF TEAM_MAX = 8                   # ROOK_DD_TEAM_MAX (src/rook/solve.h)
 MAX_TT_BYTES = 1 << 40            # the largest table a solver is given
+_WORKERS = f"workers must be an int from 1 to {TEAM_MAX}"
 
 
 # The SIGINT handler for which Ctrl-C was last watched (see _watch_interrupts).
@@ -72,17 +73,6 @@ def work_begun_at(count):
         rook_dd_work_begun_at(1, <unsigned>count)
 
 
-def _int_arg(x, str what):
-    """``x`` as a Python int (an int or another integer type, NumPy's; never
-    a bool, a float or text), else a RookError starting with ``what``."""
-    if not isinstance(x, bool):
-        try:
-            return operator.index(x)
-        except TypeError:
-            pass
-    raise RookError(f"{what}, not {x!r}")
-
-
 cdef class SolverCore:
     """A double-dummy solver context with its own table, over ints.
 
@@ -96,6 +86,7 @@ cdef class SolverCore:
     """
 
     cdef rook_solver *s
+    cdef readonly uint64_t tt_bytes
     cdef readonly uint64_t node_budget
     cdef readonly double time_budget
     cdef readonly uint64_t last_nodes
@@ -103,8 +94,9 @@ cdef class SolverCore:
     cdef object _progress_error    # what it raised (the search was stopped)
     cdef bint _generalize
     cdef list _helpers             # solvers sharing this one's table (workers > 1)
-    # the Rules of the last search: the table and the endings' cache know
-    # them by address, so they must live as long as this solver may use them
+    # the Rules of the table's entries (of the last position read): the table
+    # and the endings' cache know them by address, so they must live as long
+    # as this solver may use them (_prepare empties the table when they change)
     cdef object _rules
     cdef unsigned _interrupts      # Ctrl-Cs counted when the call under way began
     cdef object _turns             # a lock: the calls of several threads take turns (_begin, _end)
@@ -112,16 +104,22 @@ cdef class SolverCore:
 
     def __cinit__(self, object tt_bytes=24 << 20, object node_budget=0, bint generalize=True,
                   object time_budget=0.0):
-        if isinstance(tt_bytes, bool) or not isinstance(tt_bytes, int) or not 0 < tt_bytes <= MAX_TT_BYTES:
-            raise RookError(f"tt_bytes must be an int 1 .. 2**40 (bytes of the table), not {tt_bytes!r}")
-        if isinstance(node_budget, bool) or not isinstance(node_budget, int) or not 0 <= node_budget < 2 ** 63:
-            raise RookError(f"node_budget must be an int 0 .. 2**63-1 (0: no limit), not {node_budget!r}")
-        if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) \
+        what = "tt_bytes must be an int 1 .. 2**40 (bytes of the table)"
+        tt_bytes = int_arg(tt_bytes, what)
+        if not 0 < tt_bytes <= MAX_TT_BYTES:
+            raise RookError(f"{what}, not {tt_bytes!r}")
+        what = "node_budget must be an int 0 .. 2**63-1 (0: no limit)"
+        node_budget = int_arg(node_budget, what)
+        if not 0 <= node_budget < 2 ** 63:
+            raise RookError(f"{what}, not {node_budget!r}")
+        if isinstance(time_budget, bool) or not isinstance(time_budget, numbers.Real) \
                 or not 0.0 <= time_budget < 1e9:
             raise RookError(f"time_budget must be a number of seconds >= 0, not {time_budget!r}")
+        time_budget = float(time_budget)
         self.s = rook_solver_new(tt_bytes)
         if self.s == NULL:
             raise MemoryError(f"cannot allocate a {tt_bytes}-byte solver table")
+        self.tt_bytes = tt_bytes
         self.node_budget = node_budget
         self.time_budget = time_budget
         rook_solver_set_budget(self.s, node_budget)
@@ -133,6 +131,11 @@ cdef class SolverCore:
 
     def __dealloc__(self):
         rook_solver_free(self.s)
+
+    def __reduce__(self):
+        """A copy (``copy``, ``deepcopy``, ``pickle``) is a new solver of the
+        same options, its table empty (the answers never depend on it)."""
+        return (type(self), (self.tt_bytes, self.node_budget, self._generalize, self.time_budget))
 
     # ------------------------------------------------ what the subclass reads and builds
     def _raw_position(self, position):
@@ -180,8 +183,14 @@ cdef class SolverCore:
         p.trick_n = len(trick)
         for i in range(4):
             p.trick[i] = trick[i] if i < len(trick) else 255
-        self._rules = rules_for(variant)
-        return self._rules
+        rules = rules_for(variant)
+        if rules is not self._rules:
+            # the table knows the rules of its entries by address: once the
+            # old rules go, their entries go too, also when this call is then
+            # refused (a bad guess, window, workers) before any search
+            rook_solver_clear(self.s)
+            self._rules = rules
+        return rules
 
     def _budget_error(self, int lo, int hi, move_values=None):
         """The :class:`BudgetExceeded` of the call that just stopped (a
@@ -262,9 +271,8 @@ cdef class SolverCore:
     cdef int _guess(self, object guess, int total) except -2:
         if guess is None:
             return -1
-        if isinstance(guess, bool) or not isinstance(guess, int):
-            raise RookError(f"guess must be an int (points), not {guess!r}")
-        return max(0, min(guess, total))   # a hint: out of range is only a poor one
+        # a hint: out of range is only a poor one
+        return max(0, min(int_arg(guess, "guess must be an int (points)"), total))
 
     cdef _listen(self, object progress):
         """Report the steps of the next search to ``progress`` (None: to nobody)."""
@@ -303,8 +311,9 @@ cdef class SolverCore:
 
     cdef list _team(self, object workers):
         """Return this solver and workers - 1 helpers sharing its table."""
-        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= TEAM_MAX:
-            raise RookError(f"workers must be an int from 1 to {TEAM_MAX}, not {workers!r}")
+        workers = int_arg(workers, _WORKERS)
+        if not 1 <= workers <= TEAM_MAX:
+            raise RookError(f"{_WORKERS}, not {workers!r}")
         cdef SolverCore h
         while len(self._helpers) < workers - 1:
             h = SolverCore(1024, self.node_budget, self._generalize, self.time_budget)
@@ -363,10 +372,7 @@ cdef class SolverCore:
         cdef bint edges = anytime
         g = self._guess(guess, total)
         if window is not None:
-            if (not isinstance(window, (tuple, list)) or len(window) != 2
-                    or any(isinstance(x, bool) or not isinstance(x, int) for x in window)
-                    or window[0] > window[1]):
-                raise RookError(f"window must be a pair of ints (lo, hi) with lo <= hi, not {window!r}")
+            window = _window(window)
             wlo, whi = max(0, min(window[0], total)), max(0, min(window[1], total))
         team = self._team(workers)
         self._listen(progress)
@@ -393,7 +399,7 @@ cdef class SolverCore:
         if v < 0:
             self._stopped(v, lo, hi)
         if window is not None:
-            v = max(window[0], min(v, window[1]))
+            return max(window[0], min(v, window[1]))
         return v
 
     def at_least(self, position, object target, object team=0):
@@ -410,8 +416,9 @@ cdef class SolverCore:
             self._end()
 
     def _at_least_now(self, position, object target, object team=0):
-        target = _int_arg(target, "target must be an int (points)")
-        if isinstance(team, bool) or team not in (0, 1):
+        target = int_arg(target, "target must be an int (points)")
+        team = int_arg(team, "team must be 0 or 1")
+        if team not in (0, 1):
             raise RookError(f"team must be 0 or 1, not {team!r}")
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
@@ -474,7 +481,7 @@ cdef class SolverCore:
             self._end()
 
     def _card_bounds_now(self, position, object tolerance):
-        tolerance = _int_arg(tolerance, "tolerance must be an int >= 0 (points)")
+        tolerance = int_arg(tolerance, "tolerance must be an int >= 0 (points)")
         if tolerance < 0:
             raise RookError(f"tolerance must be an int >= 0 (points), not {tolerance!r}")
         cdef rook_dd_pos p
@@ -589,7 +596,7 @@ cdef class SolverCore:
             self._end()
 
     def _solve_batch_now(self, positions, *, keep_table=False, guesses=False):
-        items = list(positions)
+        items = list_arg(positions, "positions")
         cdef int n = len(items), i
         if n == 0:
             return []
@@ -629,6 +636,20 @@ cdef class SolverCore:
             free(ps)
             free(values)
             free(roots)
+
+
+cdef tuple _window(object window):
+    """``window`` as a pair of Python ints ``(lo, hi)``, lo <= hi (they may
+    lie past the C ints: the value is clipped to them), else a RookError."""
+    if isinstance(window, (tuple, list)) and len(window) == 2:
+        try:
+            lo, hi = int_arg(window[0], "window"), int_arg(window[1], "window")
+        except RookError:
+            pass
+        else:
+            if lo <= hi:
+                return (lo, hi)
+    raise RookError(f"window must be a pair of ints (lo, hi) with lo <= hi, not {window!r}")
 
 
 cdef class _Job:
