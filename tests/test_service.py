@@ -30,7 +30,8 @@ from rook_core.variant import Variant
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     s = Server(tmp_path_factory.mktemp("service") / "games.sqlite",
                args=("--requests-per-second", "0", "--games-per-minute", "0", "--solve-budget", "20000000",
-                     "--analysis-queue", "8"))
+                     "--analysis-queue", "8",
+                     "--analysis-per-client", "8"))
     yield s
     s.stop()
 

@@ -37,7 +37,7 @@ fields), a solve whose budget ran out (with the bounds proven: ``lo``,
 429 past a limit (with ``Retry-After``), 499 (read by nobody) a search
 dropped because its client hung up, 500 a game whose stored
 log was damaged (naming it) or an unexpected failure, 503 a store that could
-not make an answer durable.  The limits and the
+not make an answer durable or could not write (a full disk).  The limits and the
 guarantees are in docs/SERVICE.md.
 """
 
@@ -301,12 +301,12 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     """The service's ASGI app, its games in the SQLite file ``db_path``, keeping
     ``limits`` (docs/SERVICE.md)."""
     limits = limits or Limits()
-    store = Store(db_path)
+    store = Store(db_path, exclusive=True)        # one server a file: its games live in its memory
     hub = Hub(store, limits=limits)
     creating = RateLimit(limits.games_per_minute, limits.games_burst)
     jobs = Jobs(jobs_dir or os.path.join(os.path.dirname(os.path.abspath(db_path)), "rook-jobs"),
                 keep_hours=limits.keep_jobs_hours)
-    searches = SearchQueue(limits.analysis_queue)
+    searches = SearchQueue(limits.analysis_queue, per_client=limits.analysis_per_client)
     hub.sweep()
 
     @asynccontextmanager
@@ -328,6 +328,7 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
         sys.setswitchinterval(switch)
         hub.close()
         jobs.shutdown()
+        store.release()                       # another server may have the file now
 
     app = FastAPI(title="rook_core", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Rook card games as a service: games with secret seats, bots, "
@@ -458,9 +459,9 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
 
     # -------------------------------------------------------------- analysis
     # Searches (solve, review, contract) wait in the solver's queue (searches.py):
-    # one at a time, at most ``limits.analysis_queue`` waiting or running, dropped
-    # when their client hangs up.  Legal actions and perft (depth 4 at most) are
-    # cheap and skip that queue.
+    # one at a time, at most ``limits.analysis_queue`` waiting or running (of them,
+    # ``limits.analysis_per_client`` one client's), dropped when their client hangs
+    # up.  Legal actions and perft (depth 4 at most) are cheap and skip that queue.
     async def quick(fn: Any, item: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = await anyio.to_thread.run_sync(answer_of(fn), item)
         return out

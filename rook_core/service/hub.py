@@ -267,6 +267,10 @@ class Hub:
             game = HostedGame.load(spec)
         except RookError as e:
             raise GameDamaged(game_id, f"its stored spec no longer builds a game ({e})") from None
+        if len(seats) != game.seats or any((k, b) != ("human", None) and (k != "bot" or b not in BOT_KINDS)
+                                           for k, b, _ in seats):
+            raise GameDamaged(game_id, f"its stored seats are not {game.seats} seats, each 'human' or a bot of "
+                                       f"{', '.join(BOT_KINDS)}")
         n = 0
         try:
             for n, (seat, action) in enumerate(log):      # noqa: B007 - n names the action refused
@@ -321,13 +325,13 @@ class Hub:
             late: tuple[str, int] | None = None
             with self._wake:
                 while not self._closing:
-                    if self._queued:
-                        break
-                    now = time.monotonic()
+                    now = time.monotonic()          # a clock run out first: bots playing on never hold it up
                     due = min(self._clocks.items(), key=lambda kv: kv[1][0], default=None)
                     if due is not None and due[1][0] <= now:
                         late = (due[0], due[1][1])
                         del self._clocks[due[0]]
+                        break
+                    if self._queued:
                         break
                     self._wake.wait(None if due is None else due[1][0] - now)
                 if self._closing:

@@ -61,6 +61,8 @@ class Limits:
                                             "its burst (0: no limit)")
     games_burst: int = _limit(20, "new games one client may create at once")
     analysis_queue: int = _limit(4, "solves and contract searches waiting or running at once; past it, 429")
+    analysis_per_client: int = _limit(2, "solves, reviews and contract searches one client (IP address) may "
+                                         "have waiting or running at once; past it, 429")
     solve_budget: int = _limit(5_000_000, "the largest node budget a solve request may ask for")
     keep_games_days: float = _limit(30.0, "days a game is kept from its creation; then it and its log are "
                                           "deleted")
@@ -88,7 +90,8 @@ class Limits:
         return cls(**{f.name: getattr(args, f.name) for f in fields(cls)})
 
     def __post_init__(self) -> None:
-        for name in ("requests_burst", "bot_slice", "bot_queue", "games_burst", "analysis_queue", "solve_budget",
+        for name in ("requests_burst", "bot_slice", "bot_queue", "games_burst", "analysis_queue",
+                     "analysis_per_client", "solve_budget",
                      "idle_timeout", "connections", "connections_per_client"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 2**62:

@@ -3,9 +3,10 @@ and in time, and dropped when their client hangs up.
 
 :class:`SearchQueue` runs the searches (solves, reviews, contracts) on a thread
 of their own, one at a time, so that long searches wait for each other and
-never hold the threads the games need; at most ``size`` wait or run, and the
-next is refused with :class:`~.limits.Busy` (429) whose ``retry_after`` is the
-time the running search is expected to take yet.  While a search waits or
+never hold the threads the games need; at most ``size`` wait or run, at most
+``per_client`` of them one client's (its address), and the next is refused
+with :class:`~.limits.Busy` (429) whose ``retry_after`` is the time the
+running search is expected to take yet.  While a search waits or
 runs, its request is watched: once its client has hung up, a search that
 has not begun is skipped, a solve under way is stopped within a thousand
 nodes (:meth:`Solver.stop <rook_core.solver.Solver.stop>`, through
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -95,10 +97,13 @@ class _Late(Exception):
 
 
 class SearchQueue:
-    """Searches one at a time, at most ``size`` waiting or running at once."""
+    """Searches one at a time, at most ``size`` waiting or running at once, at most
+    ``per_client`` of them (None: ``size``) from one client's address."""
 
-    def __init__(self, size: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, size: int, clock: Callable[[], float] = time.monotonic, per_client: int | None = None) -> None:
         self.size = size
+        self.per_client = size if per_client is None else per_client
+        self._by_client: Counter[str] = Counter()     # searches waiting or running, by client (event loop only)
         self.clock = clock
         self.waiting = 0            # searches waiting or running (changed on the event loop only)
         self.abandoned = 0          # searches skipped or stopped because their client hung up
@@ -131,13 +136,18 @@ class SearchQueue:
         :class:`StopSignal`) is set when ``request``'s client hangs up.  ``most`` is the most ``fn`` may take
         (seconds; None: unknown), for :meth:`retry_after`.
 
-        :raises Busy: the queue is full.  :raises Abandoned: the client hung up.
+        :raises Busy: the queue is full, or holds ``per_client`` searches of this client.
+        :raises Abandoned: the client hung up.
         """
-        if self.waiting >= self.size:
+        client = request.client.host if request is not None and request.client else ""
+        if self.waiting >= self.size or self._by_client[client] >= self.per_client:
             wait = self.retry_after()
-            raise Busy(f"{self.waiting} searches are waiting or running; try again in about "
-                       f"{retry_seconds(wait)} s", wait)
+            held = (f"{self.waiting} searches are waiting or running" if self.waiting >= self.size else
+                    f"this client has {self._by_client[client]} searches waiting or running, the most one "
+                    "client may have")
+            raise Busy(f"{held}; try again in about {retry_seconds(wait)} s", wait)
         self.waiting += 1
+        self._by_client[client] += 1
         stop = StopSignal()
         error: Exception | None = None
         value: Any = None
@@ -153,6 +163,9 @@ class SearchQueue:
                     tg.cancel_scope.cancel()
         finally:
             self.waiting -= 1
+            self._by_client[client] -= 1
+            if not self._by_client[client]:
+                del self._by_client[client]
         if error is not None:
             raise error
         return value

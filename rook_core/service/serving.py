@@ -14,6 +14,9 @@ two bounds:
 
 Idle keep-alive connections close after ``limits.idle_timeout`` seconds.
 Past ``limits.connections`` connections in all, uvicorn answers 503.
+A client is the address it connects from: headers such as
+``X-Forwarded-For`` are not read (uvicorn's ``proxy_headers`` is off), so no
+client takes another address, or a fresh one, to escape its limits.
 """
 
 from __future__ import annotations
@@ -104,5 +107,6 @@ def serve(app: Any, host: str, port: int, limits: Limits) -> None:
                               f"reader at /docs)", flush=True)
 
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", http=_protocol(limits),
-                            timeout_keep_alive=limits.idle_timeout, limit_concurrency=limits.connections)
+                            timeout_keep_alive=limits.idle_timeout, limit_concurrency=limits.connections,
+                            proxy_headers=False)
     Announcing(config).run()

@@ -19,7 +19,10 @@ folds the write-ahead log into the database file itself and syncs it
 only take bot actions that no person was answered with, and those the bots
 play again, the same, from the log (their choices depend on the log alone).
 The integrity check at start (``PRAGMA quick_check``) refuses a damaged file
-instead of serving from it.  Each append is one transaction; ``(game_id,
+instead of serving from it.  A server's store is ``exclusive``: it holds a lock
+on ``PATH.lock`` while it lives, and a second server on the same file is
+refused at start (each keeps its games in memory and would answer from a
+copy the other no longer matches).  Each append is one transaction; ``(game_id,
 n)`` is the primary key, so two writers can never both append action ``n``.
 
 >>> import tempfile, os
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -53,7 +57,8 @@ CREATE TABLE IF NOT EXISTS actions (game_id TEXT NOT NULL, n INTEGER NOT NULL, s
 
 
 class StoreDamaged(RookError):
-    """The database file fails its integrity check: the server will not serve from it."""
+    """The database file fails its integrity check, or could not take a write (a full
+    disk, a file locked by another program): the server will not answer from it (HTTP 503)."""
 
 
 class GameDamaged(RookError):
@@ -72,17 +77,47 @@ def _genesis(game_id: str, spec_text: str) -> str:
     return hashlib.sha256(f"{game_id}\n{spec_text}".encode()).hexdigest()
 
 
+def _hold(lock_path: str) -> Any:
+    """The open file ``lock_path``, locked for this process until it is closed (where
+    the system has ``flock``: elsewhere, not locked).
+
+    :raises RookError: another process, or another store of this one, holds the lock.
+    """
+    try:
+        import fcntl
+    except ImportError:                      # no flock (Windows): one server a file is up to the operator
+        return None
+    f = open(lock_path, "a+", encoding="ascii")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        holder = f.read(20).strip()
+        f.close()
+        raise RookError(f"{lock_path[:-5]!r} is in use by another rook serve (process {holder or '?'} holds "
+                        f"{lock_path!r}); give each server a database file of its own") from None
+    f.truncate(0)
+    f.write(str(os.getpid()))
+    f.flush()
+    return f
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Store:
-    """The service's SQLite file; one connection per thread."""
+    """The service's SQLite file; one connection per thread.  ``exclusive``: no other
+    exclusive store, in this process or another, may have the file while this one lives.
 
-    def __init__(self, path: str) -> None:
+    :raises RookError: for an exclusive store of a file another one has.
+    """
+
+    def __init__(self, path: str, exclusive: bool = False) -> None:
         if "\x00" in path:
             raise RookError(f"the database path {path!r} holds a NUL character, which no file name can")
         self.path = path
+        self._held = _hold(path + ".lock") if exclusive else None
         self._local = threading.local()
         self._commits = 0                         # write transactions committed by this store
         self._folded = 0                          # of them, the ones folded into the file (make_durable)
@@ -103,6 +138,12 @@ class Store:
             db.execute("ALTER TABLE actions ADD COLUMN chain TEXT")    # a file of before the chains
         if "owner_hash" not in [r[1] for r in db.execute("PRAGMA table_info(games)")]:
             db.execute("ALTER TABLE games ADD COLUMN owner_hash TEXT")  # a file of before owner tokens
+
+    def release(self) -> None:
+        """Let another exclusive store have the file (this one is done with it)."""
+        held, self._held = self._held, None
+        if held is not None:
+            held.close()
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -125,7 +166,11 @@ class Store:
                 return
             for attempt in range(50):
                 upto = self._commits
-                busy, log, done = self._db().execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+                try:
+                    busy, log, done = self._db().execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+                except sqlite3.OperationalError as e:
+                    raise StoreDamaged(f"{self.path}: the write-ahead log could not be folded into the file "
+                                       f"({e})") from None
                 if not busy and done >= log >= 0:
                     self._folded = upto
                     return
@@ -138,15 +183,22 @@ class Store:
         self._transaction(lambda db: [db.executemany(sql, rows) for sql, rows in statements])
 
     def _transaction(self, work: Any) -> Any:
-        """Run ``work(connection)`` in one write transaction; return what it returns."""
+        """Run ``work(connection)`` in one write transaction; return what it returns.
+
+        :raises StoreDamaged: when SQLite could not write (a full disk, say); nothing was written.
+        """
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
         try:
-            out = work(db)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                out = work(db)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:            # SQLite ends some failed transactions by itself
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as e:
+            raise StoreDamaged(f"{self.path}: could not write ({e})") from None
         self._count_commit()
         return out
 
@@ -182,11 +234,9 @@ class Store:
 
     def claim_seat(self, game_id: str, seat: int, token_hash: str) -> bool:
         """Give a free human seat its token; False when it was taken already."""
-        db = self._db()
-        cur = db.execute("UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ? AND kind = 'human' "
-                         "AND token_hash IS NULL", (token_hash, game_id, seat))
-        self._count_commit()
-        return cur.rowcount == 1
+        return bool(self._transaction(lambda db: db.execute(
+            "UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ? AND kind = 'human' AND token_hash IS NULL",
+            (token_hash, game_id, seat)).rowcount == 1))
 
     def owner_hash(self, game_id: str) -> str | None:
         """The SHA-256 of the game's owner token (None for a game of before owner tokens)."""
@@ -195,9 +245,8 @@ class Store:
 
     def release_seat(self, game_id: str, seat: int) -> None:
         """Free a human seat: its token stops working and the seat can be joined again."""
-        self._db().execute("UPDATE seats SET token_hash = NULL WHERE game_id = ? AND seat = ? AND kind = 'human'",
-                           (game_id, seat))
-        self._count_commit()
+        self._write(("UPDATE seats SET token_hash = NULL WHERE game_id = ? AND seat = ? AND kind = 'human'",
+                     [(game_id, seat)]))
 
     def append(self, game_id: str, n: int, seat: int, action: str) -> None:
         """Append action ``n`` (raises sqlite3.IntegrityError if ``n`` exists)."""
