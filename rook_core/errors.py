@@ -75,6 +75,19 @@ def int_arg(x: object, what: str) -> int:
     raise RookError(f"{what}, not {reprlib.repr(x)}")
 
 
+def bool_arg(x: object, what: str) -> bool:
+    """Return ``x`` as a bool (True or False, NumPy's too; never 0, 1 or text,
+    where ``"no"`` would read as true).
+
+    :raises RookError: naming ``what`` and what ``x`` was.
+    """
+    if x is True or x is False:
+        return x
+    if type(x).__module__ == "numpy" and type(x).__name__ in ("bool_", "bool"):   # NumPy's, not imported here
+        return bool(x)
+    raise RookError(f"{what} must be True or False, not {reprlib.repr(x)}")
+
+
 def list_arg(items: object, what: str) -> list[Any]:
     """Return the things of ``items`` (a list, a tuple, a generator: any
     iterable, read once) as a list.

@@ -195,3 +195,22 @@ def test_the_show_forms_answer_a_line_nested_too_deeply_as_not_json_and_read_on(
     assert res.stdout.startswith("error: not valid JSON"), res.stdout
     if command == "solve":
         assert "value: team 0 takes 0 points" in res.stdout
+
+
+@pytest.mark.parametrize("call", ["generalize", "anytime-value", "anytime-solve", "keep_table", "guesses"])
+@pytest.mark.parametrize("flag", ["no", 0, 1, None, 2.0])
+def test_a_solvers_yes_no_options_take_true_or_false_only(call: str, flag: object) -> None:
+    """generalize="no" turned generalization on: any truthy value was read as yes."""
+    import numpy as np
+    pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+           "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
+    name = call.split("-")[0]
+    calls = {"generalize": lambda f: Solver(generalize=f),
+             "anytime-value": lambda f: Solver().value(pos, anytime=f),
+             "anytime-solve": lambda f: Solver().solve(pos, anytime=f),
+             "keep_table": lambda f: Solver().solve_batch([pos], keep_table=f),
+             "guesses": lambda f: Solver().solve_batch([pos], guesses=f)}
+    with pytest.raises(RookError, match=f"{name} must be True or False, not"):
+        calls[call](flag)
+    calls[call](True)
+    calls[call](np.bool_(False))

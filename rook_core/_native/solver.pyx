@@ -31,7 +31,7 @@ from rook_core._native.rules cimport Rules
 import _signal as _csignal
 
 from rook_core._native.rules import rules_for
-from rook_core.errors import PositionError, RookError, int_arg, list_arg
+from rook_core.errors import PositionError, RookError, bool_arg, int_arg, list_arg
 
 
 DEF TEAM_MAX = 8                   # ROOK_DD_TEAM_MAX (src/rook/solve.h)
@@ -102,7 +102,7 @@ cdef class SolverCore:
     cdef object _turns             # a lock: the calls of several threads take turns (_begin, _end)
     cdef object _turn_of           # the thread whose call has its turn (None: no call)
 
-    def __cinit__(self, object tt_bytes=24 << 20, object node_budget=0, bint generalize=True,
+    def __cinit__(self, object tt_bytes=24 << 20, object node_budget=0, object generalize=True,
                   object time_budget=0.0):
         what = "tt_bytes must be an int 1 .. 2**40 (bytes of the table)"
         tt_bytes = int_arg(tt_bytes, what)
@@ -116,6 +116,7 @@ cdef class SolverCore:
                 or not 0.0 <= time_budget < 1e9:
             raise RookError(f"time_budget must be a number of seconds >= 0, not {time_budget!r}")
         time_budget = float(time_budget)
+        generalize = bool_arg(generalize, "generalize")
         self.s = rook_solver_new(tt_bytes)
         if self.s == NULL:
             raise MemoryError(f"cannot allocate a {tt_bytes}-byte solver table")
@@ -369,7 +370,7 @@ cdef class SolverCore:
         cdef Rules rules = self._prepare(position, &p)
         cdef int total = _total(rules, &p)
         cdef int lo = 0, hi = 0, v, g, wlo = 0, whi = total
-        cdef bint edges = anytime
+        cdef bint edges = bool_arg(anytime, "anytime")
         g = self._guess(guess, total)
         if window is not None:
             window = _window(window)
@@ -527,7 +528,7 @@ cdef class SolverCore:
         cdef int32_t values[64]
         cdef int total = _total(rules, &p)
         cdef int v, i, lo = 0, hi = 0, g = self._guess(guess, total), known_lo = 0, known_hi = 0
-        cdef bint edges = anytime
+        cdef bint edges = bool_arg(anytime, "anytime")
         cdef _Job job
         for i in range(64):
             values[i] = -1
@@ -604,7 +605,7 @@ cdef class SolverCore:
         cdef int32_t *values = <int32_t *>malloc(64 * n * sizeof(int32_t))
         cdef int32_t *roots = <int32_t *>malloc(n * sizeof(int32_t))
         cdef Rules rules, first = None
-        cdef bint keep = keep_table, guess = guesses
+        cdef bint keep = bool_arg(keep_table, "keep_table"), guess = bool_arg(guesses, "guesses")
         if ps == NULL or values == NULL or roots == NULL:
             free(ps)
             free(values)
