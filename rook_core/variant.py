@@ -36,6 +36,15 @@ _ORDER_STEPS = ("nest", "trump", "pass", "discard")
 POINTS_LIMIT = 10_000
 TARGET_LIMIT = 2**31 - 1
 BID_LIMIT = 1000
+# What the native tables hold besides: the cards' worths in at most 8 groups
+# (ROOK_MAX_COUNTER_GROUPS, src/rook/rules.h); in the solver (src/rook/solve/),
+# a suit of at most 16 cards (the trump suit with the bird and permanent
+# trumps: one lane of 16 bits), at most 16,383 points still to take and at
+# most 1,023 points that come with the last trick (the nest and the bonus).
+WORTHS_LIMIT = 8
+SUIT_LIMIT = 16
+SOLVER_POINTS_LIMIT = 16_383
+SOLVER_END_LIMIT = 1_023
 # The fields of a variant object that say how the game is played: a variant
 # read from JSON gives each of them (as Variant.to_dict() writes them), or a
 # "preset" to start from.  The fields added since (house rules, all off by
@@ -55,6 +64,12 @@ def _show(value: object) -> str:
 @dataclass(frozen=True)
 class Variant:
     """A complete trick-taking configuration; validated on construction.
+
+    Besides the rules, a variant keeps within what every part of the engine
+    (the hand, the solver, the simulator) holds: at most 8 different worths
+    of cards, trump suits of at most 16 cards, at most 16,383 points in a
+    hand and at most 1,023 of them coming with the last trick (the nest and
+    ``last_trick_bonus``).
 
     :raises VariantError: naming the field and the rule it breaks.
     """
@@ -296,6 +311,32 @@ class Variant:
         if self.max_bid > self.total_points:
             self._fail(f"max_bid {self.max_bid} is more than the {self.total_points} points "
                        f"a hand holds (T-3, T-14)")
+        self._validate_engine_limits()
+
+    def _validate_engine_limits(self) -> None:
+        """What every part of the engine can play: the deck's worths, the
+        size of the trump suit and the points of a hand (see SUIT_LIMIT and
+        the others above)."""
+        points = self._compute_points_table()
+        worths = {p for p in points if p}
+        if len(worths) > WORTHS_LIMIT:
+            self._fail(f"counters give the cards {len(worths)} different worths; the engine keeps at "
+                       f"most {WORTHS_LIMIT} (T-12)")
+        deck = self._compute_deck_mask()
+        special = sum(1 << parse_card(t) for t in self.permanent_trumps) | (1 << BIRD if self.bird else 0)
+        for color in range(L.N_COLORS):
+            n = ((deck & L.BB_COLORS[color]) | special).bit_count()
+            if n > SUIT_LIMIT:
+                self._fail(f"with {L.COLOR_LETTERS[color]} trump the trump suit holds {n} cards; the engine "
+                           f"plays suits of at most {SUIT_LIMIT} (C-3, T-10)")
+        if self.total_points > SOLVER_POINTS_LIMIT:
+            self._fail(f"a hand holds {self.total_points} points; the engine counts at most "
+                       f"{SOLVER_POINTS_LIMIT} (T-14)")
+        nest = sum(sorted(points, reverse=True)[:self.nest_size]) if self.nest_to == "last_trick" else 0
+        if self.last_trick_bonus + nest > SOLVER_END_LIMIT:
+            self._fail(f"the last trick can bring {self.last_trick_bonus + nest} points (last_trick_bonus "
+                       f"{self.last_trick_bonus} and a nest of up to {nest}); the engine counts at most "
+                       f"{SOLVER_END_LIMIT} (T-13)")
 
     # ----------------------------------------------------------- derivations
     def _rank_value(self, rank: int) -> int:

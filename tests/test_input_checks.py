@@ -20,7 +20,7 @@ from _support import nest_phase, pass_phase, trump_phase, widow_phase
 from rook_core import HandState, IllegalActionError, Phase, RookError, Variant
 from rook_core.errors import NotationError, PositionError, VariantError
 from rook_core.position import parse_position
-from rook_core.variant import POINTS_LIMIT, PRESETS, TARGET_LIMIT
+from rook_core.variant import POINTS_LIMIT, PRESETS, SOLVER_END_LIMIT, TARGET_LIMIT
 
 # ------------------------------------------------------------------ helpers
 
@@ -374,8 +374,10 @@ def test_T13_negative_last_trick_bonus_has_its_own_message() -> None:
 
 
 def test_T12_T35_a_variant_at_the_limits_deals_plays_and_scores() -> None:
-    v = Variant.from_preset("tournament", counters=((5, POINTS_LIMIT), (10, 10), (14, 10), ("Rook", 20)),
-                            last_trick_bonus=POINTS_LIMIT, penalty_points=POINTS_LIMIT, target=TARGET_LIMIT)
+    # (a card at the limit stays out of the last trick: the nest goes to the declarer, T-13)
+    v = Variant.from_preset("tournament", counters=((5, 5), (10, 10), (14, 10), ("Rook", 20), ("R5", POINTS_LIMIT)),
+                            nest_to="declarer", last_trick_bonus=SOLVER_END_LIMIT, penalty_points=POINTS_LIMIT,
+                            target=TARGET_LIMIT)
     h = HandState.deal(v, seed=3)
     h.penalty(0)
     h.bid(70)
@@ -385,7 +387,7 @@ def test_T12_T35_a_variant_at_the_limits_deals_plays_and_scores() -> None:
     h.name_trump("R")
     while not h.is_over:
         h.apply(h.legal_actions()[0])
-    assert sum(h.points) == v.total_points == 4 * POINTS_LIMIT + 100 + POINTS_LIMIT
+    assert sum(h.points) == v.total_points == POINTS_LIMIT + 115 + SOLVER_END_LIMIT
     assert h.penalties == (-POINTS_LIMIT, 0)
 
 
