@@ -234,3 +234,28 @@ def test_one_client_cannot_take_the_whole_solver_queue(tmp_path: Path) -> None:
         assert answers and answers[0].status_code == 200 and answers[0].json()["value"] == 35
     finally:
         s.stop()
+
+
+def test_a_game_rebuilt_from_a_long_log_costs_its_client_requests_in_proportion() -> None:
+    """A finished game leaves memory after newer ones and is rebuilt from its
+    whole log when asked for: tens of thousands of actions for a long table of
+    bots, half a second of work, for a plain GET that cost one request.  A
+    client cycling through old games could make the server replay without
+    bound; now each 100 actions replayed cost it one request more."""
+    import tempfile
+
+    from fastapi.testclient import TestClient
+
+    from rook_core.service.app import REPLAY_PER_REQUEST, create_app
+    from rook_core.service.limits import Limits
+    with tempfile.TemporaryDirectory() as d:
+        app = create_app(str(Path(d) / "g.sqlite"), limits=Limits(requests_per_second=0.001, requests_burst=10))
+        with TestClient(app) as c:
+            r = c.post("/games", json={"game": "tournament", "seats": ["bot:random"] * 4, "seed": 2, "max_hands": 40})
+            game_id = r.json()["game_id"]
+            state = c.get(f"/games/{game_id}", params={"wait": 30}).json()
+            assert state["over"] and state["move"] > 10 * REPLAY_PER_REQUEST, state
+            app.state.hub._live.pop(game_id)                  # as a finished game past keep_finished is dropped
+            assert c.get(f"/games/{game_id}").json() == state     # rebuilt: the same game
+            refused = c.get(f"/games/{game_id}")
+            assert refused.status_code == 429 and "too many requests" in refused.json()["error"], refused.text

@@ -72,7 +72,7 @@ except ModuleNotFoundError as e:
 from .._version import __version__
 from ..analysis import contract_answer, legal_answer, perft_answer, solve_answer
 from ..solver import BudgetExceeded, Solver
-from .hub import Conflict, Forbidden, Hub, NotFound
+from .hub import REPLAYED, Conflict, Forbidden, Hub, NotFound
 from .jobs import MAX_GAMES, MAX_HANDS, Jobs
 from .limits import Busy, Limits, RateLimit, retry_seconds
 from .searches import (
@@ -97,6 +97,7 @@ REVIEW_HANDS = 8            # played hands one review request may hold
 THREADS = 4                 # worker threads for the game logic (see lifespan)
 SWITCH_INTERVAL = 0.0005    # seconds a thread may hold the interpreter while another waits
 SWEEP_EVERY = 600           # seconds between deletions of old games and jobs (and once at start)
+REPLAY_PER_REQUEST = 100   # actions replayed to rebuild a game that cost a client one request more
 STATIC = Path(__file__).resolve().parent / "static"
 Card = Annotated[str, Field(max_length=8)]
 
@@ -259,22 +260,34 @@ class _BodyLimit:
 
 class _ClientLimit:
     """Refuse a client's requests past its rate with 429 and ``Retry-After``,
-    before any routing or body parsing (``/health`` is never refused)."""
+    before any routing or body parsing (``/health`` is never refused).  A
+    request that had a game rebuilt from its log costs one request more for
+    every :data:`REPLAY_PER_REQUEST` actions replayed (hub.REPLAYED), so that
+    no client makes the server replay long logs faster than it may ask."""
 
     def __init__(self, app: Any, rate: RateLimit) -> None:
         self.app, self.rate = app, rate
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope.get("path") != "/health":
-            client = scope.get("client")
-            wait = self.rate.take(client[0] if client else "")
-            if wait:
-                retry = retry_seconds(wait)
-                await _send_json(send, 429, {"error": "too many requests from this client; try again in "
-                                                      f"{retry} s", "retry_after": retry},
-                                 [(b"retry-after", str(retry).encode())])
-                return
-        await self.app(scope, receive, send)
+        if scope["type"] != "http" or scope.get("path") == "/health":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        key = client[0] if client else ""
+        wait = self.rate.take(key)
+        if wait:
+            retry = retry_seconds(wait)
+            await _send_json(send, 429, {"error": "too many requests from this client; try again in "
+                                                  f"{retry} s", "retry_after": retry},
+                             [(b"retry-after", str(retry).encode())])
+            return
+        meter = [0]
+        mark = REPLAYED.set(meter)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            REPLAYED.reset(mark)
+            self.rate.charge(key, meter[0] / REPLAY_PER_REQUEST)
 
 
 async def _send_json(send: Any, status: int, body: dict[str, Any],

@@ -27,7 +27,10 @@ so a game rebuilt from its log plays on exactly as one that never left memory.
 Memory is bounded: the newest ``keep_finished`` finished games and the
 ``keep_playing`` games used most recently stay in memory; others are dropped
 and rebuilt from their log when they are asked for again (a rebuild holds
-only that game's loading lock, never the whole hub).
+only that game's loading lock, never the whole hub).  A rebuild replays the
+game's whole log, tens of thousands of actions for a long table of bots:
+the actions replayed for a caller are added to its :data:`REPLAYED` meter,
+which the service charges to the client that asked (docs/SERVICE.md).
 
 >>> import tempfile, os
 >>> hub = Hub(Store(os.path.join(tempfile.mkdtemp(), "g.sqlite")))
@@ -49,6 +52,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +71,9 @@ __all__ = ["Hub", "NotFound", "Forbidden", "Conflict", "seed_commitment"]
 
 KEEP_FINISHED = 256                 # finished games kept in memory; older ones reload from the log
 KEEP_PLAYING = 4096                 # games in play kept in memory, the least recently used dropped first
+# The caller's meter of actions replayed to rebuild games for it (a one-item
+# list, shared with the threads the caller's work runs on; None: nobody counts).
+REPLAYED: ContextVar[list[int] | None] = ContextVar("rook_core_replayed", default=None)
 
 
 class NotFound(RookError):
@@ -277,6 +284,10 @@ class Hub:
                 game.apply(action, seat)
         except RookError as e:                            # every stored action was accepted once
             raise GameDamaged(game_id, f"its stored log no longer replays (action {n}: {e})") from None
+        finally:
+            meter = REPLAYED.get()
+            if meter is not None:
+                meter[0] += len(log)
         return _Live(game, seats, log)
 
     def _run_bots(self, game_id: str, live: _Live) -> None:

@@ -120,6 +120,19 @@ class RateLimit:
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()   # key -> (tokens, when)
         self._lock = threading.Lock()
 
+    def charge(self, key: str, tokens: float) -> None:
+        """Take ``tokens`` more from ``key``'s bucket for work its request did
+        beyond the request itself; the bucket may go below zero, and the client
+        then waits until it refills past one."""
+        if self.rate <= 0 or tokens <= 0:
+            return
+        now = self.clock()
+        with self._lock:
+            have, when = self._buckets.pop(key, (self.burst, now))
+            self._buckets[key] = (min(self.burst, have + (now - when) * self.rate) - tokens, now)
+            while len(self._buckets) > self.keys:
+                self._buckets.popitem(last=False)
+
     def take(self, key: str) -> float:
         """Take one token for ``key``: return 0.0 when it was there, else the
         seconds until the next one (nothing is taken then)."""
