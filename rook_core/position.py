@@ -190,7 +190,8 @@ def parse_position(data: PositionData) -> Position:
     taken_in = data.get("taken", [0, 0])
     if not isinstance(taken_in, list) or len(taken_in) != 2:
         raise PositionError("taken must be a list of two integers")
-    taken = (_int(taken_in[0], "taken[0]", 0, 10_000), _int(taken_in[1], "taken[1]", 0, 10_000))
+    most, why = variant.total_points, f" (a hand of {variant.name!r} holds {variant.total_points} points, T-14)"
+    taken = (_int(taken_in[0], "taken[0]", 0, most, why), _int(taken_in[1], "taken[1]", 0, most, why))
     done = variant.hand_size - hands[leader].bit_count() - (1 if trick else 0)
     tricks = None
     if "tricks" in data:

@@ -214,3 +214,20 @@ def test_a_solvers_yes_no_options_take_true_or_false_only(call: str, flag: objec
         calls[call](flag)
     calls[call](True)
     calls[call](np.bool_(False))
+
+
+def test_T14_a_positions_taken_points_are_bounded_by_the_hand_of_its_variant() -> None:
+    """taken was bounded by 10,000 whatever the variant: 500 of tournament's 120
+    was read, and a variant whose hand holds 16,000 points could not state its
+    own positions."""
+    from rook_core.variant import Variant
+    pos = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+           "hands": [["R14", "B5"], ["R5", "B14"], ["R6", "B6"], ["R7", "B10"]]}
+    with pytest.raises(PositionError, match=r"taken\[0\] must be an integer 0..120 \(a hand of 'tournament'"):
+        Solver().solve({**pos, "taken": [500, 0]})
+    assert Solver().solve({**pos, "taken": [120, 0]}).value == Solver().solve(pos).value
+    big = Variant.from_preset("tournament", counters=((5, 500), (10, 1000), (14, 1000), ("Rook", 5_000)),
+                              nest_to="declarer")
+    assert big.total_points == 15_000
+    mine = {k: v for k, v in pos.items() if k != "preset"}
+    assert Solver().solve({**mine, "variant": big.to_dict(), "taken": [12_000, 0]}).value >= 0
