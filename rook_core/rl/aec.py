@@ -94,16 +94,22 @@ def check_max_hands(n: object) -> int:
     return check_int(n, "max_hands", 1)
 
 
-def check_number(x: object, what: str, positive: bool = False) -> float:
+def check_number(x: object, what: str, positive: bool = False, top: float = math.inf) -> float:
     """Return ``x`` as a float when it is a finite real number (positive
-    when asked; Python or NumPy, not a bool).
+    when asked, at most ``top``; Python or NumPy, not a bool).
 
     :raises RookError: for anything else, naming ``what``.
     """
     value = float(x) if isinstance(x, Real) and not isinstance(x, (bool, np.bool_)) else math.nan
-    if not math.isfinite(value) or positive and not value > 0:
-        raise RookError(f"{what} must be a finite {'positive ' if positive else ''}number, not {x!r}")
+    if not math.isfinite(value) or positive and not value > 0 or value > top:
+        limit = f" at most {top:g}" if math.isfinite(top) else ""
+        raise RookError(f"{what} must be a finite {'positive ' if positive else ''}number{limit}, not {x!r}")
     return value
+
+
+# A reward is a hand's score difference (tens of thousands of points at most)
+# times the scale, kept as a float32: a scale up to this keeps it finite.
+MAX_REWARD_SCALE = 1e30
 
 
 def check_seed(seed: object) -> int | None:
@@ -168,7 +174,7 @@ def check_options(reward_scale: object, render_mode: object) -> tuple[float, str
 
     :raises RookError: for anything else.
     """
-    scale = check_number(reward_scale, "reward_scale", positive=True)
+    scale = check_number(reward_scale, "reward_scale", positive=True, top=MAX_REWARD_SCALE)
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise RookError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
     return scale, None if render_mode is None else str(render_mode)

@@ -186,7 +186,15 @@ def encode_state(state: HandState, seat: int, game_scores: tuple[int, int] | Non
                  out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
     """Return ``encode(state.observe(seat), game_scores)``, built natively from
     the state and its history without an observation in between (about 6x
-    faster; the two are equal: tests/rl/test_encoding.py)."""
+    faster; the two are equal: tests/rl/test_encoding.py).
+
+    :raises RookError: for an ``out`` that is not a contiguous float32 array of
+        ``OBS_SIZE`` entries.
+    """
+    if out is not None and not (isinstance(out, np.ndarray) and out.dtype == np.float32
+                                and out.shape == (OBS_SIZE,) and out.flags.c_contiguous and out.flags.writeable):
+        raise RookError(f"out must be a writable contiguous float32 array of {OBS_SIZE} entries, not "
+                        f"{getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
     x = np.empty(OBS_SIZE, dtype=np.float32) if out is None else out
     v = state.variant
     state.encode_into(seat, x, v.total_points, v.target, game_scores)

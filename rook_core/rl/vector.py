@@ -54,7 +54,7 @@ from ..errors import RookError
 from ..rng import M64
 from ..sim.simulate import native_policies
 from ..variant import Variant, as_variant
-from .aec import check_int, check_number, check_seat, check_seed
+from .aec import MAX_REWARD_SCALE, check_int, check_number, check_seat, check_seed
 from .encoding import OBS_SIZE, action_count
 
 __all__ = ["VectorEnv"]
@@ -79,8 +79,8 @@ class VectorEnv:
         self.variant = as_variant(variant)
         n = check_int(n, "n", 1, 1 << 20)
         seat = check_seat(seat)
-        reward_scale = check_number(reward_scale, "reward_scale", positive=True)
-        specs: list[PolicySpec] = (list(opponents) if isinstance(opponents, (list, tuple))
+        reward_scale = check_number(reward_scale, "reward_scale", positive=True, top=MAX_REWARD_SCALE)
+        specs: list[PolicySpec] = (list(opponents) if isinstance(opponents, (list, tuple, np.ndarray))
                                    else [cast(PolicySpec, opponents)] * 3)
         if len(specs) != 3:
             raise RookError(f"opponents: one policy or three (the other seats in order), not {len(specs)}")

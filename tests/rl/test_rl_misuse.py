@@ -20,7 +20,7 @@ from rook_core.actions import BID, PASS, TRUMP
 from rook_core.bots.outside import configured_bot
 from rook_core.bots.policy import VIEW, NativePolicy
 from rook_core.rl import RookGymEnv, VectorEnv, aec_env
-from rook_core.rl.encoding import action_count, action_mask, state_mask
+from rook_core.rl.encoding import OBS_SIZE, action_count, action_mask, encode_state, state_mask
 
 _PROTO = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.POINTER(ctypes.c_int64), ctypes.c_int64)
 
@@ -245,3 +245,33 @@ def test_a_mask_into_an_array_of_another_length_is_refused_by_name() -> None:
         action_mask(h.observe(seat), 193, out=np.zeros(5, np.int8))
     out = np.ones(193, np.int8)
     assert action_mask(h.observe(seat), 193, out=out) is out and out.sum() == len(h.legal_actions())
+
+
+@pytest.mark.parametrize("scale", [1e38, 1e31, float("inf")])
+def test_a_reward_scale_past_what_a_float32_reward_holds_is_refused(scale: float) -> None:
+    """reward_scale=1e38 was taken and the rewards came out as +-inf."""
+    from rook_core.rl.aec import MAX_REWARD_SCALE
+    assert scale > MAX_REWARD_SCALE
+    for make in (lambda: VectorEnv("tournament", 2, reward_scale=scale),
+                 lambda: RookGymEnv("tournament", reward_scale=scale)):
+        with pytest.raises(RookError, match="reward_scale must be a finite positive number"):
+            make()
+    VectorEnv("tournament", 2, reward_scale=MAX_REWARD_SCALE)
+
+
+def test_a_vector_envs_opponents_may_be_a_numpy_array_of_names() -> None:
+    """np.array(['random'] * 3) raised NumPy's 'truth value is ambiguous'."""
+    env = VectorEnv("tournament", 2, opponents=np.array(["random", "heuristic", "random"]))
+    same = VectorEnv("tournament", 2, opponents=["random", "heuristic", "random"])
+    assert np.array_equal(env.reset(seed=3)[0], same.reset(seed=3)[0])
+
+
+@pytest.mark.parametrize("out", [np.zeros(OBS_SIZE, dtype=np.float64), np.zeros(OBS_SIZE * 2, dtype=np.float32)[::2],
+                                 np.zeros(OBS_SIZE + 1, dtype=np.float32), [0.0] * OBS_SIZE])
+def test_encode_state_refuses_an_out_array_it_cannot_write_by_name(out: Any) -> None:
+    """A float64 or strided ``out`` failed with Cython's buffer errors."""
+    h = HandState.deal("tournament", seed=1)
+    with pytest.raises(RookError, match="out must be a writable contiguous float32 array"):
+        encode_state(h, 0, out=out)
+    good = np.zeros(OBS_SIZE, dtype=np.float32)
+    assert np.array_equal(encode_state(h, 0, out=good), encode_state(h, 0))
