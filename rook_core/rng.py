@@ -21,14 +21,11 @@ True
 
 from __future__ import annotations
 
-import operator
-import reprlib
-
 import numpy as np
 import numpy.typing as npt
 
 from . import _layout as L
-from .errors import RookError
+from .errors import RookError, int_arg
 
 __all__ = ["NativeStream", "agent_seed", "check_agent_seed", "check_seed", "hand_seed", "hand_seeds", "splitmix64"]
 
@@ -54,12 +51,7 @@ def check_agent_seed(seed: object) -> int:
 
     :raises RookError: for anything else, naming it.
     """
-    if not isinstance(seed, bool):
-        try:
-            return operator.index(seed)   # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise RookError(f"an agent's seed must be an int, not {reprlib.repr(seed)}")
+    return int_arg(seed, "an agent's seed must be an int")
 
 
 def splitmix64(x: int) -> tuple[int, int]:

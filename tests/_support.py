@@ -100,3 +100,17 @@ def pass_phase() -> Any:
     h.discard([list(h.hand(1))[0]])
     assert h.phase == Phase.PASS and h.to_move == 1
     return h
+
+
+def doubled_at_address(base: Any, address: int, tag: str) -> Any:
+    """A variant of ``base`` with every counter worth twice as much, made anew
+    (named ``tag-i``) until its native rules sit at ``address``, where rules
+    that were let go had been (the last one made when none lands there): the
+    table must not read the old rules' entries as its own."""
+    from rook_core._native import rules
+    doubled = tuple((r, 2 * p) for r, p in base.counters)
+    for i in range(4 * rules.RULES_KEPT):
+        made = base.replace(name=f"{tag}-{i}", counters=doubled)
+        if id(rules.rules_for(made)) == address:
+            break
+    return made

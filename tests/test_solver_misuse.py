@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _support import read_jsonl
+from _support import doubled_at_address, read_jsonl
 
 from rook_core.errors import PositionError, RookError
 from rook_core.solver import Solver, solve_many
@@ -67,11 +67,7 @@ def test_T14_a_call_refused_after_reading_a_new_variant_leaves_no_entry_a_later_
              "hands": hands}
     with pytest.raises(RookError):
         _refusals()[refusal](s, other)
-    doubled = tuple((r, 2 * p) for r, p in base.counters)
-    for i in range(4 * rules.RULES_KEPT):
-        c = base.replace(name=f"refused-{refusal}-{i}", counters=doubled)
-        if id(rules.rules_for(c)) == old:
-            break
+    c = doubled_at_address(base, old, f"refused-{refusal}")
     pos_c = {"variant": c.to_dict(), "trump": "R", "leader": 0, "hands": hands}
     assert first > 0 and s.value(pos_c) == Solver().value(pos_c) == 2 * first
 

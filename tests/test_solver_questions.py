@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _support import read_jsonl
+from _support import doubled_at_address, read_jsonl
 
 from rook_core.errors import RookError
 from rook_core.solver import BudgetExceeded, Solver
@@ -520,11 +520,7 @@ def test_a_kept_solver_never_answers_from_the_rules_of_an_evicted_variant() -> N
     old = id(rules.rules_for(a))
     s = Solver()
     first = s.value({"variant": a.to_dict(), "trump": "R", "leader": 0, "hands": hands})
-    doubled = tuple((r, 2 * p) for r, p in base.counters)
-    for i in range(4 * rules.RULES_KEPT):
-        b = base.replace(name=f"aba-{i}", counters=doubled)
-        if id(rules.rules_for(b)) == old:
-            break
+    b = doubled_at_address(base, old, "aba")
     pos_b = {"variant": b.to_dict(), "trump": "R", "leader": 0, "hands": hands}
     assert first > 0 and s.value(pos_b) == Solver().value(pos_b) == 2 * first
 
