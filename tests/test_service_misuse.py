@@ -259,3 +259,20 @@ def test_a_game_rebuilt_from_a_long_log_costs_its_client_requests_in_proportion(
             assert c.get(f"/games/{game_id}").json() == state     # rebuilt: the same game
             refused = c.get(f"/games/{game_id}")
             assert refused.status_code == 429 and "too many requests" in refused.json()["error"], refused.text
+
+
+def test_a_stored_move_clock_that_is_no_seconds_refuses_the_game_by_name(tmp_path: Path) -> None:
+    """A game with no action yet has no chain to catch a changed spec: a
+    move_clock of "x" in the file gave a bare internal error on every request."""
+    db = tmp_path / "games.sqlite"
+    with _client(db) as c:
+        g = c.post("/games", json={"game": "tournament", "seed": 1, "seats": ["human"] * 4,
+                                   "move_clock": 60}).json()["game_id"]
+    con = sqlite3.connect(db)
+    spec = json.loads(con.execute("SELECT spec FROM games WHERE id = ?", (g,)).fetchone()[0])
+    con.execute("UPDATE games SET spec = ? WHERE id = ?", (json.dumps({**spec, "move_clock": "x"}), g))
+    con.commit()
+    con.close()
+    with _client(db) as c:
+        r = c.get(f"/games/{g}")
+    assert r.status_code == 500 and r.json()["game_id"] == g and "move_clock" in r.json()["error"], r.text

@@ -177,9 +177,7 @@ class Hub:
         if not isinstance(seats, list):
             raise RookError(f"seats must be a list, one per seat, not {seats!r}")
         spec = dict(spec)
-        clock = spec.get("move_clock")
-        if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int) or not 1 <= clock <= 86_400):
-            raise RookError(f"move_clock is seconds per move, an int 1..86400, not {clock!r}")
+        _check_clock(spec.get("move_clock"))
         chosen = spec.get("seed") is not None
         if not chosen:
             spec["seed"] = secrets.randbits(63)         # a secret deal from the OS's source: shown at the end
@@ -272,6 +270,7 @@ class Hub:
         log = self.store.actions(game_id)                # checked against its chain
         try:
             game = HostedGame.load(spec)
+            _check_clock(spec.get("move_clock"))
         except RookError as e:
             raise GameDamaged(game_id, f"its stored spec no longer builds a game ({e})") from None
         if len(seats) != game.seats or any((k, b) != ("human", None) and (k != "bot" or b not in BOT_KINDS)
@@ -580,6 +579,14 @@ def _deal(game: HostedGame) -> dict[str, Any]:
     return {"seed_chosen": spec.get("seed_chosen"),
             "seed_commitment": None if salt is None else seed_commitment(int(spec["seed"]), str(salt)),
             "seed": spec["seed"] if over else None, "seed_salt": salt if over else None}
+
+
+def _check_clock(clock: object) -> None:
+    """Refuse a ``move_clock`` that is no seconds per move (None: no clock).
+
+    :raises RookError: naming it."""
+    if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int) or not 1 <= clock <= 86_400):
+        raise RookError(f"move_clock is seconds per move, an int 1..86400, not {clock!r}")
 
 
 def _bot_to_move(live: _Live) -> int | None:
