@@ -32,13 +32,14 @@ def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000
     from .position import Position
     from .sim.playout import random_playouts
     from .sim.report import format_summary
-    from .sim.simulate import simulate
+    from .sim.simulate import check_run_fits, simulate
     from .solver import Solver
     from .text import fmt_hand, show_solution
 
     w = out.write
     preset = "tournament"
     check_seed(seed)
+    check_run_fits(hands, duplicate=True)          # before a line is written
     w(f"== 1. A seeded deal: {preset}, seed {seed} ==\n")
     deal = seed
     while True:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from .errors import RookError
 from .rng import check_seed
+from .sim.chunks import MOST_WORKERS
 
 __all__ = ["BUDGET", "BUDGET_MAX", "COMMANDS", "COUNT_MAX", "HelpFormatter", "WORKERS", "file_name", "int_in",
            "seconds", "seed"]
@@ -70,7 +71,7 @@ def file_name(text: str) -> str:
 
 
 BUDGET = int_in(0, BUDGET_MAX)
-WORKERS = int_in(1, 256)
+WORKERS = int_in(1, MOST_WORKERS)
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):

@@ -24,9 +24,10 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
-from ..errors import RookError
+from ..errors import RookError, int_arg
 
-__all__ = ["Inline", "as_tuple", "check_executor", "check_pickles", "process_pool", "run_chunks"]
+__all__ = ["MOST_WORKERS", "Inline", "as_tuple", "check_executor", "check_pickles", "check_workers", "process_pool",
+           "run_chunks"]
 
 T = TypeVar("T")
 
@@ -53,12 +54,26 @@ def as_tuple(x: Any) -> tuple[Any, ...] | None:
         return None
 
 
+MOST_WORKERS = 256     # the most workers of a run (threads or processes of this machine); the CLI's too
+
+
+def check_workers(workers: object) -> int:
+    """Return ``workers`` as an int 1 .. :data:`MOST_WORKERS` (a NumPy int too).
+
+    :raises RookError: for anything else, naming it.
+    """
+    n = int_arg(workers, f"workers must be an int 1 .. {MOST_WORKERS}")
+    if not 1 <= n <= MOST_WORKERS:
+        raise RookError(f"workers must be an int 1 .. {MOST_WORKERS}, not {n!r}")
+    return n
+
+
 def check_executor(executor: object) -> None:
     """Refuse an ``executor`` that is neither None nor something with ``submit``.
 
     :raises RookError: naming it.
     """
-    if executor is not None and not callable(getattr(executor, "submit", None)):
+    if executor is not None and (isinstance(executor, type) or not callable(getattr(executor, "submit", None))):
         raise RookError(f"executor must be a concurrent.futures.Executor (such as a ProcessPoolExecutor "
                         f"or distributed.Client(...).get_executor()) or None, not {executor!r}")
 
@@ -149,10 +164,14 @@ def run_chunks(work: Callable[[int, int], T], n: int, chunk: int, pool: Executor
             return parts
         for i, s in enumerate(starts):
             try:
-                futures[pool.submit(work, s, sizes[i])] = i
+                f = pool.submit(work, s, sizes[i])
             except Exception as e:  # noqa: BLE001 - a shut-down or broken executor
                 raise RookError(f"the executor refused units {s} .. {s + sizes[i] - 1}: "
                                 f"{type(e).__name__}: {e}") from e
+            if not isinstance(f, Future):
+                raise RookError(f"the executor's submit gave {f!r}, not a concurrent.futures.Future: "
+                                f"{type(pool).__name__} is not a concurrent.futures.Executor")
+            futures[f] = i
         failed: dict[int, Exception] = {}       # the first chunk to fail, in chunk order, is the one reported
         for f in as_completed(futures):
             i = futures[f]

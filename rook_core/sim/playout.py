@@ -25,9 +25,11 @@ import numpy.typing as npt
 
 from .._native import rules_for
 from ..cards import parse_color
-from ..errors import RookError
+from ..errors import RookError, int_arg
 from ..rng import check_seed
 from ..variant import Variant, as_variant
+from .chunks import MOST_WORKERS, check_workers
+from .tables import check_rows_fit
 
 __all__ = ["random_playouts"]
 
@@ -37,17 +39,17 @@ def random_playouts(preset: str | Variant, n: int, *, seed: int = 0, trump: int 
     """Return the points of ``n`` random hands as an ``(n, 2)`` int32 array
     (see the module docstring).  ``workers=None`` uses every core.
 
-    :raises RookError: for a bad count, seed, trump or number of workers.
+    :raises RookError: for a bad count (or one whose points would not fit in memory), seed,
+        trump or number of workers.
     """
     v = as_variant(preset)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+    if (n := int_arg(n, "n must be an int >= 0")) < 0:
         raise RookError(f"n must be an int >= 0, not {n!r}")
     check_seed(seed)
     check_seed(first, "first")
     t = parse_color(trump)
-    w = (os.cpu_count() or 1) if workers is None else workers
-    if isinstance(w, bool) or not isinstance(w, int) or w < 1:
-        raise RookError(f"workers must be a positive int or None, not {workers!r}")
+    w = min(os.cpu_count() or 1, MOST_WORKERS) if workers is None else check_workers(workers)
+    check_rows_fit(n, 8, f"{n:,} playouts")
     rules = rules_for(v)
     out = np.empty((n, 2), dtype=np.int32)
     if n == 0:

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from ..errors import RookError
 from .simulate import SimResult
 from .summary import format_summary
-from .tables import check_folder
+from .tables import check_folder, path_text, write_files
 
 if TYPE_CHECKING:
     from ..odds import BidOdds
@@ -49,11 +49,17 @@ def check_report_path(path: str | os.PathLike[str]) -> str:
 
     :raises RookError: for an extension other than .png, .svg or .pdf.
     """
-    p = os.fspath(path)
+    p = path_text(path, "a report")
     if os.path.splitext(p)[1].lower() not in (".png", ".svg", ".pdf"):
         raise RookError(f"cannot write a report to {p!r}: use a .png, .svg or .pdf file")
     check_folder(p)
     return p
+
+
+def _save_figure(fig: Any, path: str) -> None:
+    """Write ``fig`` to ``path`` whole or not at all (:func:`~rook_core.sim.tables.write_files`)."""
+    fmt = os.path.splitext(path)[1].lower()[1:]
+    write_files([(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=110))])
 
 
 def write_report(result: SimResult, path: str | os.PathLike[str]) -> str:
@@ -101,8 +107,10 @@ def write_report(result: SimResult, path: str | os.PathLike[str]) -> str:
     fig.suptitle(f"{result.preset}: {', '.join(result.agents)}; seed {result.seed}; "
                  f"{int(decl.sum())} hands declared")
     fig.tight_layout()
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
+    try:
+        _save_figure(fig, p)
+    finally:
+        plt.close(fig)
     return p
 
 
@@ -135,6 +143,8 @@ def write_odds_plot(odds: BidOdds, path: str | os.PathLike[str]) -> str:
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
+    try:
+        _save_figure(fig, p)
+    finally:
+        plt.close(fig)
     return p

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -55,7 +56,7 @@ from ..actions import Phase
 from ..bots.agents import AGENTS, Agent, act_for, make_agent
 from ..bots.outside import BotFactory, EngineBot
 from ..bots.policy import NativePolicy
-from ..errors import IllegalActionError, RookError, check_progress
+from ..errors import IllegalActionError, RookError, bool_arg, check_progress, int_arg
 from ..game import Game
 from ..hand import HandState
 from ..rng import agent_seed, check_seed, hand_seed, hand_seeds
@@ -65,6 +66,7 @@ from .chunks import (
     as_tuple,
     check_executor,
     check_pickles,
+    check_workers,
     chunk_count,
     process_pool,
     run_chunks,
@@ -73,7 +75,7 @@ from .stats import mean_ci, wilson
 from .summary import Summary
 from .tables import Tables, check_held, check_out_path, check_rows_fit
 
-__all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path"]
+__all__ = ["simulate", "SimResult", "HAND_COLUMNS", "GAME_COLUMNS", "check_out_path", "check_run_fits"]
 
 
 _M64 = (1 << 64) - 1
@@ -349,8 +351,19 @@ def _agent_name(a: AgentSpec | str) -> str:
 
 MOST_HANDS = 10**6     # the most hands a game of a simulation may last (max_hands)
 _PY_ROW_BYTES = 1024   # about what a hand row takes in the Python path's lists (22 columns of ints)
+_NATIVE_ROW_PEAK = 3 * L.ROW_LEN * 8   # a native row at the run's end: its chunk's, the joined rows, the columns
 _NATIVE_GAME_ROWS = 65_536   # the most hand rows the native loop sets aside for games at a time
 NATIVE_KINDS = ("random", "heuristic")   # kinds with a native twin in src/rook (sim.c, heuristic.c)
+
+
+def check_run_fits(n: int, mode: str = "hands", duplicate: bool = False, native: bool = True) -> None:
+    """Refuse, before any work, a run of ``n`` hands or games whose rows would
+    not fit in memory (a game has a row a hand, so at least one; the native
+    loop's rows at their peak, or the Python path's).
+
+    :raises RookError: naming the run and what it would need.
+    """
+    check_rows_fit(n * (2 if duplicate else 1), _NATIVE_ROW_PEAK if native else _PY_ROW_BYTES, f"{n:,} {mode}")
 
 
 def _is_native(a: AgentSpec) -> bool:
@@ -384,6 +397,9 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     :raises IllegalActionError: when an agent chooses an action the rules refuse.
     """
     variant = as_variant(preset)
+    if isinstance(agents, (AbstractSet, Mapping)):
+        raise RookError(f"agents must be a list of four agents in seat order (seat 0 first), not a "
+                        f"{type(agents).__name__}, which has no order: {agents!r}")
     seats = as_tuple(agents)
     if seats is None:
         raise RookError(f"agents must be a list of four agents, one per seat, not {agents!r}")
@@ -396,24 +412,22 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
                             f"bot of rook_core.bots.outside (python_bot, configured_bot, EngineBot)")
     if (hands is None) == (games is None):
         raise RookError("give exactly one of hands= and games=")
-    n = hands if hands is not None else games
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise RookError(f"the number of {'hands' if hands is not None else 'games'} must be an "
-                        f"int >= 0, not {n!r}")
-    check_rows_fit(n * (2 if duplicate else 1), L.ROW_LEN * 8,
-                   f"{n:,} {'hands' if hands is not None else 'games'}")
+    what = f"the number of {'hands' if hands is not None else 'games'} must be an int >= 0"
+    n = int_arg(hands if hands is not None else games, what)
+    if n < 0:
+        raise RookError(f"{what}, not {n!r}")
     check_seed(seed)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise RookError(f"workers must be a positive int, not {workers!r}")
-    if isinstance(max_hands, bool) or not isinstance(max_hands, int) or not 1 <= max_hands <= MOST_HANDS:
-        raise RookError(f"max_hands must be an int 1..{MOST_HANDS:,}, not {max_hands!r}")
-    if not isinstance(duplicate, bool):
-        raise RookError(f"duplicate must be True or False, not {duplicate!r}")
+    workers = check_workers(workers)
+    hands_most = f"max_hands must be an int 1..{MOST_HANDS:,}"
+    max_hands = int_arg(max_hands, hands_most)
+    if not 1 <= max_hands <= MOST_HANDS:
+        raise RookError(f"{hands_most}, not {max_hands!r}")
+    duplicate = bool_arg(duplicate, "duplicate")
     if native is not None and not isinstance(native, bool):
         raise RookError(f"native must be True, False or None, not {native!r}")
     check_progress(progress)
     check_executor(executor)
-    opts = agent_options or {}
+    opts = {} if agent_options is None else agent_options
     if not isinstance(opts, Mapping):
         raise RookError(f"agent_options must be a dict of options by agent kind, not {opts!r}")
     for kind, kind_opts in opts.items():
@@ -428,9 +442,10 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     if native and not all_native:
         raise RookError("native=True needs four agents that are 'random', 'heuristic' or "
                         "NativePolicy objects")
+    check_run_fits(n, mode, duplicate, all_native and native is not False)
     names = tuple(_agent_name(a) for a in agents)
     meta = {"max_hands": max_hands, "options": opts, "variant": variant}
-    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+    if chunk is not None and (chunk := int_arg(chunk, "chunk must be a positive int")) < 1:
         raise RookError(f"chunk must be a positive int, not {chunk!r}")
     if all_native and native is not False:
         if executor is not None and any(isinstance(a, NativePolicy) for a in agents):

@@ -25,7 +25,7 @@ from ..cards import parse_cards
 from ..errors import RookError, check_progress
 from ..rng import check_seed, hand_seed
 from ..variant import Variant, as_variant
-from .chunks import Inline, check_executor, chunk_count, process_pool, run_chunks
+from .chunks import Inline, check_executor, check_workers, chunk_count, process_pool, run_chunks
 
 __all__ = ["odds_many", "review_many"]
 
@@ -33,8 +33,7 @@ __all__ = ["odds_many", "review_many"]
 def _pool(workers: int, executor: Executor | None, chunk: int, n: int, node_budget: int,
           progress: Callable[[int, int], None] | None) -> tuple[Executor | Inline, bool]:
     """Check a study's shared arguments; return its pool and whether it owns it."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise RookError(f"workers must be a positive int, not {workers!r}")
+    workers = check_workers(workers)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise RookError(f"chunk must be a positive int, not {chunk!r}")
     if isinstance(node_budget, bool) or not isinstance(node_budget, int) or not 0 <= node_budget < 2**63:

@@ -12,8 +12,13 @@ every table in one file under ``TABLE.COLUMN`` keys.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import secrets
+import tempfile
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -21,7 +26,7 @@ import numpy.typing as npt
 
 from ..errors import RookError
 
-__all__ = ["OUT_EXTENSIONS", "Tables", "check_held", "check_out_path", "check_rows_fit"]
+__all__ = ["OUT_EXTENSIONS", "Tables", "check_held", "check_out_path", "check_rows_fit", "write_files"]
 
 OUT_EXTENSIONS = (".parquet", ".csv", ".npz")
 
@@ -64,9 +69,10 @@ def check_held(held: int, what: str, advice: str) -> None:
 def check_out_path(path: str | os.PathLike[str]) -> str:
     """Return the extension of ``path`` if results can be written there.
 
-    :raises RookError: for another extension, or a folder that does not exist.
+    :raises RookError: for another extension, or a path that cannot be
+        written (:func:`check_folder`).
     """
-    p = os.fspath(path)
+    p = path_text(path, "a results file")
     ext = os.path.splitext(p)[1].lower()
     if ext not in OUT_EXTENSIONS:
         raise RookError(f"cannot write {p!r}: use a .parquet, .csv or .npz file")
@@ -74,16 +80,70 @@ def check_out_path(path: str | os.PathLike[str]) -> str:
     return ext
 
 
-def check_folder(path: str) -> None:
-    """Refuse a file path whose folder does not exist (or is not a folder one may write in).
+def path_text(path: object, what: str) -> str:
+    """Return ``path`` (text or an ``os.PathLike`` of text) as text.
 
-    :raises RookError: naming the folder.
+    :raises RookError: for anything else (bytes, a number, None), naming ``what``.
+    """
+    p = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if not isinstance(p, str):
+        raise RookError(f"{what} is a path (text or os.PathLike), not {path!r}")
+    return p
+
+
+def check_folder(path: str) -> None:
+    """Refuse a file path that cannot be written: its folder does not exist or
+    takes no new file (tried, not guessed from permissions), or the path is a
+    folder or a read-only file.
+
+    :raises RookError: naming the path and why.
     """
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise RookError(f"cannot write {path!r}: the folder {folder!r} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise RookError(f"cannot write {path!r}: the folder {folder!r} is not writable")
+    if os.path.isdir(path):
+        raise RookError(f"cannot write {path!r}: it is a folder")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise RookError(f"cannot write {path!r}: the file is read-only")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".rook-", suffix=".part")
+    except OSError as e:
+        raise RookError(f"cannot write {path!r}: the folder {folder!r} is not writable ({e.strerror})") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+
+
+def write_files(writes: list[tuple[str, Callable[[str], None]]]) -> list[str]:
+    """Write files whole or not at all: each ``(path, write)`` has ``write(tmp)``
+    fill a new file beside ``path``; only when every one is written are they
+    moved into place, so a failure or Ctrl-C leaves what was there before.
+    Return the paths.
+
+    :raises RookError: for a path that is a folder or read-only, or what the
+        system refused, naming the path.
+    """
+    for path, _ in writes:
+        check_folder(path)
+    done: list[tuple[str, str]] = []
+    try:
+        for path, write in writes:
+            folder, name = os.path.split(os.path.abspath(path))
+            tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.part")
+            open(tmp, "xb").close()            # made as the file itself would be (the umask's mode)
+            done.append((tmp, path))
+            write(tmp)
+        while done:
+            tmp, path = done[0]
+            os.replace(tmp, path)
+            done.pop(0)
+    except OSError as e:
+        raise RookError(f"cannot write {path!r}: {e.strerror or e}") from None
+    finally:
+        for tmp, _ in done:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return [path for path, _ in writes]
 
 
 _LANE_TEXT: list[list[str]] = []      # for each 16-bit lane of a mask, the text of each of its 65,536 values
@@ -168,29 +228,32 @@ class Tables:
 
     def save(self, path: str | os.PathLike[str]) -> list[str]:
         """Write the tables to ``path`` by its extension (``.parquet``, ``.csv`` or
-        ``.npz``) and return the paths written.
+        ``.npz``) and return the paths written.  Every file is written whole
+        or not at all: a failure or Ctrl-C leaves the files that were there.
 
-        :raises RookError: for another extension.
+        :raises RookError: for another extension, or a path that cannot be written.
         """
+        ext = check_out_path(path)
         p = os.fspath(path)
-        ext = check_out_path(p)
         if ext == ".npz":
             arrays = {f"{name}.{k}": v for name, cols in self.tables().items() for k, v in cols.items()}
-            np.savez_compressed(p, **arrays)  # type: ignore[arg-type]
-            return [p]
+
+            def npz(tmp: str) -> None:
+                with open(tmp, "wb") as f:      # a file, not a name: NumPy would add .npz to X.NPZ
+                    np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+            return write_files([(p, npz)])
         base = os.path.splitext(p)[0]
-        written = []
-        for i, which in enumerate(self.file_tables()):
-            target = p if i == 0 else f"{base}.{which}{ext}"
-            if ext == ".parquet":
-                import pyarrow.parquet as pq  # type: ignore[import-untyped]
-                pq.write_table(self.to_arrow(which), target)
-            else:
-                cols = self.file_columns(which)
-                with open(target, "w", encoding="utf-8") as f:
-                    f.write(",".join(cols) + "\n")
-                    for row in zip(*(c if isinstance(c, list) else c.tolist() for c in cols.values())):
-                        f.write(",".join("" if isinstance(x, float) and math.isnan(x) else str(x)
-                                         for x in row) + "\n")
-            written.append(target)
-        return written
+        return write_files([(p if i == 0 else f"{base}.{which}{ext}", partial(self._write_table, which, ext))
+                            for i, which in enumerate(self.file_tables())])
+
+    def _write_table(self, which: str, ext: str, target: str) -> None:
+        if ext == ".parquet":
+            import pyarrow.parquet as pq  # type: ignore[import-untyped]
+            pq.write_table(self.to_arrow(which), target)
+            return
+        cols = self.file_columns(which)
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(",".join(cols) + "\n")
+            for row in zip(*(c if isinstance(c, list) else c.tolist() for c in cols.values())):
+                f.write(",".join("" if isinstance(x, float) and math.isnan(x) else str(x)
+                                 for x in row) + "\n")

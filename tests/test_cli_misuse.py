@@ -1,0 +1,49 @@
+"""The command line used carelessly: an output it cannot write is refused
+before the run, with exit status 2 and one line, and a file it fails to
+write after the run is an error line too, never a traceback; a demo too
+large for memory prints nothing before its error."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rook_core import cli
+
+
+def rook(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rook_core", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("flag,name", [("--out", "res.csv"), ("--out", "res.parquet"), ("--report", "rep.png")])
+def test_simulate_refuses_an_output_that_is_a_folder_before_the_run(tmp_path: Path, flag: str, name: str) -> None:
+    (tmp_path / name).mkdir()
+    p = rook("simulate", "--hands", "5", "--no-progress", flag, str(tmp_path / name))
+    assert p.returncode == 2 and p.stdout == ""
+    assert "Traceback" not in p.stderr
+    assert p.stderr.strip().splitlines()[-1].startswith("rook: error: cannot write") and "it is a folder" in p.stderr
+
+
+def test_simulate_that_fails_to_write_after_the_run_says_so_in_one_line(monkeypatch, capsys, tmp_path: Path) -> None:
+    """The disk fills while the columns are written: an error line, exit 2, and
+    the file that was there is still there."""
+    out = tmp_path / "res.csv"
+    out.write_text("earlier results\n")
+
+    def full(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "replace", full)
+    assert cli.main(["simulate", "--hands", "3", "--no-progress", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "rook: error: cannot write" in err and "No space left on device" in err
+    assert out.read_text() == "earlier results\n" and os.listdir(tmp_path) == ["res.csv"]
+
+
+def test_demo_too_large_for_memory_prints_nothing_before_its_error() -> None:
+    p = rook("demo", "--hands", "1000000000000")
+    assert p.returncode == 2 and p.stdout == "", p.stdout
+    assert "rook: error: 1,000,000,000,000 hands: the results would need" in p.stderr
