@@ -34,7 +34,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import flags
@@ -763,6 +763,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `rook play | head`
         sys.stderr.close()
         return 0
+    except OSError as e:     # the system refused a read or write (a full disk, stdout on /dev/full)
+        print(f"rook: error: {e.strerror or e}" + (f": {e.filename}" if e.filename else ""), file=sys.stderr)
+        with suppress(OSError):
+            sys.stdout.close()   # (what it still held cannot be written either)
+        return 1
     except KeyboardInterrupt:  # Ctrl-C: a search under way stops within a few hundred nodes
         print("rook: interrupted", file=sys.stderr)
         return 130

@@ -47,3 +47,14 @@ def test_demo_too_large_for_memory_prints_nothing_before_its_error() -> None:
     p = rook("demo", "--hands", "1000000000000")
     assert p.returncode == 2 and p.stdout == "", p.stdout
     assert "rook: error: 1,000,000,000,000 hands: the results would need" in p.stderr
+
+
+@pytest.mark.parametrize("args", [("play", "--preset", "tournament", "--seed", "1"),
+                                  ("simulate", "--preset", "tournament", "--hands", "200",
+                                   "--agents", "random,random,random,random")])
+def test_output_the_system_refuses_to_take_is_an_error_line_with_exit_1_not_a_traceback(args: tuple[str, ...]) -> None:
+    """stdout on a full disk (/dev/full): an OSError traceback from the first print."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "rook_core", *args], stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=300)
+    assert r.returncode == 1 and r.stderr == "rook: error: No space left on device\n", r.stderr
