@@ -62,6 +62,9 @@ __all__ = ["VectorEnv"]
 PolicySpec = str | NativePolicy
 
 
+_CLOSED = "the environment is closed: build another"
+
+
 class VectorEnv:
     """``n`` tables with one learner seat each (see the module docstring).
 
@@ -93,7 +96,7 @@ class VectorEnv:
         self._opponents = seats               # (the tables call the native policies' code: keep it alive)
         self.n, self.seat = n, seat
         self.n_actions = action_count(self.variant)
-        self._core = VectorCore(rules_for(self.variant), native_policies(self.variant, seats), seat,
+        self._core: VectorCore | None = VectorCore(rules_for(self.variant), native_policies(self.variant, seats), seat,
                                 self.variant.total_points, self.variant.target, self.n_actions,
                                 float(reward_scale), n)
         self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
@@ -108,10 +111,29 @@ class VectorEnv:
         raise TypeError("a VectorEnv is neither copied nor pickled (its tables live in C): build another with "
                         "the same options and reset it with the same seed")
 
-    def _enter(self) -> None:
+    def _enter(self) -> VectorCore:
+        """Take the environment for one call; return its tables (release ``_busy`` after)."""
         if not self._busy.acquire(blocking=False):
             raise RookError("the environment is in reset() or step() in another thread: one call at a time "
                             "(give each thread its own environment)")
+        if self._core is None:
+            self._busy.release()
+            raise RookError(_CLOSED)
+        return self._core
+
+    def close(self) -> None:
+        """Free the tables (their memory is in C); a closed environment refuses
+        every call, and closing it again does nothing.
+
+        :raises RookError: while another thread is in :meth:`reset` or :meth:`step`.
+        """
+        if self._core is None:
+            return
+        self._enter()
+        try:
+            self._core, self._started = None, False
+        finally:
+            self._busy.release()
 
     def reset(self, seed: int | None = 0) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
         """Start every table (table ``i`` seeded ``seed + i``, modulo 2**64;
@@ -125,10 +147,10 @@ class VectorEnv:
         if seed is None:
             seed = random.SystemRandom().getrandbits(64)
         seeds = np.arange(self.n, dtype=np.uint64) + np.uint64(seed & M64)
-        self._enter()
+        core = self._enter()
         try:
             self._started = False
-            failed = self._core.start(seeds, self.obs, self.mask)
+            failed = core.start(seeds, self.obs, self.mask)
             if failed:
                 raise RookError(f"a native policy's action was refused at the start of tables {failed[:8]}")
             self.reward[:] = 0
@@ -151,7 +173,7 @@ class VectorEnv:
             :meth:`reset` or :meth:`step`.
         """
         if not self._started:
-            raise RookError("call reset() before step()")
+            raise RookError(_CLOSED if self._core is None else "call reset() before step()")
         given = np.asarray(actions)
         if given.shape != (self.n,):
             raise RookError(f"step takes one action per table: shape ({self.n},), not {given.shape}")
@@ -159,9 +181,9 @@ class VectorEnv:
             raise RookError(f"step takes integer action ids, not an array of {given.dtype}")
         # (an id beyond 32 bits -> -1, which the rules refuse, rather than wrapped into a legal one)
         a = np.where((given >= 0) & (given <= np.iinfo(np.int32).max), given, -1).astype(np.int32)
-        self._enter()
+        core = self._enter()
         try:
-            self._core.step(a, self.obs, self.mask, self.reward, self.done, self.error)
+            core.step(a, self.obs, self.mask, self.reward, self.done, self.error)
         finally:
             self._busy.release()
         return self.obs, self.mask, self.reward, self.done
@@ -171,13 +193,19 @@ class VectorEnv:
 
         :raises RookError: before :meth:`reset`, or for a table not in ``0 .. n-1``.
         """
-        return self._core.episode(self._table(i))
+        return self._live().episode(self._table(i))
 
     def hand_mask(self, i: int, seat: int) -> int:
         """The cards ``seat`` holds at table ``i``."""
-        return self._core.hand_mask(self._table(i), check_seat(seat))
+        return self._live().hand_mask(self._table(i), check_seat(seat))
+
+    def _live(self) -> VectorCore:
+        if self._core is None:
+            raise RookError(_CLOSED)
+        return self._core
 
     def _table(self, i: object) -> int:
+        self._live()
         if not self._started:
             raise RookError("call reset() before reading the tables")
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.n:

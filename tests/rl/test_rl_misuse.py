@@ -275,3 +275,15 @@ def test_encode_state_refuses_an_out_array_it_cannot_write_by_name(out: Any) -> 
         encode_state(h, 0, out=out)
     good = np.zeros(OBS_SIZE, dtype=np.float32)
     assert np.array_equal(encode_state(h, 0, out=good), encode_state(h, 0))
+
+
+def test_a_closed_vector_env_refuses_every_call_by_name_and_closes_twice() -> None:
+    """A VectorEnv had no close(): its C tables lived until the object went."""
+    env = VectorEnv("tournament", 3)
+    env.reset(seed=1)
+    env.close()
+    env.close()
+    for call in (lambda: env.reset(seed=1), lambda: env.step([0, 0, 0]), lambda: env.episode(0),
+                 lambda: env.hand_mask(0, 1)):
+        with pytest.raises(RookError, match="the environment is closed"):
+            call()
