@@ -276,3 +276,32 @@ def test_a_stored_move_clock_that_is_no_seconds_refuses_the_game_by_name(tmp_pat
     with _client(db) as c:
         r = c.get(f"/games/{g}")
     assert r.status_code == 500 and r.json()["game_id"] == g and "move_clock" in r.json()["error"], r.text
+
+
+def test_a_join_whose_answer_could_not_be_made_durable_leaves_the_seat_free(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat was claimed, then making it durable failed (503): the token was
+    never given, yet the seat stayed taken by it until the owner reset it."""
+    from rook_core.service.hub import Conflict, Hub
+    from rook_core.service.store import Store, StoreDamaged
+
+    store = Store(str(tmp_path / "games.sqlite"))
+    hub = Hub(store)
+    try:
+        g = hub.create({"game": "tournament", "seed": 1}, SEATS)
+        durable = store.make_durable
+        failing = [True]
+
+        def once(*args: Any, **kw: Any) -> None:
+            if failing.pop() if failing else False:
+                raise StoreDamaged("the disk is full")
+            durable(*args, **kw)
+        monkeypatch.setattr(store, "make_durable", once)
+        with pytest.raises(StoreDamaged):
+            hub.join(g, 0)
+        token = hub.join(g, 0)                        # the seat is free: taken now, by the token given
+        assert hub.view(g, token)["seat"] == 0
+        with pytest.raises(Conflict):
+            hub.join(g, 0)
+    finally:
+        hub.close()

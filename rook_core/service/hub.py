@@ -419,7 +419,15 @@ class Hub:
             if taken is not None or not self.store.claim_seat(game_id, seat, hash_token(token)):
                 raise Conflict(f"seat {seat} is taken")
             live.seats[seat] = (kind, bot, hash_token(token))
-            self.store.make_durable()
+            try:
+                self.store.make_durable()
+            except BaseException:      # the token is never given: the seat must not stay taken by it
+                live.seats[seat] = (kind, bot, None)
+                try:
+                    self.store.release_seat(game_id, seat)
+                except Exception:      # noqa: BLE001 - the store is failing; the owner's reset frees it then
+                    _log.exception("freeing seat %s of game %s after a failed join", seat, game_id)
+                raise
         return token
 
     def reset_seat(self, game_id: str, owner_token: str | None, seat: int) -> None:
