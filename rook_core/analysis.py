@@ -38,10 +38,9 @@ def perft_answer(depth: int, max_nodes: int | None = None, stop: Callable[[], ob
     ``max_nodes`` nodes (None: :meth:`HandState.perft`'s bound, ``PERFT_MAX_NODES``),
     ended early once ``stop()`` answers true."""
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
-        from ._native import PERFT_MAX_NODES
         from .hand import HandState
         h = HandState.from_position(obj)
-        return {"perft": h.perft(depth, PERFT_MAX_NODES if max_nodes is None else max_nodes, stop)}
+        return {"perft": h.perft(depth, stop=stop) if max_nodes is None else h.perft(depth, max_nodes, stop)}
     return answer
 
 

@@ -19,7 +19,7 @@ import reprlib
 from collections.abc import Iterable, Iterator
 
 from . import _layout as L
-from .errors import NotationError
+from .errors import NotationError, as_int
 
 __all__ = [
     "BIRD", "COLORS", "Card", "CardSet", "card_name", "parse_card", "parse_cards",
@@ -39,20 +39,11 @@ def _show(value: object) -> str:
     return _SHORT.repr(value)
 
 
-def _integer(value: object) -> int | None:
-    """``value`` as an int when it is an integer (an int or a NumPy integer), else
-    None: never a bool, a float or text."""
-    if isinstance(value, int):
-        return None if isinstance(value, bool) else value
-    try:
-        return operator.index(value)   # type: ignore[arg-type]
-    except TypeError:
-        return None
 
 
 def _card_id(card: object) -> int | None:
     """``card`` as a card id (an integer that names a card), else None."""
-    i = _integer(card)
+    i = as_int(card)
     return i if i in _NAMES else None
 
 
@@ -74,7 +65,7 @@ class Card(int):
     @classmethod
     def of(cls, color: int, rank: int) -> Card:
         """Return the colored card of ``color`` (0..3) and ``rank`` (1..14)."""
-        c, r = _integer(color), _integer(rank)
+        c, r = as_int(color), as_int(rank)
         if c not in COLORS or r is None or not L.MIN_RANK <= r <= L.MAX_RANK:
             raise NotationError(f"no card of color {_show(color)} and rank {_show(rank)}", (color, rank))
         return _CARDS[L.card_id(c, r)]
@@ -148,7 +139,7 @@ def parse_color(text: str | int) -> int:
     :raises NotationError: quoting ``text`` when it is not a color.
     """
     if not isinstance(text, str):
-        color = _integer(text)
+        color = as_int(text)
         if color in COLORS:
             return color
     else:
@@ -190,7 +181,7 @@ def parse_cards(cards: str | Iterable[str | int], *, deck_mask: int | None = Non
         bit = _BIT_BY_NAME.get(item) if isinstance(item, str) else None
         if bit is None:
             # an id names a card (Card says which ids do); anything else must be text
-            card = Card(item) if _integer(item) is not None else parse_card(item)  # type: ignore[arg-type]
+            card = Card(item) if as_int(item) is not None else parse_card(item)  # type: ignore[arg-type]
             bit = 1 << card
         if deck_mask is not None and not deck_mask & bit:
             raise NotationError(f"card {_show(item)} in {what} is not in this variant's deck", item)

@@ -59,20 +59,28 @@ def check_progress(progress: object) -> None:
         raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
 
 
+def as_int(x: object) -> int | None:
+    """``x`` as a Python int when it is an integer (an int or another integer
+    type, NumPy's), else None: never a bool, a float or text."""
+    if type(x) is int:       # the common case, at once
+        return x
+    if isinstance(x, bool):
+        return None
+    try:
+        return operator.index(x)   # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def int_arg(x: object, what: str) -> int:
-    """Return ``x`` as a Python int (an int or another integer type, NumPy's;
-    never a bool, a float or text).
+    """Return ``x`` as a Python int (:func:`as_int`).
 
     :raises RookError: ``what``, then what ``x`` was.
     """
-    if type(x) is int:       # the common case, at once
-        return x
-    if not isinstance(x, bool):
-        try:
-            return operator.index(x)   # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise RookError(f"{what}, not {reprlib.repr(x)}")
+    n = as_int(x)
+    if n is None:
+        raise RookError(f"{what}, not {reprlib.repr(x)}")
+    return n
 
 
 def bool_arg(x: object, what: str) -> bool:

@@ -11,7 +11,6 @@ state unchanged.
 
 from __future__ import annotations
 
-import operator
 import reprlib
 import warnings
 from collections.abc import Iterable, Mapping
@@ -22,7 +21,7 @@ from ._html import html_table
 from ._native import HandCore, check_seat, rules_for
 from .actions import Phase, action_name, parse_action, replay
 from .cards import Card, CardSet, card_name, color_name, parse_card, parse_cards, parse_color
-from .errors import IllegalActionError, NotationError, RookError, VariantError
+from .errors import IllegalActionError, NotationError, RookError, VariantError, as_int
 from .jsonio import read_document
 from .observation import Observation, TrickSeen
 from .rng import check_seed
@@ -56,13 +55,8 @@ def _number(value: object, what: str, top: int, error: type[RookError]) -> int:
     a float or text (``what`` names the argument in the error)."""
     if type(value) is int and 0 <= value <= top:    # the usual case, at once
         return value
-    try:
-        if isinstance(value, bool):
-            raise TypeError
-        n = operator.index(value)   # type: ignore[arg-type]
-    except TypeError:
-        n = -1
-    if not 0 <= n <= top:
+    n = as_int(value)
+    if n is None or not 0 <= n <= top:
         kind = "a seat 0..3" if top == 3 else "0 (seats 0 and 2) or 1 (seats 1 and 3)"
         raise error(f"{what} must be {kind}, not {reprlib.repr(value)}")
     return n

@@ -43,7 +43,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
 from ..actions import Phase
-from ..errors import IllegalActionError, RookError
+from ..errors import IllegalActionError, RookError, int_arg
 from ..game import Game
 from ..hand import HandState
 from ..rng import M64
@@ -71,9 +71,9 @@ def check_int(x: object, what: str, low: int, high: int | None = None) -> int:
 
     :raises RookError: for anything else, naming ``what``.
     """
-    n = int(x) if isinstance(x, Integral) and _is_int(x) else None
-    if n is None or n < low or high is not None and n > high:
-        want = f"an int {low}..{high}" if high is not None else f"an int >= {low}"
+    want = f"an int {low}..{high}" if high is not None else f"an int >= {low}"
+    n = int_arg(x, f"{what} must be {want}")
+    if n < low or high is not None and n > high:
         raise RookError(f"{what} must be {want}, not {x!r}")
     return n
 

@@ -44,7 +44,6 @@ discard or a lay-off is always left after it.
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Iterable
 from typing import Any, NamedTuple
@@ -52,7 +51,7 @@ from typing import Any, NamedTuple
 from .. import _layout as L
 from .._html import html_table
 from ..cards import card_name
-from ..errors import IllegalActionError, RookError
+from ..errors import IllegalActionError, RookError, as_int
 from ..jsonio import read_document
 from ..rng import check_seed, hand_seed
 from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take, parse_action, quoted
@@ -77,13 +76,8 @@ GAME_FORMAT = "rook-toonerville/1"
 def _player_number(value: object, players: int) -> int | None:
     """``value`` as a player 0..players-1 (a numpy int is taken; a bool or a
     float is not), or None when it is not one."""
-    if isinstance(value, bool):
-        return None
-    try:
-        n = operator.index(value)   # type: ignore[arg-type]
-    except TypeError:
-        return None
-    return n if 0 <= n < players else None
+    n = as_int(value)
+    return n if n is not None and 0 <= n < players else None
 
 
 class RoundEnd(NamedTuple):
