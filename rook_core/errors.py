@@ -72,13 +72,13 @@ def as_int(x: object) -> int | None:
         return None
 
 
-def int_arg(x: object, what: str) -> int:
-    """Return ``x`` as a Python int (:func:`as_int`).
+def int_arg(x: object, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    """Return ``x`` as a Python int (:func:`as_int`), ``lo`` .. ``hi`` when given.
 
     :raises RookError: ``what``, then what ``x`` was.
     """
     n = as_int(x)
-    if n is None:
+    if n is None or lo is not None and n < lo or hi is not None and n > hi:
         raise RookError(f"{what}, not {reprlib.repr(x)}")
     return n
 

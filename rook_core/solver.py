@@ -277,9 +277,7 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
         raise RookError(f"what must be 'solve', 'value' or 'bounds', not {what!r}")
     if int_arg(tolerance, "tolerance must be an int >= 0 (points)") < 0:
         raise RookError(f"tolerance must be an int >= 0 (points), not {tolerance!r}")
-    n_workers = int_arg(workers, "workers must be a positive int") if workers is not None else (os.cpu_count() or 1)
-    if n_workers < 1:
-        raise RookError(f"workers must be a positive int, not {workers!r}")
+    n_workers = int_arg(workers, "workers must be a positive int", 1) if workers is not None else (os.cpu_count() or 1)
     check_progress(progress)
     key = (tt_bytes, node_budget, time_budget)
     _give_back(key, _take_solver(key), n_workers)   # a bad budget fails here, once

@@ -105,13 +105,9 @@ cdef class SolverCore:
     def __cinit__(self, object tt_bytes=24 << 20, object node_budget=0, object generalize=True,
                   object time_budget=0.0):
         what = "tt_bytes must be an int 1 .. 2**40 (bytes of the table)"
-        tt_bytes = int_arg(tt_bytes, what)
-        if not 0 < tt_bytes <= MAX_TT_BYTES:
-            raise RookError(f"{what}, not {tt_bytes!r}")
+        tt_bytes = int_arg(tt_bytes, what, 1, MAX_TT_BYTES)
         what = "node_budget must be an int 0 .. 2**63-1 (0: no limit)"
-        node_budget = int_arg(node_budget, what)
-        if not 0 <= node_budget < 2 ** 63:
-            raise RookError(f"{what}, not {node_budget!r}")
+        node_budget = int_arg(node_budget, what, 0, 2 ** 63 - 1)
         if isinstance(time_budget, bool) or not isinstance(time_budget, numbers.Real) \
                 or not 0.0 <= time_budget < 1e9:
             raise RookError(f"time_budget must be a number of seconds >= 0, not {time_budget!r}")
@@ -312,9 +308,7 @@ cdef class SolverCore:
 
     cdef list _team(self, object workers):
         """Return this solver and workers - 1 helpers sharing its table."""
-        workers = int_arg(workers, _WORKERS)
-        if not 1 <= workers <= TEAM_MAX:
-            raise RookError(f"{_WORKERS}, not {workers!r}")
+        workers = int_arg(workers, _WORKERS, 1, TEAM_MAX)
         cdef SolverCore h
         while len(self._helpers) < workers - 1:
             h = SolverCore(1024, self.node_budget, self._generalize, self.time_budget)
@@ -482,9 +476,7 @@ cdef class SolverCore:
             self._end()
 
     def _card_bounds_now(self, position, object tolerance):
-        tolerance = int_arg(tolerance, "tolerance must be an int >= 0 (points)")
-        if tolerance < 0:
-            raise RookError(f"tolerance must be an int >= 0 (points), not {tolerance!r}")
+        tolerance = int_arg(tolerance, "tolerance must be an int >= 0 (points)", 0)
         cdef rook_dd_pos p
         cdef Rules rules = self._prepare(position, &p)
         cdef int32_t lo[64]

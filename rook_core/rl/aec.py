@@ -72,10 +72,7 @@ def check_int(x: object, what: str, low: int, high: int | None = None) -> int:
     :raises RookError: for anything else, naming ``what``.
     """
     want = f"an int {low}..{high}" if high is not None else f"an int >= {low}"
-    n = int_arg(x, f"{what} must be {want}")
-    if n < low or high is not None and n > high:
-        raise RookError(f"{what} must be {want}, not {x!r}")
-    return n
+    return int_arg(x, f"{what} must be {want}", low, high)
 
 
 def check_seat(seat: object) -> int:

@@ -62,10 +62,7 @@ def check_workers(workers: object) -> int:
 
     :raises RookError: for anything else, naming it.
     """
-    n = int_arg(workers, f"workers must be an int 1 .. {MOST_WORKERS}")
-    if not 1 <= n <= MOST_WORKERS:
-        raise RookError(f"workers must be an int 1 .. {MOST_WORKERS}, not {n!r}")
-    return n
+    return int_arg(workers, f"workers must be an int 1 .. {MOST_WORKERS}", 1, MOST_WORKERS)
 
 
 def check_executor(executor: object) -> None:

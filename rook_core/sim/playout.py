@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from .._native import rules_for
 from ..cards import parse_color
-from ..errors import RookError, int_arg
+from ..errors import int_arg
 from ..rng import check_seed
 from ..variant import Variant, as_variant
 from .chunks import MOST_WORKERS, check_workers
@@ -43,8 +43,7 @@ def random_playouts(preset: str | Variant, n: int, *, seed: int = 0, trump: int 
         trump or number of workers.
     """
     v = as_variant(preset)
-    if (n := int_arg(n, "n must be an int >= 0")) < 0:
-        raise RookError(f"n must be an int >= 0, not {n!r}")
+    n = int_arg(n, "n must be an int >= 0", 0)
     check_seed(seed)
     check_seed(first, "first")
     t = parse_color(trump)

@@ -413,15 +413,11 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     if (hands is None) == (games is None):
         raise RookError("give exactly one of hands= and games=")
     what = f"the number of {'hands' if hands is not None else 'games'} must be an int >= 0"
-    n = int_arg(hands if hands is not None else games, what)
-    if n < 0:
-        raise RookError(f"{what}, not {n!r}")
+    n = int_arg(hands if hands is not None else games, what, 0)
     check_seed(seed)
     workers = check_workers(workers)
     hands_most = f"max_hands must be an int 1..{MOST_HANDS:,}"
-    max_hands = int_arg(max_hands, hands_most)
-    if not 1 <= max_hands <= MOST_HANDS:
-        raise RookError(f"{hands_most}, not {max_hands!r}")
+    max_hands = int_arg(max_hands, hands_most, 1, MOST_HANDS)
     duplicate = bool_arg(duplicate, "duplicate")
     if native is not None and not isinstance(native, bool):
         raise RookError(f"native must be True, False or None, not {native!r}")
@@ -445,8 +441,8 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     check_run_fits(n, mode, duplicate, all_native and native is not False)
     names = tuple(_agent_name(a) for a in agents)
     meta = {"max_hands": max_hands, "options": opts, "variant": variant}
-    if chunk is not None and (chunk := int_arg(chunk, "chunk must be a positive int")) < 1:
-        raise RookError(f"chunk must be a positive int, not {chunk!r}")
+    if chunk is not None:
+        chunk = int_arg(chunk, "chunk must be a positive int", 1)
     if all_native and native is not False:
         if executor is not None and any(isinstance(a, NativePolicy) for a in agents):
             raise RookError("a native policy is a function of this process: it cannot run on an "
