@@ -359,14 +359,15 @@ def discard_order(hand: HandState, trump: int, k: int) -> list[tuple[int, ...]]:
 
     :raises RookError: for a ``hand`` not in the nest phase (T-20), a
         ``trump`` that is no color 0..3 or a ``k`` other than an int from 0 to
-        the declarer's cards."""
+        the cards the declarer still has to bury (``hand.remaining``: a
+        discard of more is no legal discard)."""
     _is_hand(hand)
     if hand.phase != Phase.NEST:
         raise PositionError(f"discards are ordered in the nest phase (T-20), not {hand.phase.label}")
     _is_trump(trump)
-    held = hand.hand_mask(hand.seat_to_move()).bit_count()
-    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= held:
-        raise RookError(f"k must be an int 0..{held} (the cards to bury, T-20), not {k!r}")
+    due = hand.remaining
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= due:
+        raise RookError(f"k must be an int 0..{due} (the cards still to bury, T-20), not {k!r}")
     options = _options(hand, trump, k)
     keys = [_looks_cheap(hand, trump, o) for o in options]
     looks = sorted(range(len(options)), key=lambda i: keys[i])
@@ -401,18 +402,25 @@ def play_after(hand: HandState, trump: int, discard: tuple[int, ...]) -> HandSta
     :raises PositionError: as :func:`nest_decision`, for a ``trump`` other
         than the one already named (T-7: trump before the nest), or a
         ``discard`` that does not start the play.
-    :raises RookError: for a ``trump`` that is no color 0..3 or a
-        ``discard`` that is not a list of card ids.
+    :raises RookError: for a ``trump`` that is no color 0..3, a
+        ``discard`` that is not a list of card ids, or one of another number
+        of cards than are still to bury (T-20: one more would be played to
+        the first trick where the declarer leads it).
     :raises IllegalActionError: for a card the declarer may not bury (T-20, H-4)."""
     _at_decision(hand)
     _is_trump(trump)
     if hand.trump is not None and trump != hand.trump:
         raise PositionError(f"trump was named {color_name(hand.trump)} before the nest (T-7), "
                             f"not {color_name(trump)}")
-    if isinstance(discard, (str, bytes)) or not isinstance(discard, Iterable) \
-            or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 64 for c in discard):
+    if isinstance(discard, (str, bytes)) or not isinstance(discard, Iterable):
         raise RookError(f"discard must be a list of card ids 0..63, not {discard!r}")
     discard = tuple(discard)
+    if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 64 for c in discard):
+        raise RookError(f"discard must be a list of card ids 0..63, not {discard!r}")
+    due = hand.variant.nest_size if hand.phase == Phase.TRUMP else hand.remaining   # H-3: none buried yet
+    if len(discard) != due:
+        raise RookError(f"discard must be the {due} card(s) still to bury (T-20), not {len(discard)}: "
+                        f"{list(discard)!r}")
     if hand.phase == Phase.TRUMP:     # H-3: trump, then the discard
         hand = _trump_named(hand, trump)
     return _play_state(hand, discard, trump)
@@ -541,11 +549,14 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
         that passes cards after the nest (T-22: the hands of the play are not
         known then).
     :raises RookError: for a ``hand`` that is no HandState, or bad
-        ``workers``, ``time_limit`` or ``progress``.
+        ``workers``, ``tt_bytes``, ``time_limit`` or ``progress``.
     """
     declarer, k, starts = _check(hand)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
+    if isinstance(tt_bytes, bool) or not isinstance(tt_bytes, int) or not 1 <= tt_bytes <= 2**40:
+        # (the solver checks it too, but a time limit compares it first)
+        raise RookError(f"tt_bytes must be an int 1 .. 2**40 (bytes of the table), not {tt_bytes!r}")
     check_time_limit(time_limit)
     check_progress(progress)
     lock = threading.Lock()
