@@ -41,7 +41,7 @@ from .variant import Variant, as_variant
 if TYPE_CHECKING:
     from .hand import HandState
 
-__all__ = ["BidOdds", "bid_odds", "declared_at_lowest", "play_position"]
+__all__ = ["BidOdds", "bid_odds", "check_worlds", "declared_at_lowest", "play_position"]
 
 
 @dataclass(frozen=True)
@@ -243,6 +243,29 @@ class BidOdds:
         return "\n".join(lines)
 
 
+MOST_WORLDS = 100_000       # the most worlds of one call of bid_odds
+POSITIONS_AT_ONCE = 2048    # the play positions bid_odds deals and solves at a time (about 8 KiB each)
+
+
+def check_worlds(worlds: object) -> int:
+    """Return ``worlds`` if it is a count of worlds :func:`bid_odds` takes (1 .. :data:`MOST_WORLDS`).
+
+    :raises RookError: naming it."""
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= MOST_WORLDS:
+        raise RookError(f"worlds must be an int 1..{MOST_WORLDS}, not {worlds!r}")
+    return worlds
+
+
+def _counted(progress: Callable[[int, int], None] | None, before: int,
+             total: int) -> Callable[[int, int], None] | None:
+    """``progress`` of one batch of searches, counting the ``before`` done in
+    the batches before it, out of ``total``."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda done, _n: report(before + done, total)
+
+
 def declared_at_lowest(v: Variant, seat: int, hands: Sequence[int], nest: int) -> HandState:
     """The deal with ``seat`` as declarer at the lowest bid: it speaks
     first (the dealer sits at its right) and the others pass (T-3 .. T-5)."""
@@ -280,21 +303,27 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
 
     ``node_budget`` and ``time_budget`` bound each search (a world whose
     search runs out keeps the bounds it proved: see :class:`BidOdds`); ``progress(done, total)`` is
-    called as the ``worlds * len(trumps)`` searches finish.  Ctrl-C stops
-    the searches and raises KeyboardInterrupt.
+    called as the ``worlds * len(trumps)`` searches finish.  ``workers``
+    (1 .. :data:`~rook_core.sim.chunks.MOST_WORKERS`, as ``rook odds
+    --workers``) threads each keep a solver's table.  The worlds are dealt
+    and solved :data:`POSITIONS_AT_ONCE` positions at a time, so the memory
+    does not grow with ``worlds``.  Ctrl-C stops the searches and raises
+    KeyboardInterrupt.
 
     :raises NotationError: for a bad or foreign card.
-    :raises RookError: for a hand of the wrong size, a bad count, seed or
-        ``progress``, or ``trumps`` that are not distinct colors 0..3.
+    :raises RookError: for a hand of the wrong size, a bad count, seed,
+        ``workers`` or ``progress``, or ``trumps`` that are not distinct
+        colors 0..3.
     """
     from .bots.heuristic import HeuristicAgent
     from .rng import check_seed
+    from .sim.chunks import check_workers
     v = as_variant(variant)
     mine = parse_cards(hand, deck_mask=v.deck_mask, what="hand")
     if mine.bit_count() != v.hand_size:
         raise RookError(f"the hand has {mine.bit_count()} cards; {v.name} deals {v.hand_size} (T-2)")
-    if isinstance(worlds, bool) or not isinstance(worlds, int) or not 1 <= worlds <= 100_000:
-        raise RookError(f"worlds must be an int 1..100000, not {worlds!r}")
+    check_worlds(worlds)
+    workers = check_workers(workers)
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):   # 1.0 and True are no seats
         raise RookError(f"seat must be an int 0..3, not {seat!r}")
     asked = tuple(trumps) if isinstance(trumps, Iterable) and not isinstance(trumps, (str, bytes)) else ()
@@ -307,33 +336,43 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
     rng = random.Random(seed)
     unseen = [c for c in range(64) if v.deck_mask >> c & 1 and not mine >> c & 1]
     agents = [HeuristicAgent(v, s) for s in range(4)]
-    positions: list[HandState] = []
     keys: list[tuple[int, int]] = []     # (trump, the nest points the declarer's team holds)
+    values: list[int | tuple[int, int] | None] = []   # a value, the bounds a budget left, or None
     team = seat % 2
-    for _ in range(worlds):
-        rng.shuffle(unseen)
-        hands, k = [0, 0, 0, 0], 0
-        for s in range(4):
-            if s == seat:
-                hands[s] = mine
-                continue
-            for c in unseen[k:k + v.hand_size]:
-                hands[s] |= 1 << c
-            k += v.hand_size
-        nest = sum(1 << c for c in unseen[k:])
-        h = declared_at_lowest(v, seat, hands, nest)
-        for t in trumps:
-            p = play_position(h, t, agents)
-            positions.append(p)
-            keys.append((t, p.nest_points if v.nest_to == "declarer" else 0))
     # Only the declaring team's points from min_bid - 1 (not made) to
     # max_bid matter: each search is windowed to them, about 2.5x cheaper
     # than the exact value (tournament).
     lo, hi = v.min_bid - 1, v.max_bid
-    windows = [(lo - held, hi - held) if team == 0 else (v.total_points - hi, v.total_points - lo)
-               for _, held in keys]
-    values = solve_many(positions, workers=workers, what="value", node_budget=node_budget,
-                        time_budget=time_budget, progress=progress, windows=windows)
+    total = worlds * len(trumps)
+    per_batch = max(1, POSITIONS_AT_ONCE // len(trumps))
+    for first in range(0, worlds, per_batch):
+        positions: list[HandState] = []
+        held_of: list[int] = []
+        for _ in range(min(per_batch, worlds - first)):
+            rng.shuffle(unseen)
+            hands, k = [0, 0, 0, 0], 0
+            for s in range(4):
+                if s == seat:
+                    hands[s] = mine
+                    continue
+                for c in unseen[k:k + v.hand_size]:
+                    hands[s] |= 1 << c
+                k += v.hand_size
+            nest = sum(1 << c for c in unseen[k:])
+            h = declared_at_lowest(v, seat, hands, nest)
+            for t in trumps:
+                p = play_position(h, t, agents)
+                positions.append(p)
+                held_of.append(p.nest_points if v.nest_to == "declarer" else 0)
+                keys.append((t, held_of[-1]))
+        windows = [(lo - held, hi - held) if team == 0 else (v.total_points - hi, v.total_points - lo)
+                   for held in held_of]
+        found = solve_many(positions, workers=workers, what="value", node_budget=node_budget,
+                           time_budget=time_budget, progress=_counted(progress, len(values), total),
+                           windows=windows)
+        # an error holds its traceback, and with it the position: keep only what it proved
+        values += [x if isinstance(x, int) else (x.lo, x.hi) if isinstance(x, BudgetExceeded) else None
+                   for x in found]
     samples: dict[int, list[int | None]] = {t: [] for t in trumps}
     bounds: dict[int, list[tuple[int, int]]] = {t: [] for t in trumps}
 
@@ -346,9 +385,9 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
             x = declarers(value, held)
             samples[t].append(x)
             bounds[t].append((x, x))
-        else:    # stopped by a budget: keep what it proved, a RookError of another kind proves nothing
+        else:    # stopped by a budget: keep what it proved, a RookError of another kind (None) proves nothing
             samples[t].append(None)
-            b = (value.lo, value.hi) if isinstance(value, BudgetExceeded) else (0, v.total_points)
+            b = (0, v.total_points) if value is None else value
             ends = sorted((declarers(b[0], held), declarers(b[1], held)))
             bounds[t].append((ends[0], ends[1]))
     return BidOdds(v, seat, mine, worlds, seed, samples, bounds)

@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
-from rook_core import HandState, RookError, Variant
+from rook_core import HandState, RookError, Variant, odds
 from rook_core.actions import Phase
 from rook_core.nest import best_looking_discards, discard_order, nest_decision, play_after
+from rook_core.odds import bid_odds
+from rook_core.sim.studies import odds_many
 
 BASE: dict[str, Any] = dict(ranks=tuple(range(9, 15)), hand_size=5, nest_size=5,
                             counters=((10, 10), (14, 10), ("Rook", 20)), min_bid=20, max_bid=60, bid_step=5)
@@ -79,3 +81,44 @@ def test_nest_decision_under_a_time_limit_refuses_a_bad_table_size(tt_bytes: obj
     h = _at_decision(MINI)
     with pytest.raises(RookError, match="tt_bytes must be an int"):
         nest_decision(h, tt_bytes=tt_bytes, time_limit=0.5)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ odds
+
+ODDS_HAND = ["B11", "G12", "Y12", "Y13", "Y14"]
+
+
+@pytest.mark.parametrize("workers", [257, 10**6, 2**70])
+def test_bid_odds_refuses_more_workers_than_rook_odds_takes(workers: int) -> None:
+    # each worker keeps a solver's table (24 MiB) after the call: 1,000
+    # workers used to take a gigabyte for 300 worlds
+    with pytest.raises(RookError, match="workers must be an int 1 .. 256"):
+        bid_odds(MINI, ODDS_HAND, worlds=1, trumps=(0,), workers=workers)
+
+
+def test_bid_odds_deals_and_solves_a_bounded_number_of_positions_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every world's four play positions used to be dealt before the first
+    # search: about 3 GB for the 100,000 worlds it takes
+    whole = bid_odds(MINI, ODDS_HAND, worlds=7, seed=2, trumps=(0, 2), node_budget=500)
+    sizes: list[int] = []
+    real = odds.solve_many
+
+    def solve_many(positions: list[HandState], **kw: Any) -> Any:
+        sizes.append(len(positions))
+        return real(positions, **kw)
+    monkeypatch.setattr(odds, "solve_many", solve_many)
+    monkeypatch.setattr(odds, "POSITIONS_AT_ONCE", 4)
+    seen: list[tuple[int, int]] = []
+    parts = bid_odds(MINI, ODDS_HAND, worlds=7, seed=2, trumps=(0, 2), node_budget=500,
+                     progress=lambda done, total: seen.append((done, total)))
+    assert sizes == [4, 4, 4, 2]
+    assert parts == whole and parts.to_json() == whole.to_json()
+    assert seen == [(i, 14) for i in range(1, 15)]
+
+
+@pytest.mark.parametrize("worlds", [0, "x", 1.5, True, None, 10**9])
+def test_odds_many_refuses_a_bad_count_of_worlds_before_any_hand_is_drawn(worlds: object) -> None:
+    # with no hand it answered [] silently; with hands it was found in the
+    # first chunk, on the workers, after the pool had started
+    with pytest.raises(RookError, match="worlds must be an int 1..100000"):
+        odds_many("tournament", [], worlds=worlds)  # type: ignore[arg-type]

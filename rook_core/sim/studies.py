@@ -119,11 +119,14 @@ def odds_many(variant: Variant | str, hands: Sequence[tuple[Sequence[int], int]]
     ``hands`` (card ids), in order; hand ``i`` draws its worlds from
     ``hand_seed(seed, i)``.
 
-    :raises RookError: for a bad count or seed, or a bad hand (naming it by
-        its index); every hand is read before any odds are drawn.
+    :raises RookError: for a bad count (``worlds`` too, even with no hand)
+        or seed, or a bad hand (naming it by its index); every hand is read
+        before any odds are drawn.
     """
+    from ..odds import check_worlds
     v = as_variant(variant)
     check_seed(seed)
+    check_worlds(worlds)
     items = tuple(_odds_item(v, i, h) for i, h in enumerate(_listed(hands, "hands")))
     pool, own = _pool(workers, executor, chunk, len(items), node_budget, progress)
     parts = run_chunks(partial(_odds_chunk, v, items, worlds, seed, node_budget), len(items), chunk,
