@@ -55,10 +55,14 @@ def solve_answer(budget: int, time_budget: float, at_least: int | None = None,
     ``progress``, the value is searched anytime and each step's bounds are
     reported to it (``Solver.value``).  ``solver``: the solver to search
     with, one the caller keeps so as to stop it (its own budgets hold);
-    None: a new one with these budgets."""
+    None: a new one with these budgets.
+
+    :raises RookError: for a ``solver`` that is no :class:`~rook_core.solver.Solver`."""
     from .solver import Solver
     if solver is None:
         solver = Solver(node_budget=budget, time_budget=time_budget)
+    elif not isinstance(solver, Solver):
+        raise RookError(f"solver must be a rook_core.solver.Solver or None, not {solver!r}")
 
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
         from .position import parse_position
@@ -83,7 +87,15 @@ def review_answer(budget: int, max_hands: int = 0,
     each hand's review runs inside ``searching(solver)``, a caller's
     context in which it may stop the solver from another thread
     (:meth:`Solver.stop`); the review then raises
-    :class:`~rook_core.review.ReviewStopped` with the hands it finished."""
+    :class:`~rook_core.review.ReviewStopped` with the hands it finished.
+
+    :raises RookError: for a ``max_hands`` that is no int >= 0 (0: any number)
+        or a ``searching`` that is no function."""
+    if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 0:
+        raise RookError(f"max_hands must be an int >= 0 (0: any number of hands), not {max_hands!r}")
+    if searching is not None and not callable(searching):
+        raise RookError(f"searching must be a function of the solver or None, not {searching!r}")
+
     def answer(obj: dict[str, Any]) -> dict[str, Any]:
         from .review import ReviewStopped, played_hands, review_hand, review_table_bytes
         from .solver import SearchStopped, Solver

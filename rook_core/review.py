@@ -212,6 +212,9 @@ def _has_play(h: HandState) -> bool:
     return h.declarer is not None and h.trump is not None and h.phase in (Phase.PLAY, Phase.DONE)
 
 
+_NO_CONTRACT = ("this one starts from a position (FORMATS.md), which has no declarer or bid to "
+                "review against")
+
 BIG_TABLE = 256 << 20        # the table of hands of 13 cards or more (see review_hand)
 
 
@@ -254,7 +257,8 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
     only leaves bounds.
 
     :raises RookError: for a hand whose play has not begun (thrown in, or
-        still in the bidding or the nest), or a ``solver`` given with
+        still in the bidding or the nest), one built from a position (it has
+        no declarer), a ``nest`` that is no bool, or a ``solver`` given with
         budgets or a table size.
     :raises SearchStopped: the caller stopped ``solver``.
     """
@@ -267,12 +271,16 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
     check_progress(progress)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RookError(f"workers must be a positive int, not {workers!r}")
+    if not isinstance(nest, bool):
+        raise RookError(f"nest must be True or False, not {nest!r}")
     if nest:
         from .nest import check_time_limit
         check_time_limit(nest_time_limit, "nest_time_limit")     # before the play's review, not after it
         if isinstance(nest_budget, bool) or not isinstance(nest_budget, int) or not 0 <= nest_budget < 2**63:
             raise RookError(f"nest_budget must be an int 0 .. 2**63-1 (0: no limit), not {nest_budget!r}")
     if not _has_play(h):
+        if h.start_info is not None:
+            raise RookError(f"a review needs a dealt hand with its bidding: {_NO_CONTRACT}")
         if h.is_over:
             raise RookError("a review needs a hand whose play has begun; this one was thrown in "
                             "before any card was played (T-6)")
@@ -373,8 +381,9 @@ def played_hands(document: Any) -> list[HandState]:
     /games/ID/history``: ``game``, ``seed`` and the actions with their seats),
     each with an optional ``id`` (a request's name for it, not read here).
 
-    :raises RookError: for a document of none of these forms, or an action
-        the rules refuse.
+    :raises RookError: for a document of none of these forms, a hand that
+        starts from a position (it has no declarer), or an action the rules
+        refuse.
     """
     from .game import Game
     from .hand import HandState
@@ -391,6 +400,8 @@ def played_hands(document: Any) -> list[HandState]:
     kind = document.get("format")
     if kind == "rook-hand/1":
         hands = [HandState.from_json(document)]
+        if hands[0].start_info is not None:
+            raise RookError(f"a review needs a dealt hand with its bidding: {_NO_CONTRACT}")
     elif kind == "rook-game/1":
         hands = Game.from_json(document).hands
     elif "game" in document and "seed" in document and isinstance(document.get("actions"), list):

@@ -17,8 +17,10 @@ import pytest
 
 from rook_core import HandState, RookError, Variant, odds
 from rook_core.actions import Phase
+from rook_core.analysis import review_answer, solve_answer
 from rook_core.nest import best_looking_discards, discard_order, nest_decision, play_after
 from rook_core.odds import bid_odds
+from rook_core.review import played_hands, review_hand
 from rook_core.sim.studies import odds_many
 
 BASE: dict[str, Any] = dict(ranks=tuple(range(9, 15)), hand_size=5, nest_size=5,
@@ -122,3 +124,65 @@ def test_odds_many_refuses_a_bad_count_of_worlds_before_any_hand_is_drawn(worlds
     # first chunk, on the workers, after the pool had started
     with pytest.raises(RookError, match="worlds must be an int 1..100000"):
         odds_many("tournament", [], worlds=worlds)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- review
+
+POSITION: dict[str, Any] = {"preset": "tournament", "trump": "R", "leader": 0, "trick": [],
+                            "hands": [["B6", "R5"], ["B7", "Rook"], ["B8", "R6"], ["B9", "G5"]]}
+
+
+def _played_mini(seed: int = 1) -> HandState:
+    """A hand of MINI played to its end at random (with a play)."""
+    rng = random.Random(seed)
+    while True:
+        h = HandState.deal(MINI, seed)
+        while not h.is_over:
+            h.apply(rng.choice(h.legal_actions()))
+        if h.trump is not None:
+            return h
+        seed += 1
+
+
+def test_T8_a_review_of_a_hand_from_a_position_says_it_has_no_declarer() -> None:
+    # a position played to its end was called "thrown in before any card was
+    # played (T-6)", one under way "not one in the play phase", and rook
+    # analyse answered no review of its document at all
+    h = HandState.from_position(POSITION)
+    with pytest.raises(RookError, match="starts from a position"):
+        review_hand(h)
+    while not h.is_over:
+        h.apply(h.legal_actions()[0])
+    with pytest.raises(RookError, match="starts from a position"):
+        review_hand(h)
+    with pytest.raises(RookError, match="starts from a position"):
+        played_hands(h.to_json())
+    with pytest.raises(RookError, match="starts from a position"):
+        review_answer(0)(h.to_json())
+
+
+@pytest.mark.parametrize("nest", ["yes", 1, None, "false"])
+def test_review_hand_refuses_a_nest_that_is_no_bool(nest: object) -> None:
+    # "false" used to ask for the nest review
+    with pytest.raises(RookError, match="nest must be True or False"):
+        review_hand(_played_mini(), nest=nest)  # type: ignore[arg-type]
+
+
+# -------------------------------------------------------------- analysis
+
+@pytest.mark.parametrize("max_hands", ["x", -1, 1.5, True, None])
+def test_review_answer_refuses_a_max_hands_that_is_no_count(max_hands: object) -> None:
+    # "x" raised a bare TypeError; -1 refused every document, "at most -1"
+    with pytest.raises(RookError, match="max_hands must be an int >= 0"):
+        review_answer(1000, max_hands)(_played_mini().to_json())  # type: ignore[arg-type]
+
+
+def test_review_answer_refuses_a_searching_that_is_no_function() -> None:
+    with pytest.raises(RookError, match="searching must be a function"):     # was a bare TypeError
+        review_answer(1000, searching=5)(_played_mini().to_json())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("solver", ["x", 5, object()])
+def test_solve_answer_refuses_a_solver_that_is_no_solver(solver: object) -> None:
+    with pytest.raises(RookError, match="solver must be a rook_core.solver.Solver"):   # was AttributeError
+        solve_answer(0, 0.0, solver=solver)(POSITION)  # type: ignore[arg-type]
