@@ -10,6 +10,7 @@ silently wrong answer, and no parameter makes one call's work unbounded.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -21,7 +22,7 @@ from rook_core.analysis import review_answer, solve_answer
 from rook_core.nest import best_looking_discards, discard_order, nest_decision, play_after
 from rook_core.odds import bid_odds
 from rook_core.review import played_hands, review_hand
-from rook_core.sim.studies import odds_many
+from rook_core.sim.studies import odds_many, review_many
 
 BASE: dict[str, Any] = dict(ranks=tuple(range(9, 15)), hand_size=5, nest_size=5,
                             counters=((10, 10), (14, 10), ("Rook", 20)), min_bid=20, max_bid=60, bid_step=5)
@@ -186,3 +187,13 @@ def test_review_answer_refuses_a_searching_that_is_no_function() -> None:
 def test_solve_answer_refuses_a_solver_that_is_no_solver(solver: object) -> None:
     with pytest.raises(RookError, match="solver must be a rook_core.solver.Solver"):   # was AttributeError
         solve_answer(0, 0.0, solver=solver)(POSITION)  # type: ignore[arg-type]
+
+
+def test_review_many_reads_a_document_of_bytes_as_played_hands_does() -> None:
+    # played_hands reads JSON text as str or bytes; review_many refused bytes
+    # as "not JSON data: Object of type bytes is not JSON serializable"
+    text = json.dumps(_played_mini().to_json())
+    assert review_many([text.encode()], node_budget=10_000) == review_many([text], node_budget=10_000)
+    assert len(review_many([text.encode()], node_budget=10_000)[0]) == 1
+    with pytest.raises(RookError, match="document 0 is not JSON data"):
+        review_many([b"\xff\xfe"])

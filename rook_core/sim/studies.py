@@ -69,11 +69,12 @@ def review_many(documents: Sequence[Any], *, node_budget: int = 0, workers: int 
     texts = []
     for i, d in enumerate(_listed(documents, "documents")):
         try:
-            texts.append(d if isinstance(d, str) else json.dumps(d))
+            # text as played_hands reads it (bytes too), anything else as the JSON data it holds
+            texts.append(d if isinstance(d, str) else d.decode() if isinstance(d, bytes) else json.dumps(d))
             played_hands(texts[-1])
         except RookError as e:     # (a ValueError too)
             raise RookError(f"document {i}: {e}") from None
-        except (TypeError, ValueError, RecursionError) as e:
+        except (TypeError, ValueError, RecursionError) as e:    # (UnicodeDecodeError too)
             raise RookError(f"document {i} is not JSON data: {e}") from None
     pool, own = _pool(workers, executor, chunk, len(texts), node_budget, progress)
     parts = run_chunks(partial(_review_chunk, tuple(texts), node_budget), len(texts), chunk, pool, own,
