@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ._layout import COLOR_NAMES
 from .actions import BID, PASS, TRUMP, Phase
 from .cards import CardSet, color_name, parse_cards
-from .errors import RookError, check_progress
+from .errors import RookError, check_progress, int_arg
 from .intervals import wilson
 from .solver import BudgetExceeded, solve_many
 from .variant import Variant, as_variant
@@ -244,6 +244,7 @@ class BidOdds:
 
 
 MOST_WORLDS = 100_000       # the most worlds of one call of bid_odds
+MOST_WORKERS = 256          # its most threads (each keeps a solver's table): sim.chunks.MOST_WORKERS, a layer up
 POSITIONS_AT_ONCE = 2048    # the play positions bid_odds deals and solves at a time (about 8 KiB each)
 
 
@@ -304,8 +305,8 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
     ``node_budget`` and ``time_budget`` bound each search (a world whose
     search runs out keeps the bounds it proved: see :class:`BidOdds`); ``progress(done, total)`` is
     called as the ``worlds * len(trumps)`` searches finish.  ``workers``
-    (1 .. :data:`~rook_core.sim.chunks.MOST_WORKERS`, as ``rook odds
-    --workers``) threads each keep a solver's table.  The worlds are dealt
+    (1 .. :data:`MOST_WORKERS`, as ``rook odds --workers``) threads each
+    keep a solver's table.  The worlds are dealt
     and solved :data:`POSITIONS_AT_ONCE` positions at a time, so the memory
     does not grow with ``worlds``.  Ctrl-C stops the searches and raises
     KeyboardInterrupt.
@@ -317,13 +318,12 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
     """
     from .bots.heuristic import HeuristicAgent
     from .rng import check_seed
-    from .sim.chunks import check_workers
     v = as_variant(variant)
     mine = parse_cards(hand, deck_mask=v.deck_mask, what="hand")
     if mine.bit_count() != v.hand_size:
         raise RookError(f"the hand has {mine.bit_count()} cards; {v.name} deals {v.hand_size} (T-2)")
     check_worlds(worlds)
-    workers = check_workers(workers)
+    workers = int_arg(workers, f"workers must be an int 1 .. {MOST_WORKERS}", 1, MOST_WORKERS)
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):   # 1.0 and True are no seats
         raise RookError(f"seat must be an int 0..3, not {seat!r}")
     asked = tuple(trumps) if isinstance(trumps, Iterable) and not isinstance(trumps, (str, bytes)) else ()

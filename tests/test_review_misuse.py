@@ -22,6 +22,7 @@ from rook_core.analysis import review_answer, solve_answer
 from rook_core.nest import best_looking_discards, discard_order, nest_decision, play_after
 from rook_core.odds import bid_odds
 from rook_core.review import played_hands, review_hand
+from rook_core.sim.chunks import MOST_WORKERS
 from rook_core.sim.studies import odds_many, review_many
 
 BASE: dict[str, Any] = dict(ranks=tuple(range(9, 15)), hand_size=5, nest_size=5,
@@ -97,6 +98,7 @@ def test_bid_odds_refuses_more_workers_than_rook_odds_takes(workers: int) -> Non
     # workers used to take a gigabyte for 300 worlds
     with pytest.raises(RookError, match="workers must be an int 1 .. 256"):
         bid_odds(MINI, ODDS_HAND, worlds=1, trumps=(0,), workers=workers)
+    assert odds.MOST_WORKERS == MOST_WORKERS      # the CLI's bound, kept a layer down
 
 
 def test_bid_odds_deals_and_solves_a_bounded_number_of_positions_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
