@@ -38,8 +38,8 @@ help texts, as the commands print them.
 A bad value stops a command before any work starts, with exit status 2 and
 one line that names the flag and what it takes (after the usage when the
 flag's type refuses it). The files named by `--out`, `--report`, `--plot`
-and `--db` are checked first too: their folder must exist and their suffix
-must be one the command writes. A read or write the system refuses on the
+and `--db` are checked first too: their folder must exist, and the first
+three must have a suffix the command writes. A read or write the system refuses on the
 way (a full disk) ends the command with exit status 1 and one line,
 `rook: error:` and the system's reason.
 
