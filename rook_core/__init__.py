@@ -10,15 +10,16 @@ from ._native import Rules, rules_for
 from ._version import __version__
 from .actions import Phase, action_name, parse_action
 from .cards import BIRD, Card, CardSet, card_name, parse_card, parse_cards
-from .errors import IllegalActionError, NotationError, PositionError, RookError, VariantError
+from .errors import BotActionError, BotError, IllegalActionError, NotationError, PositionError, RookError, VariantError
 from .game import Game
 from .hand import HandState
 from .variant import PRESETS, SEED_PRESETS, Variant, get_preset
 
 __all__ = [
     "__version__",
-    "BIRD", "Card", "CardSet", "Game", "HandState", "IllegalActionError", "NotationError", "PRESETS",
-    "Phase", "PositionError", "RookError", "Rules", "SEED_PRESETS", "Variant", "VariantError",
+    "BIRD", "BotActionError", "BotError", "Card", "CardSet", "Game", "HandState", "IllegalActionError",
+    "NotationError", "PRESETS", "Phase", "PositionError", "RookError", "Rules", "SEED_PRESETS", "Variant",
+    "VariantError",
     "action_name", "card_name", "get_preset", "parse_action", "parse_card", "parse_cards",
     "rules_for",
 ]

@@ -38,7 +38,7 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import flags
-from .errors import RookError
+from .errors import BotError, RookError
 from .jsonio import json_line
 from .service.limits import Limits
 from .text import fmt_hand, show_solution
@@ -757,6 +757,9 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
             play_game_log(args.preset, args.seed, agents, args.max_hands, sys.stdout)
             return 0
+    except BotError as e:    # a bot that failed during the run, not a bad argument
+        print(f"rook: error: {_one_line(str(e))}", file=sys.stderr)
+        return 1
     except RookError as e:
         print(f"rook: error: {_one_line(str(e))}", file=sys.stderr)
         return 2

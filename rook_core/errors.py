@@ -49,6 +49,38 @@ class PositionError(RookError):
     """A trick-play position (FORMATS.md) whose fields are not consistent."""
 
 
+class BotError(RookError):
+    """A bot that failed while it played: an outside program that could not
+    start, ended, answered something that is not an action or did not
+    answer in time, or a bot that raised.  ``bot`` names the bot and
+    ``seat`` its seat (None when not known); the message names both.  The
+    ``rook`` command ends with exit status 1 on it, as on any failure during
+    a run, not 2 as on a bad argument."""
+
+    def __init__(self, message: str, bot: str | None = None, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.bot = bot
+        self.seat = seat
+
+    def details(self) -> dict[str, object]:
+        return {k: v for k, v in (("bot", self.bot), ("seat", self.seat)) if v is not None}
+
+
+class BotActionError(IllegalActionError, BotError):
+    """An action a bot chose in a run that the rules refuse: an
+    :class:`IllegalActionError` (``rule``, ``action``) that is also a
+    :class:`BotError` (``bot``, ``seat``)."""
+
+    def __init__(self, message: str, rule: str | None = None, action: int | None = None,
+                 bot: str | None = None, seat: int | None = None) -> None:
+        super().__init__(message, rule, action)
+        self.bot = bot
+        self.seat = seat
+
+    def details(self) -> dict[str, object]:
+        return {**IllegalActionError.details(self), **BotError.details(self)}
+
+
 def check_progress(progress: object) -> None:
     """Refuse a ``progress`` that is neither None nor callable (the long
     calls of the simulator, the odds, the reviews and the nest decision).

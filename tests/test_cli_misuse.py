@@ -6,6 +6,7 @@ large for memory prints nothing before its error."""
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -58,3 +59,21 @@ def test_output_the_system_refuses_to_take_is_an_error_line_with_exit_1_not_a_tr
         r = subprocess.run([sys.executable, "-m", "rook_core", *args], stdout=full, stderr=subprocess.PIPE,
                            text=True, timeout=300)
     assert r.returncode == 1 and r.stderr == "rook: error: No space left on device\n", r.stderr
+
+
+@pytest.mark.parametrize("program,what", [
+    ("import sys; sys.exit(3)", "ended (exit status 3;"),
+    ("import sys; [print('garbage', flush=True) for line in sys.stdin]", "answered 'garbage', not JSON"),
+    ("import time; time.sleep(60)", "gave no answer within 0.5 s"),
+])
+def test_simulate_with_an_outside_bot_that_fails_ends_with_exit_1_naming_the_bot_and_seat(
+        program: str, what: str) -> None:
+    """An --engine program that crashes, answers garbage or is silent is a
+    failure during the run: exit status 1 (not 2, a bad argument's) and one
+    line naming the bot, its seat and what it did."""
+    engine = f"bad={shlex.quote(sys.executable)} -c {shlex.quote(program)}"
+    p = rook("simulate", "--hands", "2", "--no-progress", "--engine", engine, "--engine-timeout", "0.5",
+             "--agents", "heuristic,bad,heuristic,heuristic")
+    assert p.returncode == 1 and p.stdout == "", (p.returncode, p.stderr)
+    assert "Traceback" not in p.stderr and len(p.stderr.splitlines()) == 1, p.stderr
+    assert p.stderr.startswith("rook: error: hand 0: bot 'bad' at seat 1 " + what), p.stderr

@@ -41,7 +41,10 @@ flag's type refuses it). The files named by `--out`, `--report`, `--plot`
 and `--db` are checked first too: their folder must exist, and the first
 three must have a suffix the command writes. A read or write the system refuses on the
 way (a full disk) ends the command with exit status 1 and one line,
-`rook: error:` and the system's reason.
+`rook: error:` and the system's reason; so does a bot that fails during a
+`rook simulate` run (an `--engine` program that ends, answers garbage or
+stays silent past `--engine-timeout`), and the line names the bot and its
+seat.
 
 """
 

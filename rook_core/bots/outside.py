@@ -32,8 +32,8 @@ standard error, which it shares with this process.  A program that cannot
 start, answers anything else (a line that is not such JSON, a second line
 for one request, a line before it was asked, a line longer than 1 MiB),
 ends, closes its output or says nothing within ``timeout`` seconds stops
-the simulation with a :class:`~rook_core.errors.RookError` that names the
-bot and what it did; that program (with whatever it started) is then
+the simulation with a :class:`~rook_core.errors.BotError` that names the
+bot, its seat and what it did; that program (with whatever it started) is then
 killed, and the next decision of its seat starts it again.  Threads that
 share a bot take turns with each seat's program.  Each program
 runs in a process group of its own, and those still running end, after a
@@ -69,7 +69,7 @@ from functools import partial
 from typing import Any
 
 from ..actions import parse_action
-from ..errors import NotationError, RookError
+from ..errors import BotError, NotationError, RookError
 from ..variant import PRESETS, Variant
 from .agents import Agent, make_agent
 
@@ -87,22 +87,26 @@ class BotFactory:
     def agent(self, variant: Variant, seed: int) -> Agent:
         a = self.make(variant, seed)
         if not callable(getattr(a, "act", None)):
-            raise RookError(f"bot {self.name!r}: its factory gave {a!r}, which has no act(observation)")
+            raise BotError(f"bot {self.name!r}: its factory gave {a!r}, which has no act(observation)", self.name)
         return a
 
 
-def _read_action(name: str, action: Any) -> int:
-    """An action as a bot gave it: an int of the action space or its text."""
+def _read_action(name: str, action: Any, seat: int | None = None) -> int:
+    """An action as the bot ``name`` gave it: an int of the action space or its text.
+
+    :raises BotError: naming the bot (and ``seat``, when given) for anything else.
+    """
+    who = f"bot {name!r}" + ("" if seat is None else f" at seat {seat}")
     if isinstance(action, bool):
-        raise RookError(f"bot {name!r} answered {action!r}, not an action")
+        raise BotError(f"{who} answered {action!r}, not an action", name, seat)
     if isinstance(action, int):
         return action
     if isinstance(action, str):
         try:
             return parse_action(action)
         except NotationError as e:
-            raise NotationError(f"bot {name!r} answered {action[:200]!r}: {e}", action) from None
-    raise RookError(f"bot {name!r} answered {action!r}: an action is an int or a text such as 'R14'")
+            raise BotError(f"{who} answered {action[:200]!r}: {e}", name, seat) from None
+    raise BotError(f"{who} answered {action!r}: an action is an int or a text such as 'R14'", name, seat)
 
 
 class _CallableAgent:
@@ -424,6 +428,9 @@ class EngineBot:
         with self._lock:
             return self._seats.setdefault(seat, threading.Lock())
 
+    def _who(self, seat: int) -> str:
+        return f"bot {self.name!r} at seat {seat}"
+
     def _program(self, seat: int) -> _Program:
         """The running program of ``seat``, started if there is none."""
         with self._lock:
@@ -431,9 +438,10 @@ class EngineBot:
             if p is not None and p.owner == os.getpid():
                 return p
             try:
-                p = _Program(list(self.command), f"bot {self.name!r}")
+                p = _Program(list(self.command), self._who(seat))
             except (OSError, ValueError, subprocess.SubprocessError) as e:
-                raise RookError(f"bot {self.name!r}: cannot start {_shown(self.command)}: {e}") from None
+                raise BotError(f"{self._who(seat)}: cannot start {_shown(self.command)}: {e}",
+                               self.name, seat) from None
             self._programs[seat] = p
         _track(p)
         return p
@@ -442,9 +450,9 @@ class EngineBot:
         """Send one request for ``seat`` and return the answer's action, as
         the program wrote it.
 
-        :raises RookError: naming the bot when the program cannot start,
-            answers anything but one line ``{"action": ...}``, ends, or is
-            silent past ``timeout``; its process is then ended.
+        :raises BotError: naming the bot and the seat when the program
+            cannot start, answers anything but one line ``{"action": ...}``,
+            ends, or is silent past ``timeout``; its process is then ended.
         """
         with self._seat_lock(seat):
             p = self._program(seat)
@@ -452,12 +460,14 @@ class EngineBot:
             line = (json.dumps({**request, "id": p.asked}) + "\n").encode()
             try:
                 answer = p.exchange(line, self.timeout)
-                return _answer_action(self.name, answer, p.asked)
-            except BaseException:   # an error or an interrupt: the program is out of step, end it
+                return _answer_action(p.who, answer, p.asked)
+            except BaseException as e:   # an error or an interrupt: the program is out of step, end it
                 with self._lock:
                     if self._programs.get(seat) is p:
                         del self._programs[seat]
                 _finish([p], 0.0)
+                if isinstance(e, RookError) and not isinstance(e, BotError):
+                    raise BotError(str(e), self.name, seat) from None
                 raise
 
     def close(self) -> None:
@@ -475,18 +485,19 @@ class EngineBot:
             pass
 
 
-def _answer_action(name: str, line: bytes, asked: int) -> Any:
+def _answer_action(who: str, line: bytes, asked: int) -> Any:
     """The action of a program's answer ``line`` to its request ``asked``
-    (an answer that echoes the request's ``id`` must echo that one)."""
+    (an answer that echoes the request's ``id`` must echo that one); ``who``
+    names the bot and seat in an error."""
     try:
         answer = json.loads(line.decode("utf-8", "replace"))
     except (ValueError, RecursionError):
-        raise RookError(f"bot {name!r} answered {_quote(line)}, not JSON (a program writes only its "
+        raise RookError(f"{who} answered {_quote(line)}, not JSON (a program writes only its "
                         f"answers on standard output, anything else on standard error)") from None
     if not isinstance(answer, dict) or "action" not in answer:
-        raise RookError(f"bot {name!r} answered {_quote(line)}, not {{'action': ...}}")
+        raise RookError(f"{who} answered {_quote(line)}, not {{'action': ...}}")
     if "id" in answer and (type(answer["id"]) is not int or answer["id"] != asked):
-        raise RookError(f"bot {name!r} answered {_quote(line)} to request {asked}: an answer out of step with "
+        raise RookError(f"{who} answered {_quote(line)} to request {asked}: an answer out of step with "
                         f"its requests (one line per request, echoing its id)")
     return answer["action"]
 
@@ -504,4 +515,4 @@ class _EngineAgent:
         seat = int(obs["seat"])
         action = self.bot.ask(seat, {"variant": self.variant, "seat": seat, "seed": self.seed,
                                      "observation": obs})
-        return _read_action(self.bot.name, action)
+        return _read_action(self.bot.name, action, seat)

@@ -56,7 +56,7 @@ from ..actions import Phase
 from ..bots.agents import AGENTS, Agent, act_for, make_agent
 from ..bots.outside import BotFactory, EngineBot
 from ..bots.policy import NativePolicy
-from ..errors import IllegalActionError, RookError, bool_arg, check_progress, int_arg
+from ..errors import BotActionError, BotError, IllegalActionError, RookError, bool_arg, check_progress, int_arg
 from ..game import Game
 from ..hand import HandState
 from ..rng import agent_seed, check_seed, hand_seed, hand_seeds
@@ -120,22 +120,26 @@ def _new_columns(cols: dict[str, tuple[str, str]]) -> dict[str, list[Any]]:
 
 def _apply_checked(target: HandState | Game, h: HandState, bots: list[Agent], where: str) -> None:
     """Apply the action of the seat to move in ``h`` to ``target`` (the hand or
-    its game); a refused action is re-raised saying where and who."""
+    its game).
+
+    :raises BotError: saying where, naming the seat and its bot, when the
+        bot fails (a :class:`BotActionError` for an action the rules refuse).
+    """
     seat = h.to_move
     assert seat is not None
+    name = _agent_name(getattr(bots[seat], "name", "?"))
     try:
         action = act_for(bots[seat], h, seat)
-    except RookError:
-        raise
+    except BotError as e:   # it names the bot, and the seat when it knows it
+        raise BotError(f"{where}: {e}" if e.seat is not None else f"{where}: seat {seat}: {e}",
+                       e.bot, seat) from None
     except Exception as e:  # noqa: BLE001 - an outside bot may raise anything: say where
-        raise RookError(f"{where}: seat {seat} ({_agent_name(getattr(bots[seat], 'name', '?'))}) "
-                        f"raised {type(e).__name__}: {e}") from e
+        raise BotError(f"{where}: seat {seat} ({name}) raised {type(e).__name__}: {e}", name, seat) from e
     try:
         target.apply(action)
     except IllegalActionError as e:
-        raise IllegalActionError(
-            f"{where}: seat {seat} ({_agent_name(getattr(bots[seat], 'name', '?'))}) chose "
-            f"action {action}, which the rules refuse: {e}", rule=e.rule, action=action) from None
+        raise BotActionError(f"{where}: seat {seat} ({name}) chose action {action}, which the rules refuse: {e}",
+                             rule=e.rule, action=action, bot=name, seat=seat) from None
 
 
 def _play_hand(h: HandState, bots: list[Agent], where: str) -> None:
@@ -179,8 +183,13 @@ def _bots(spec: _Spec, unit: int, copy: int) -> list[Agent]:
     for seat in range(4):
         i = (seat + copy) % 4
         a, seed = spec.agents[i], agent_seed(spec.seed, unit, seat)
-        bots.append(make_agent(a, spec.variant, seed, **spec.options[i]) if isinstance(a, str)
-                    else a.agent(spec.variant, seed))
+        if isinstance(a, str):
+            bots.append(make_agent(a, spec.variant, seed, **spec.options[i]))
+            continue
+        try:
+            bots.append(a.agent(spec.variant, seed))
+        except BotError as e:   # a factory that gave no agent
+            raise BotError(f"{spec.mode[:-1]} {unit}: seat {seat}: {e}", e.bot, seat) from None
     return bots
 
 
@@ -394,7 +403,11 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
     (same rows, slower), ``True`` refuses to run anything else.
 
     :raises RookError: for an unknown preset or agent, or a bad count.
-    :raises IllegalActionError: when an agent chooses an action the rules refuse.
+    :raises BotError: when an agent fails (an outside program that ends,
+        answers garbage or is too slow; a bot that raises), naming where,
+        the seat and the bot; a :class:`~rook_core.errors.BotActionError`
+        (an ``IllegalActionError`` too) when it chooses an action the rules
+        refuse.
     """
     variant = as_variant(preset)
     if isinstance(agents, (AbstractSet, Mapping)):
@@ -559,10 +572,10 @@ def _simulate_native(variant: Variant, agents: tuple[Any, ...], opts: dict[str, 
         copy = int(copies[i])
         agent = agents[(seat + copy) % 4]
         where = f"hand {units[i]}" if mode == "hands" else f"game {units[i]}"
-        raise IllegalActionError(
+        raise BotActionError(
             f"{where}{' (duplicate copy 1)' if copy else ''}: seat {seat} "
             f"({_agent_name(agent)}) chose action {int(col['error_action'][i])}, which the rules "
-            f"refuse", action=int(col["error_action"][i]))
+            f"refuse", action=int(col["error_action"][i]), bot=_agent_name(agent), seat=seat)
     out: dict[str, npt.NDArray[Any]] = {"unit": units, "copy": copies, "hand": numbers, "deal_seed": deal_seeds}
     for name in HAND_COLUMNS:
         if name in col:

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from rook_core import IllegalActionError, RookError, Variant
+from rook_core import BotError, IllegalActionError, RookError, Variant
 from rook_core.bots.agents import Agent, make_agent
 from rook_core.bots.outside import BotFactory, EngineBot, configured_bot, python_bot
 from rook_core.sim.simulate import simulate
@@ -155,14 +155,17 @@ def test_rook_simulate_plays_an_engine_named_on_the_command_line() -> None:
 
 def test_rook_simulate_engine_timeout_bounds_a_silent_engine() -> None:
     """``--engine-timeout`` is each outside bot's timeout: a program that never
-    answers stops the run by name after it; without --engine it is refused."""
+    answers stops the run after it, naming the bot and the seat, with exit
+    status 1 (a failure during the run, not a bad argument); without
+    --engine it is refused with exit status 2."""
     import time
     silent = f"{sys.executable} -c 'import time; time.sleep(60)'"
     base = [sys.executable, "-m", "rook_core", "simulate", "--hands", "1", "--no-progress"]
     began = time.monotonic()
     run = subprocess.run(base + ["--engine", f"quiet={silent}", "--engine-timeout", "0.5",
                                  "--agents", "quiet,random,random,random"], capture_output=True, text=True)
-    assert run.returncode == 2 and "'quiet' gave no answer within 0.5 s" in run.stderr, run.stderr
+    assert run.returncode == 1 and run.stdout == "", run.stderr
+    assert run.stderr == "rook: error: hand 0: bot 'quiet' at seat 0 gave no answer within 0.5 s\n", run.stderr
     assert time.monotonic() - began < 20 and "Traceback" not in run.stderr
     alone = subprocess.run(base + ["--engine-timeout", "5"], capture_output=True, text=True)
     assert alone.returncode == 2 and "no --engine" in alone.stderr
@@ -345,10 +348,11 @@ def test_a_program_that_ends_mid_game_stops_the_run_and_is_started_again(tmp_pat
         assert bot.ask(0, REQUEST) == 7
         pid = int(next(tmp_path.iterdir()).name)
         assert _settles(lambda: not _running(pid))
-        with pytest.raises(RookError, match=r"bot 'badbot' ended \(exit status 7"):   # not started again silently
+        # not started again silently
+        with pytest.raises(BotError, match=r"bot 'badbot' at seat 0 ended \(exit status 7"):
             bot.ask(0, REQUEST)
         assert bot.ask(0, REQUEST) == 7           # the next decision starts it again (and it ends again)
-        with pytest.raises(RookError, match=r"bot 'badbot' ended \(exit status 7"):
+        with pytest.raises(BotError, match=r"hand 0: bot 'badbot' at seat 0 ended \(exit status 7"):
             simulate("tournament", [bot, "random", "random", "random"], hands=1, seed=1)
     finally:
         bot.close()
@@ -358,9 +362,9 @@ def test_a_program_that_ends_mid_game_stops_the_run_and_is_started_again(tmp_pat
                                      [str(ROOT / "README.md")]])
 def test_a_program_that_cannot_start_is_named(command: list[str]) -> None:
     bot = EngineBot(command, "missing")
-    with pytest.raises(RookError, match="bot 'missing': cannot start") as e:
+    with pytest.raises(RookError, match="hand 0: bot 'missing' at seat 0: cannot start") as e:
         simulate("tournament", [bot, "random", "random", "random"], hands=1, seed=1)
-    assert type(e.value) is RookError
+    assert type(e.value) is BotError and (e.value.bot, e.value.seat) == ("missing", 0)
     bot.close()
 
 
@@ -397,7 +401,7 @@ def test_a_text_answer_that_is_no_action_names_the_bot() -> None:
             print('{"action": "R99"}', flush=True)
     """)
     try:
-        with pytest.raises(RookError, match="bot 'badbot' answered 'R99'"):
+        with pytest.raises(RookError, match="hand 0: bot 'badbot' at seat 0 answered 'R99'"):
             simulate("tournament", [bot, "random", "random", "random"], hands=1, seed=1)
     finally:
         bot.close()
@@ -418,7 +422,7 @@ def test_a_failed_program_and_what_it_started_leave_no_process_behind(tmp_path: 
             print(json.dumps({"action": r["observation"]["legal_actions"][0]}), flush=True)
         time.sleep(60)                     # it does not end at the end of its input
     """, str(tmp_path), timeout=0.5)
-    with pytest.raises(RookError, match="bot 'badbot' gave no answer within 0.5 s"):
+    with pytest.raises(RookError, match="bot 'badbot' at seat 0 gave no answer within 0.5 s"):
         simulate("tournament", [bot, "random", bot, "random"], hands=1, seed=1)
     pids = {tuple(f.name.split()[:2]): int(f.name.split()[2]) for f in tmp_path.iterdir()}
     assert len(pids) == 4
@@ -484,9 +488,9 @@ def test_a_failure_on_a_worker_names_the_bot_and_leaves_no_process_behind(tmp_pa
             print(answer, flush=True)
         time.sleep(60)                     # it does not end at the end of its input
     """, str(tmp_path), timeout=5, name="pooled")
-    with pytest.raises(RookError, match="bot 'pooled' answered 'oops', not JSON") as e:
+    with pytest.raises(RookError, match="bot 'pooled' at seat [02] answered 'oops', not JSON") as e:
         simulate("tournament", [bot, "random", bot, "random"], hands=16, seed=1, workers=2, chunk=2)
-    assert type(e.value) is RookError
+    assert type(e.value) is BotError and e.value.bot == "pooled" and e.value.seat in (0, 2)
     pids = [int(f.name) for f in tmp_path.iterdir()]
     assert pids and not any(Path(f"/proc/{p}").exists() for p in pids)   # ended and reaped by the workers
     bot.close()
