@@ -20,7 +20,12 @@ Episodes and rewards (``rewards=``):
   truncated with 0 for all.
 
 ``reset(seed=n)`` makes the episodes that follow reproducible: each draws its
-deal seed and dealer from a generator seeded with ``n``.
+deal seed and dealer from a generator seeded with ``n``.  ``reset`` takes no
+options (everything else is set when the environment is made):
+``options=None`` or ``{}`` is accepted, a dict with any key or anything
+that is not a dict is refused with a :class:`~rook_core.errors.RookError`
+naming it, and the environment is then as it was
+(:func:`check_reset_options`).
 
 >>> env = aec_env("tournament")
 >>> env.reset(seed=1)
@@ -34,6 +39,7 @@ from __future__ import annotations
 
 import math
 import random
+import reprlib
 from numbers import Integral, Real
 from typing import Any
 
@@ -52,8 +58,8 @@ from ..variant import Variant, as_variant
 from .encoding import OBS_SIZE, action_count, encode_state, obs_bounds, state_mask
 
 __all__ = ["EpisodeView", "MAX_HANDS", "RENDER_MODES", "RookAECEnv", "action_id", "aec_env", "check_int",
-           "check_max_hands", "check_number", "check_options", "check_rewards", "check_seat", "check_seed", "deal_for",
-           "play_random", "truncated"]
+           "check_max_hands", "check_number", "check_options", "check_reset_options", "check_rewards", "check_seat",
+           "check_seed", "deal_for", "play_random", "truncated"]
 
 REWARDS = ("hand", "game")
 RENDER_MODES = ("human", "ansi")
@@ -177,6 +183,27 @@ def check_options(reward_scale: object, render_mode: object) -> tuple[float, str
     return scale, None if render_mode is None else str(render_mode)
 
 
+def check_reset_options(options: object) -> None:
+    """Refuse the ``options`` of an environment's ``reset`` unless they are
+    None or an empty dict: the environments take no reset options (the
+    episodes come from ``seed``, everything else from the options the
+    environment was made with).
+
+    :raises RookError: for a dict with keys, naming them, or for anything
+        that is not a dict, naming its type.
+    """
+    if options is None:
+        return
+    if not isinstance(options, dict):
+        raise RookError(f"reset options must be a dict or None, not {type(options).__name__} "
+                        f"{reprlib.repr(options)}")
+    if options:
+        keys = ", ".join(reprlib.repr(k) for k in list(options)[:8]) + (", ..." if len(options) > 8 else "")
+        raise RookError(f"reset takes no options, only options=None or {{}}: unknown option(s) {keys} "
+                        f"(seed= sets the episodes; rewards, max_hands and the rest are set when the "
+                        f"environment is made)")
+
+
 class EpisodeView:
     """What the environments share: the episode being played and its text."""
 
@@ -282,7 +309,13 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
 
     # --------------------------------------------------------------- episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode; ``seed`` (an int) seeds it and those that follow.
+        ``options`` must be None or ``{}`` (:func:`check_reset_options`).
+
+        :raises RookError: for a bad seed or options; nothing changes then.
+        """
         seed = check_seed(seed)
+        check_reset_options(options)
         if seed is not None:
             self._rng = random.Random(seed)
         self._episode = deal_for(self.variant, self._rng, self.rewards_kind)

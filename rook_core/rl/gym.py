@@ -33,6 +33,11 @@ that is not an action id (None, a float, a text, an array of several) raises
 An opponent that fails (its bot raises, or the rules refuse its action) ends
 the episode with a :class:`~rook_core.errors.RookError` naming its seat.
 
+``reset(seed=n, options=None)``: ``options`` must be None or ``{}``; a dict
+with any key, or anything that is not a dict, is refused with a
+:class:`~rook_core.errors.RookError` naming it, and the environment is then
+as it was.
+
 >>> import gymnasium, rook_core.rl
 >>> env = gymnasium.make("rook_core/Tournament-v0", opponents="random")
 >>> obs, info = env.reset(seed=3)
@@ -66,6 +71,7 @@ from .aec import (
     check_max_hands,
     check_number,
     check_options,
+    check_reset_options,
     check_rewards,
     check_seat,
     check_seed,
@@ -181,7 +187,14 @@ class RookGymEnv(EpisodeView, gymnasium.Env[npt.NDArray[Any], np.int64]):
     # --------------------------------------------------------------- episode
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[npt.NDArray[Any], dict[str, Any]]:
+        """Start an episode; ``seed`` (an int) seeds it and those that follow.
+        ``options`` must be None or ``{}``: the environment takes no reset
+        options (:func:`~rook_core.rl.aec.check_reset_options`).
+
+        :raises RookError: for a bad seed or options; nothing changes then.
+        """
         seed = check_seed(seed)
+        check_reset_options(options)
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)

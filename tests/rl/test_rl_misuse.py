@@ -64,6 +64,71 @@ def test_a_seed_below_minus_2_63_is_refused_not_wrapped_onto_another_seed(make: 
     reset(np.int64(-(2**63)))
 
 
+# ---------------------------------------------------------- reset options
+_BAD_OPTIONS = [({"dealer": 2}, "unknown option.*'dealer'"), ({"seed": 1, "x": 0}, "unknown option.*'seed', 'x'"),
+                ([("dealer", 2)], "must be a dict or None, not list"), ("dealer", "must be a dict or None, not str"),
+                (0, "must be a dict or None, not int")]
+
+
+def _aec_played(seed: int = 5, k: int = 3) -> Any:
+    env = aec_env("tournament")
+    env.reset(seed=seed)
+    for _ in range(k):
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    return env
+
+
+@pytest.mark.parametrize("options,words", _BAD_OPTIONS)
+def test_aec_reset_refuses_options_it_does_not_take_by_name_and_changes_nothing(options: object, words: str) -> None:
+    """reset(options=...) used to drop the options silently; now any key, or
+    anything not a dict, is refused by name before the seed or the episode
+    is touched."""
+    env, twin = _aec_played(), _aec_played()
+    before = env.hand.clone()
+    with pytest.raises(RookError, match=words):
+        env.reset(seed=99, options=options)
+    assert env.hand == before and env.agent_selection == twin.agent_selection and env.agents == twin.agents
+    assert env._rng.getstate() == twin._rng.getstate() and env._cumulative_rewards == twin._cumulative_rewards
+    for e in (env, twin):                    # the episode under way plays on, then the generator deals the same
+        e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+        e.reset()
+    assert env.hand == twin.hand
+
+
+@pytest.mark.parametrize("options", [None, {}])
+def test_aec_reset_takes_none_or_an_empty_dict_as_no_options(options: object) -> None:
+    env, plain = aec_env("tournament"), aec_env("tournament")
+    env.reset(seed=7, options=options)  # type: ignore[arg-type]
+    plain.reset(seed=7)
+    assert env.hand == plain.hand and env.agent_selection == plain.agent_selection
+
+
+@pytest.mark.parametrize("options,words", _BAD_OPTIONS)
+def test_gym_reset_refuses_options_it_does_not_take_by_name_and_changes_nothing(options: object, words: str) -> None:
+    env, twin = (RookGymEnv("tournament", seat=1, opponents="random") for _ in range(2))
+    _, info = _stepped(env, 2)
+    _stepped(twin, 2)
+    before, np_state = env.hand.clone(), env.np_random.bit_generator.state
+    with pytest.raises(RookError, match=words):
+        env.reset(seed=99, options=options)  # type: ignore[arg-type]
+    assert env.hand == before and env.np_random.bit_generator.state == np_state
+    a = int(np.flatnonzero(info["action_mask"])[0])
+    got, want = env.step(a), twin.step(a)    # the episode under way plays on as its twin's
+    assert np.array_equal(got[0], want[0]) and got[1:4] == want[1:4]
+    assert np.array_equal(env.reset()[0], twin.reset()[0]) and env.hand == twin.hand
+
+
+def test_gym_reset_through_gymnasium_make_takes_empty_options_and_refuses_a_key() -> None:
+    import gymnasium
+    env = gymnasium.make("rook_core/Tournament-v0", opponents="random")
+    plain = RookGymEnv("tournament", opponents="random")
+    for options in (None, {}):
+        obs, _ = env.reset(seed=4, options=options)
+        assert np.array_equal(obs, plain.reset(seed=4)[0])
+    with pytest.raises(RookError, match="unknown option.*'seat'"):
+        env.reset(seed=4, options={"seat": 2})
+
+
 # ------------------------------------------------------------- Gymnasium
 def _stepped(env: RookGymEnv, k: int) -> tuple[np.ndarray, dict[str, Any]]:
     obs, info = env.reset(seed=3)
