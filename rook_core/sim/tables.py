@@ -114,35 +114,94 @@ def check_folder(path: str) -> None:
         os.unlink(probe)
 
 
+def _beside(path: str, suffix: str) -> str:
+    """A new name for a file of its own next to ``path`` (hidden, random)."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(folder, f".{name}.{secrets.token_hex(6)}{suffix}")
+
+
+def _keep_aside(path: str) -> str | None:
+    """Keep the file at ``path``, if there is one, under a backup name beside
+    it and return that name (None when there is no file): a second link to
+    it where the file system makes one, ``path`` staying in place, else
+    ``path`` renamed."""
+    if not os.path.lexists(path):
+        return None
+    backup = _beside(path, ".old")
+    try:
+        os.link(path, backup, follow_symlinks=False)
+    except (OSError, NotImplementedError):
+        os.replace(path, backup)
+    return backup
+
+
+def _put_back(path: str, backup: str | None, placed: bool) -> str | None:
+    """Put ``path`` back as it was before :func:`write_files`: from
+    ``backup``, or, when there was no file (``backup`` None), by removing the
+    new one if it was ``placed``.  Return a note for the error message when
+    that fails, else None."""
+    try:
+        if backup is None:
+            if placed:
+                os.unlink(path)
+        elif placed or not os.path.lexists(path):   # (a linked backup left ``path`` in place)
+            os.replace(backup, path)
+        else:
+            os.unlink(backup)
+    except OSError as e:
+        if backup is None:
+            return f"the new {path!r} could not be removed ({e.strerror or e})"
+        return f"{path!r} could not be put back ({e.strerror or e}): the earlier file is {backup!r}"
+    return None
+
+
 def write_files(writes: list[tuple[str, Callable[[str], None]]]) -> list[str]:
-    """Write files whole or not at all: each ``(path, write)`` has ``write(tmp)``
-    fill a new file beside ``path``; only when every one is written are they
-    moved into place, so a failure or Ctrl-C leaves what was there before.
-    Return the paths.
+    """Write files whole or not at all, and together: each ``(path, write)``
+    has ``write(tmp)`` fill a new file beside ``path``; only when every one
+    is written are they moved into place, each after the file it replaces is
+    kept aside (a second link to it, or the file renamed).  When a move
+    fails (or Ctrl-C comes), the files already moved are put back from what
+    was kept, so the files are all new or all as they were; the backups go
+    once every file is in place.  Return the paths.
 
     :raises RookError: for a path that is a folder or read-only, or what the
-        system refused, naming the path.
+        system refused, naming the path (and any file it could not put back).
     """
     for path, _ in writes:
         check_folder(path)
-    done: list[tuple[str, str]] = []
+    pending: list[tuple[str, str]] = []          # (temporary, path): written, not yet in place
+    placed: list[tuple[str, str | None]] = []    # (path, backup of the file it replaced): in place
+    notes: list[str] = []                        # what could not be put back
     try:
         for path, write in writes:
-            folder, name = os.path.split(os.path.abspath(path))
-            tmp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.part")
+            tmp = _beside(path, ".part")
             open(tmp, "xb").close()            # made as the file itself would be (the umask's mode)
-            done.append((tmp, path))
+            pending.append((tmp, path))
             write(tmp)
-        while done:
-            tmp, path = done[0]
-            os.replace(tmp, path)
-            done.pop(0)
-    except OSError as e:
-        raise RookError(f"cannot write {path!r}: {e.strerror or e}") from None
+        while pending:
+            tmp, path = pending[0]
+            backup = _keep_aside(path)
+            try:
+                os.replace(tmp, path)
+            except BaseException:
+                notes.append(_put_back(path, backup, placed=False) or "")
+                raise
+            pending.pop(0)
+            placed.append((path, backup))
+    except BaseException as e:
+        notes += [_put_back(p, b, placed=True) or "" for p, b in reversed(placed)]
+        if not isinstance(e, OSError):
+            raise
+        why = "; ".join([str(e.strerror or e), *filter(None, notes)])
+        raise RookError(f"cannot write {path!r}: {why}") from None
     finally:
-        for tmp, _ in done:
+        for tmp, _ in pending:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+    for _, backup in placed:
+        if backup is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(backup)
     return [path for path, _ in writes]
 
 
@@ -229,7 +288,9 @@ class Tables:
     def save(self, path: str | os.PathLike[str]) -> list[str]:
         """Write the tables to ``path`` by its extension (``.parquet``, ``.csv`` or
         ``.npz``) and return the paths written.  Every file is written whole
-        or not at all: a failure or Ctrl-C leaves the files that were there.
+        or not at all, and the files of one save together
+        (:func:`write_files`): a failure or Ctrl-C leaves the files that were
+        there.
 
         :raises RookError: for another extension, or a path that cannot be written.
         """

@@ -6,6 +6,7 @@ workers than a machine has."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -178,3 +179,73 @@ def test_a_saved_file_has_the_mode_a_new_file_gets(tmp_path: Path, games: SimRes
     os.umask(umask)
     path = games.save(tmp_path / "x.npz")[0]
     assert os.stat(path).st_mode & 0o777 == 0o666 & ~umask
+
+
+@pytest.mark.parametrize("existing,links,fail_on",
+                         [(e, links, k) for e in (True, False) for links in (True, False)
+                          for k in range(1, (4 if e and not links else 2) + 1)])   # each move of the save
+def test_a_pair_of_files_whose_later_move_fails_is_put_back_as_it_was(monkeypatch, tmp_path: Path, games: SimResult,
+                                                                       links: bool, fail_on: int,
+                                                                       existing: bool) -> None:
+    """A games run writes x.csv and x.games.csv.  Each new file replaces its
+    old one only once both are written; when a later move into place fails
+    (the second os.replace), x.csv used to stay new beside an old
+    x.games.csv.  Now the files moved are put back from the copies kept
+    aside: both as they were (or both absent), and no temporary or backup
+    file is left.  ``links``: the old files are kept as second links, or
+    (where the file system makes none) renamed aside, four moves in all."""
+    names = ["x.csv", "x.games.csv"]
+    old = games.save(tmp_path / "x.csv") if existing else []
+    assert sorted(os.path.basename(p) for p in old) == (sorted(names) if existing else [])
+    before = {p: Path(p).read_bytes() for p in old}
+    other = simulate("tournament", HR, games=3, seed=4)
+    real_replace = os.replace
+    calls = []
+
+    def replace(src: Any, dst: Any, **kwargs: Any) -> None:
+        calls.append((src, dst))
+        if len(calls) == fail_on:
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst, **kwargs)
+
+    def no_link(*args: Any, **kwargs: Any) -> None:
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(os, "replace", replace)
+    if not links:
+        monkeypatch.setattr(os, "link", no_link)
+    with pytest.raises(RookError, match="cannot write .*No space left on device"):
+        other.save(tmp_path / "x.csv")
+    assert sorted(os.listdir(tmp_path)) == (sorted(names) if existing else [])
+    assert {p: Path(p).read_bytes() for p in old} == before
+    calls.clear()
+    monkeypatch.setattr(os, "replace", real_replace)
+    written = other.save(tmp_path / "x.csv")          # and the normal path writes both
+    assert sorted(os.listdir(tmp_path)) == sorted(names) and len(written) == 2
+    fresh = other.save(tmp_path / "fresh.csv")
+    assert [Path(p).read_bytes() for p in written] == [Path(p).read_bytes() for p in fresh]
+    if existing:
+        assert [Path(p).read_bytes() for p in written] != [before[p] for p in old]
+
+
+def test_a_file_that_cannot_be_put_back_is_named_with_the_copy_that_keeps_it(monkeypatch, tmp_path: Path,
+                                                                               games: SimResult) -> None:
+    """The second move fails, and so does putting the first file back: the
+    error says where the earlier file is kept, and that copy is whole."""
+    old = games.save(tmp_path / "x.csv")
+    before = Path(old[0]).read_bytes()
+    other = simulate("tournament", HR, games=3, seed=4)
+    real_replace = os.replace
+    calls = []
+
+    def replace(src: Any, dst: Any, **kwargs: Any) -> None:
+        calls.append(src)
+        if len(calls) >= 2:
+            raise OSError(28, "No space left on device")
+        real_replace(src, dst, **kwargs)
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(RookError, match=r"x\.csv' could not be put back .*: the earlier file is '(.*)'") as e:
+        other.save(tmp_path / "x.csv")
+    found = re.search(r"the earlier file is '(.*)'", str(e.value))
+    assert found is not None
+    kept = found.group(1)
+    assert Path(kept).read_bytes() == before and os.path.dirname(kept) == str(tmp_path)
