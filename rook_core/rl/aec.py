@@ -22,10 +22,12 @@ Episodes and rewards (``rewards=``):
 ``reset(seed=n)`` makes the episodes that follow reproducible: each draws its
 deal seed and dealer from a generator seeded with ``n``.  ``reset`` takes no
 options (everything else is set when the environment is made):
-``options=None`` or ``{}`` is accepted, a dict with any key or anything
-that is not a dict is refused with a :class:`~rook_core.errors.RookError`
-naming it, and the environment is then as it was
-(:func:`check_reset_options`).
+``options=None`` or ``{}`` is accepted; anything that is not a dict is
+refused with a :class:`~rook_core.errors.RookError` naming its type, and
+the environment is then as it was; a dict with keys resets as without them
+and warns (``UserWarning``) naming the keys ignored, since PettingZoo's
+``api_test`` calls ``reset(seed=0, options={"options": 1})`` and an AEC
+environment must take it (:func:`check_reset_options`).
 
 >>> env = aec_env("tournament")
 >>> env.reset(seed=1)
@@ -40,6 +42,7 @@ from __future__ import annotations
 import math
 import random
 import reprlib
+import warnings
 from numbers import Integral, Real
 from typing import Any
 
@@ -183,14 +186,16 @@ def check_options(reward_scale: object, render_mode: object) -> tuple[float, str
     return scale, None if render_mode is None else str(render_mode)
 
 
-def check_reset_options(options: object) -> None:
+def check_reset_options(options: object, keys: str = "refuse") -> None:
     """Refuse the ``options`` of an environment's ``reset`` unless they are
     None or an empty dict: the environments take no reset options (the
     episodes come from ``seed``, everything else from the options the
-    environment was made with).
+    environment was made with).  ``keys="warn"``: a dict with keys gives a
+    ``UserWarning`` naming them instead (the AEC environment's, for
+    PettingZoo's ``api_test``).
 
-    :raises RookError: for a dict with keys, naming them, or for anything
-        that is not a dict, naming its type.
+    :raises RookError: for a dict with keys (under ``keys="refuse"``),
+        naming them, or for anything that is not a dict, naming its type.
     """
     if options is None:
         return
@@ -198,10 +203,12 @@ def check_reset_options(options: object) -> None:
         raise RookError(f"reset options must be a dict or None, not {type(options).__name__} "
                         f"{reprlib.repr(options)}")
     if options:
-        keys = ", ".join(reprlib.repr(k) for k in list(options)[:8]) + (", ..." if len(options) > 8 else "")
-        raise RookError(f"reset takes no options, only options=None or {{}}: unknown option(s) {keys} "
-                        f"(seed= sets the episodes; rewards, max_hands and the rest are set when the "
-                        f"environment is made)")
+        names = ", ".join(reprlib.repr(k) for k in list(options)[:8]) + (", ..." if len(options) > 8 else "")
+        why = (f"reset takes no options, only options=None or {{}}: unknown option(s) {names} (seed= sets the "
+               f"episodes; rewards, max_hands and the rest are set when the environment is made)")
+        if keys != "warn":
+            raise RookError(why)
+        warnings.warn(why + "; they are ignored", UserWarning, stacklevel=3)
 
 
 class EpisodeView:
@@ -310,12 +317,14 @@ class RookAECEnv(EpisodeView, AECEnv):  # type: ignore[misc]
     # --------------------------------------------------------------- episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode; ``seed`` (an int) seeds it and those that follow.
-        ``options`` must be None or ``{}`` (:func:`check_reset_options`).
+        ``options`` must be None or a dict, and keys in it are ignored with a
+        ``UserWarning`` naming them (:func:`check_reset_options`).
 
-        :raises RookError: for a bad seed or options; nothing changes then.
+        :raises RookError: for a bad seed or options that are not a dict;
+            nothing changes then.
         """
         seed = check_seed(seed)
-        check_reset_options(options)
+        check_reset_options(options, keys="warn")
         if seed is not None:
             self._rng = random.Random(seed)
         self._episode = deal_for(self.variant, self._rng, self.rewards_kind)

@@ -78,11 +78,11 @@ def _aec_played(seed: int = 5, k: int = 3) -> Any:
     return env
 
 
-@pytest.mark.parametrize("options,words", _BAD_OPTIONS)
-def test_aec_reset_refuses_options_it_does_not_take_by_name_and_changes_nothing(options: object, words: str) -> None:
-    """reset(options=...) used to drop the options silently; now any key, or
-    anything not a dict, is refused by name before the seed or the episode
-    is touched."""
+@pytest.mark.parametrize("options,words", _BAD_OPTIONS[2:])
+def test_aec_reset_refuses_options_that_are_not_a_dict_by_type_and_changes_nothing(options: object,
+                                                                                    words: str) -> None:
+    """reset(options=...) used to drop the options silently; now anything not
+    a dict is refused by name before the seed or the episode is touched."""
     env, twin = _aec_played(), _aec_played()
     before = env.hand.clone()
     with pytest.raises(RookError, match=words):
@@ -93,6 +93,18 @@ def test_aec_reset_refuses_options_it_does_not_take_by_name_and_changes_nothing(
         e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
         e.reset()
     assert env.hand == twin.hand
+
+
+@pytest.mark.parametrize("options,words", _BAD_OPTIONS[:2] + [({"options": 1}, "unknown option.*'options'")])
+def test_aec_reset_warns_of_the_keys_it_ignores_by_name(options: dict[str, Any], words: str) -> None:
+    """PettingZoo's api_test resets with options={"options": 1}, so the AEC
+    environment takes a dict with keys, as if it had none, and says which
+    keys it ignored (it used to drop them without a word)."""
+    env, plain = aec_env("tournament"), aec_env("tournament")
+    with pytest.warns(UserWarning, match=words):
+        env.reset(seed=7, options=options)
+    plain.reset(seed=7)
+    assert env.hand == plain.hand and env.agent_selection == plain.agent_selection
 
 
 @pytest.mark.parametrize("options", [None, {}])
