@@ -8,6 +8,7 @@ Contract(round=5, dealt=12, sets=2, runs=1, discard_out=True)
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,7 +80,7 @@ def contract_for(spec: Any) -> Contract:
     if isinstance(spec, dict):
         extra = set(spec) - {"sets", "runs"}
         if extra:
-            raise RookError(f"a contract has only 'sets' and 'runs', not {sorted(extra)}")
+            raise RookError(f"a contract has only 'sets' and 'runs', not {', '.join(sorted(map(reprlib.repr, extra)))}")
         s, r = spec.get("sets", 0), spec.get("runs", 0)
         for name, x in (("sets", s), ("runs", r)):
             if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 8:
