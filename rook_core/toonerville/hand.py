@@ -35,7 +35,7 @@ def card_points(card: int | str) -> int:
     ranks 1-9 -> 5, 10-14 -> 10, the bird -> 25.
 
     :raises NotationError: for a name that is no card, or what is neither an id nor a name."""
-    if type(card) is not int:
+    if type(card) is not int or card not in _IN_DECK:
         card = _card_id(card)
     if card == L.BIRD:
         return 25
