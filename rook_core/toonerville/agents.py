@@ -43,6 +43,7 @@ from .actions import Action, Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, 
 from .contracts import Contract, ContractResult
 from .game import ToonervilleGame, leave_problem
 from .hand import FULL_DECK, MultiHand, card_points
+from .melds import _counts as _hand_counts
 from .melds import arrange_meld, candidate_melds
 from .rules import ToonervilleRules
 from .solver import MAX_CARDS, solve_contract
@@ -66,8 +67,10 @@ def _check_rules(rules: object) -> ToonervilleRules:
 
 
 def _checked(observation: object, legal: bool) -> Mapping[str, Any]:
-    """``observation`` if it is a Toonerville player's view on their move (with
-    its legal actions when ``legal``); else a RookError that says which it is not."""
+    """``observation`` if it is a Toonerville player's view on their move: with
+    its legal actions when ``legal`` (the random bot), else with the fields
+    of :data:`_FIELDS` (the heuristic bot); else a RookError that says which
+    it is not."""
     if not isinstance(observation, Mapping) or observation.get("game") != "toonerville":
         raise RookError("a Toonerville bot acts on ToonervilleGame.observation(player), "
                         f"not {reprlib.repr(observation)}")
@@ -78,7 +81,21 @@ def _checked(observation: object, legal: bool) -> Mapping[str, Any]:
     if legal and not observation.get("legal_actions"):
         raise RookError("this bot picks among the observation's legal actions: ask for them "
                         "(observation(player, legal=True))")
+    missing = [k for k, kind in _FIELDS.items() if k not in observation or not isinstance(observation[k], kind)]
+    con = observation.get("contract")
+    if isinstance(con, Mapping) and not all(isinstance(con.get(k), int) for k in ("sets", "runs", "discard_out")):
+        missing.append("contract")
+    if missing and not legal:
+        raise RookError(f"the observation lacks its field(s) {', '.join(missing)} (or they are of the wrong "
+                        "type): a Toonerville bot acts on ToonervilleGame.observation(player)")
     return observation
+
+
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "phase": str, "hand": list, "contract": Mapping, "laid": list, "buys": list, "max_buys": int,
+    "discard_top": (str, type(None)), "taken_discard": (str, type(None)), "table": list,
+    "stock_size": int, "discard_size": int}
+"""The fields of an observation a bot reads, and their types."""
 
 
 class RandomToonervilleAgent:
@@ -120,11 +137,21 @@ def contract_value(counts: Sequence[int], sets: int, runs: int) -> int:
     windows of one color for runs among the cards left, then the birds,
     each filling one missing card (TV-4, TV-5).  At most ``3 sets + 4 runs``.
 
-    :raises RookError: for counts that are not 64 (one per card id) or a negative contract."""
-    left = list(counts)
-    if len(left) != L.N_CARD_IDS or sets < 0 or runs < 0:
+    :raises RookError: for counts that are not a hand's 64 counts (ints
+        0..5, one per card id, TV-1) or sets and runs that are not ints >= 0."""
+    if any(isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in (sets, runs)):
         raise RookError(f"contract_value takes {L.N_CARD_IDS} counts and sets, runs >= 0, "
-                        f"not {len(left)} counts, {sets} and {runs}")
+                        f"not sets {reprlib.repr(sets)} and runs {reprlib.repr(runs)}")
+    try:
+        checked = _hand_counts(counts)
+    except RookError as e:
+        raise RookError(f"contract_value takes {L.N_CARD_IDS} counts and sets, runs >= 0: {e}") from None
+    return _contract_value(checked, sets, runs)
+
+
+def _contract_value(counts: Sequence[int], sets: int, runs: int) -> int:
+    """:func:`contract_value` of counts known to be a hand's (the bot's own)."""
+    left = list(counts)
     total = 0
     if sets:
         groups = sorted((min(3, left[r] + left[16 + r] + left[32 + r] + left[48 + r]), r) for r in range(1, 15))
@@ -214,7 +241,7 @@ class HeuristicToonervilleAgent:
             return True
         plus = list(counts)
         plus[card] += 1
-        gain = contract_value(plus, con["sets"], con["runs"]) - contract_value(counts, con["sets"], con["runs"])
+        gain = _contract_value(plus, con["sets"], con["runs"]) - _contract_value(counts, con["sets"], con["runs"])
         if buying:
             return gain > 0 and sum(counts) <= 3 * con["sets"] + 4 * con["runs"] + 4
         return gain > 0
@@ -280,7 +307,7 @@ class HeuristicToonervilleAgent:
         for c in allowed:
             less = list(counts)
             less[c] -= 1
-            value = 0 if laid else contract_value(less, con["sets"], con["runs"])
+            value = 0 if laid else _contract_value(less, con["sets"], con["runs"])
             key = (value, c != L.BIRD, card_points(c), self.rng.random())
             if best is None or key > best:
                 best, choice = key, c
