@@ -13,23 +13,39 @@ rook play: toonerville, 3 players (heuristic, heuristic, heuristic), seed 2, rou
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..cards import card_name
+from ..errors import RookError
 from ..rng import agent_seed
 from .actions import Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take
 from .agents import ToonervilleAgent, make_toonerville_agent
 from .contracts import CONTRACTS
 from .game import ToonervilleGame
 from .hand import FULL_DECK
+from .melds import _counts as _hand_counts
 from .rules import ToonervilleRules
 
 __all__ = ["new_table", "write_game_log", "contract_text", "cards_text"]
 
 
+def _as_tuple(x: Any) -> tuple[Any, ...] | None:
+    """``x`` as a tuple, or None for a text or what is not a collection."""
+    if isinstance(x, (str, bytes)):
+        return None
+    try:
+        return tuple(x)
+    except TypeError:
+        return None
+
+
 def cards_text(counts: Sequence[int]) -> str:
-    """The cards of ``counts`` grouped by color, e.g. ``B: 2 7 7  R: 13  Rook``."""
+    """The cards of ``counts`` grouped by color, e.g. ``B: 2 7 7  R: 13  Rook``.
+
+    :raises RookError: unless ``counts`` are a hand's 64 counts (TV-1)."""
+    counts = _hand_counts(counts)
     groups = []
     for letter, color in zip("BGRY", range(4)):
         ranks = [str(c & 15) for c in FULL_DECK if c >> 4 == color and c != 15 for _ in range(counts[c])]
@@ -41,8 +57,14 @@ def cards_text(counts: Sequence[int]) -> str:
 
 
 def contract_text(sets: int, runs: int) -> str:
-    """``one run, two sets`` style text of a contract (TV-2)."""
-    words = ["no", "one", "two", "three", "four", "five"]
+    """``one run, two sets`` style text of a contract (TV-2); a contract has 0..8
+    of each (:func:`~rook_core.toonerville.contracts.contract_for`).
+
+    :raises RookError: for a count that is no int 0..8."""
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
+    for x in (sets, runs):
+        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < len(words):
+            raise RookError(f"a contract has 0..8 sets and runs, not {reprlib.repr(x)} (TV-2)")
     parts = []
     if runs:
         parts.append(f"{words[runs]} run{'s' if runs > 1 else ''}")
@@ -63,12 +85,17 @@ def new_table(players: int, seed: int, agents: Sequence[str], rounds: Sequence[i
 
     :raises RookError: for a bad number of players, agents or rounds.
     """
-    rules = ToonervilleRules(players=players, rounds=tuple(rounds), turn_limit=turn_limit)
+    kinds = _as_tuple(agents)
+    if kinds is None:
+        raise RookError(f"agents must be a list of Toonerville agent kinds, one per player, not "
+                        f"{reprlib.repr(agents)}")
+    round_list = _as_tuple(rounds)       # rounds that are no list go to the rules as given: their check names them
+    rules = ToonervilleRules(players=players, rounds=rounds if round_list is None else round_list,  # type: ignore[arg-type]
+                             turn_limit=turn_limit)
     game = ToonervilleGame(rules, seed)
-    bots = [make_toonerville_agent(kind, rules, agent_seed(seed, 0, p)) for p, kind in enumerate(agents)]
-    if len(bots) != players:
-        from ..errors import RookError
-        raise RookError(f"{players} players need {players} agents, not {len(bots)}")
+    if len(kinds) != rules.players:
+        raise RookError(f"{rules.players} players need {rules.players} agents, not {len(kinds)}")
+    bots = [make_toonerville_agent(kind, rules, agent_seed(seed, 0, p)) for p, kind in enumerate(kinds)]
     return game, bots
 
 
@@ -79,6 +106,9 @@ def write_game_log(players: int, seed: int, agents: Sequence[str], out: TextIO,
 
     :raises RookError: for a bad number of players, agents or rounds.
     """
+    if not callable(getattr(out, "write", None)):
+        raise RookError(f"out must be a text stream (with a write method), not {reprlib.repr(out)}")
+    agents = _as_tuple(agents) or agents     # read once: a generator too
     game, bots = new_table(players, seed, agents, rounds, turn_limit)
     w = out.write
     w(f"rook play: toonerville, {players} players ({', '.join(agents)}), seed {seed}, "
