@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from .. import _layout as L
 from ..cards import card_name
 from ..errors import RookError
-from .melds import wild_ok
+from .melds import MIN_RUN, MIN_SET, wild_ok
 
 __all__ = ["TableMeld", "fits_table"]
 
@@ -41,6 +41,12 @@ class TableMeld:
             raise RookError(f"a table meld's cards are a tuple of card ids, not {cards!r}")
         if all(c == L.BIRD for c in cards):
             raise RookError(f"a table meld holds a natural card (TV-5), not only birds: {cards!r}")
+        if isinstance(self.owner, bool) or not isinstance(self.owner, int) or self.owner < 0:
+            raise RookError(f"a table meld's owner is a player 0, 1, ..., not {self.owner!r}")
+        if self.kind and not _in_table_order(self.kind, cards):
+            raise RookError(f"{' '.join(card_name(c) for c in cards)} is not a {self.kind} in table order "
+                            "(a set: three cards or more of one rank; a run: four or more of one color, one "
+                            "a rank from its lowest up, a bird's place the card it stands for; TV-4)")
 
     def lowest_rank(self) -> int:
         """The rank of a run's first card (its birds count by their place)."""
@@ -100,6 +106,19 @@ class TableMeld:
 
     def text(self) -> str:
         return " ".join(card_name(c) for c in self.cards)
+
+
+def _in_table_order(kind: str, cards: tuple[int, ...]) -> bool:
+    """Whether ``cards`` are a ``kind`` meld as the table holds one (TV-4): a set
+    of three cards or more whose naturals share a rank; a run of four or more
+    whose naturals share a color and stand each on its rank, counted from the
+    run's lowest rank, within 1..14."""
+    nat = [(i, c) for i, c in enumerate(cards) if c != L.BIRD]
+    if kind == "set":
+        return len(cards) >= MIN_SET and len({L.rank_of(c) for _, c in nat}) == 1
+    lo = L.rank_of(nat[0][1]) - nat[0][0]
+    return (MIN_RUN <= len(cards) and lo >= L.MIN_RANK and lo + len(cards) - 1 <= L.MAX_RANK
+            and len({L.color_of(c) for _, c in nat}) == 1 and all(L.rank_of(c) == lo + i for i, c in nat))
 
 
 def fits_table(card: int, table: list[TableMeld], max_wild_fraction: float) -> bool:
