@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, fields
 from fractions import Fraction
 from typing import Any
 
-from ..errors import VariantError
+from ..errors import VariantError, as_int
 from ..jsonio import read_object
 
 __all__ = ["ToonervilleRules"]
@@ -53,6 +53,12 @@ class ToonervilleRules:
     def __post_init__(self) -> None:
         def is_int(x: object) -> bool:
             return isinstance(x, int) and not isinstance(x, bool)
+        for name in ("players", "max_buys", "turn_limit"):       # a NumPy int is taken, as a Python int
+            value = as_int(getattr(self, name))
+            if value is not None:
+                object.__setattr__(self, name, value)
+        if isinstance(self.rounds, (list, tuple)):
+            object.__setattr__(self, "rounds", tuple(r if as_int(r) is None else as_int(r) for r in self.rounds))
         if not is_int(self.players) or not 3 <= self.players <= 5:
             raise VariantError(f"Toonerville is for 3 to 5 players, not {self.players!r} (TV-1)")
         if not is_int(self.max_buys) or self.max_buys < 0:
