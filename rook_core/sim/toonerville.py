@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import reprlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -190,7 +191,15 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
 
 
 def format_toonerville_summary(summary: dict[str, Any]) -> str:
-    """The summary of :meth:`ToonervilleSimResult.summary` as a table for a person."""
+    """The summary of :meth:`ToonervilleSimResult.summary` as a table for a person.
+
+    :raises RookError: for what is no such summary."""
+    need = ["games", "rounds", "seed", "turns_per_round", "rounds_at_turn_limit", "agents"]
+    if not isinstance(summary, dict) or any(k not in summary for k in need) \
+            or not isinstance(summary["agents"], list) \
+            or any(f"player_{p}" not in summary for p in range(len(summary["agents"]))):
+        raise RookError("format_toonerville_summary takes ToonervilleSimResult.summary(), not "
+                        f"{reprlib.repr(summary)}")
     def ci(x: Sequence[float], pct: bool = False) -> str:
         m, lo, hi = x
         if pct:
