@@ -145,6 +145,18 @@ def list_arg(items: object, what: str) -> list[Any]:
     raise RookError(f"{what} must be an iterable (a list, a generator), not {reprlib.repr(items)}")
 
 
+def as_tuple(x: Any) -> tuple[Any, ...] | None:
+    """``x`` read once as a tuple (a list, a generator: any iterable), or
+    None for a text or what is not a collection (for the caller's own
+    message)."""
+    if isinstance(x, (str, bytes)):
+        return None
+    try:
+        return tuple(x)
+    except TypeError:
+        return None
+
+
 def missing_extra(what: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:
     """The error for ``what`` imported without the packages of the optional
     ``extra`` (``error``: the failed import's own error, whose module it names)."""

@@ -114,3 +114,25 @@ def doubled_at_address(base: Any, address: int, tag: str) -> Any:
         if id(rules.rules_for(made)) == address:
             break
     return made
+
+
+# A small variant's fields for quick searches (five cards a hand, ranks 9..14):
+# the tests of the analyses' misuse build their variants on them.
+MINI_FIELDS: dict[str, Any] = dict(ranks=tuple(range(9, 15)), hand_size=5, nest_size=5,
+                                   counters=((10, 10), (14, 10), ("Rook", 20)), min_bid=20, max_bid=60, bid_step=5)
+
+
+def played_to_end(variant: Any, seed: int = 1) -> Any:
+    """A hand of ``variant`` played to its end at random, with a play: the
+    first seed from ``seed`` whose bidding was not all passes."""
+    import random
+
+    from rook_core import HandState
+    rng = random.Random(seed)
+    while True:
+        h = HandState.deal(variant, seed)
+        while not h.is_over:
+            h.apply(rng.choice(h.legal_actions()))
+        if h.trump is not None:
+            return h
+        seed += 1

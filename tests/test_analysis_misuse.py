@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 import pytest
-from _support import random_nest
+from _support import MINI_FIELDS, played_to_end, random_nest
 
 from rook_core import Game, HandState, RookError, Variant
 from rook_core.actions import Phase
@@ -27,8 +27,7 @@ from rook_core.odds import bid_odds
 from rook_core.review import review_game, review_hand
 from rook_core.variant import PRESETS
 
-BASE: dict[str, Any] = dict(ranks=tuple(range(9, 15)), hand_size=5, nest_size=5,
-                            counters=((10, 10), (14, 10), ("Rook", 20)), min_bid=20, max_bid=60, bid_step=5)
+BASE = MINI_FIELDS
 MINI = Variant(name="mini", **BASE)
 TRUMP_FIRST = Variant(name="mini-trump-first", **BASE, post_bid_order=("trump", "nest"))
 
@@ -37,17 +36,6 @@ def _at_nest(variant: Variant = MINI, seed: int = 1) -> HandState:
     """A hand of ``variant`` at the declarer's nest decision (T-20), the bidding at random."""
     return random_nest(variant, seed)
 
-
-def _played(seed: int = 1) -> HandState:
-    """A hand of MINI played to its end at random (with a play)."""
-    rng = random.Random(seed)
-    while True:
-        h = HandState.deal(MINI, seed)
-        while not h.is_over:
-            h.apply(rng.choice(h.legal_actions()))
-        if h.trump is not None:
-            return h
-        seed += 1
 
 
 # ------------------------------------------------------------------ nest
@@ -130,16 +118,16 @@ def test_review_hand_refuses_what_is_not_a_hand(hand: object) -> None:
 
 def test_review_hand_refuses_a_solver_or_progress_of_the_wrong_kind() -> None:
     with pytest.raises(RookError, match="solver"):
-        review_hand(_played(), solver="x")  # type: ignore[arg-type]
+        review_hand(played_to_end(MINI), solver="x")  # type: ignore[arg-type]
     with pytest.raises(RookError, match="progress"):
-        review_hand(_played(), progress=5)  # type: ignore[arg-type]
+        review_hand(played_to_end(MINI), progress=5)  # type: ignore[arg-type]
 
 
 def test_review_hand_refuses_a_bad_nest_budget_before_reviewing_the_play() -> None:
     calls: list[tuple[int, int]] = []
     for budget in (-1, "x", True, 2**63):
         with pytest.raises(RookError, match="nest_budget"):
-            review_hand(_played(), nest=True, nest_budget=budget,  # type: ignore[arg-type]
+            review_hand(played_to_end(MINI), nest=True, nest_budget=budget,  # type: ignore[arg-type]
                         progress=lambda done, total: calls.append((done, total)))
     assert calls == []       # the play was not reviewed first
 
@@ -149,7 +137,7 @@ def test_review_game_refuses_what_is_not_a_game(game: object) -> None:
     with pytest.raises(RookError, match="Game"):
         review_game(game)  # type: ignore[arg-type]
     with pytest.raises(RookError, match="Game"):
-        review_game(_played())  # type: ignore[arg-type]
+        review_game(played_to_end(MINI))  # type: ignore[arg-type]
 
 
 def test_review_game_refuses_an_option_review_hand_does_not_take_even_with_no_hand_played() -> None:

@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 import pytest
+from _support import MINI_FIELDS, played_to_end
 
 from rook_core import HandState, RookError, Variant, odds
 from rook_core.actions import Phase
@@ -25,8 +26,7 @@ from rook_core.review import played_hands, review_hand
 from rook_core.sim.chunks import MOST_WORKERS
 from rook_core.sim.studies import odds_many, review_many
 
-BASE: dict[str, Any] = dict(ranks=tuple(range(9, 15)), hand_size=5, nest_size=5,
-                            counters=((10, 10), (14, 10), ("Rook", 20)), min_bid=20, max_bid=60, bid_step=5)
+BASE = MINI_FIELDS
 MINI = Variant(name="mini", **BASE)
 # the declarer leads the first trick (section 4): a card past the discard would be its lead
 LEADS_H3 = Variant(name="mini-leads-h3", **BASE, first_lead="declarer", post_bid_order=("nest", "trump", "discard"))
@@ -135,17 +135,6 @@ POSITION: dict[str, Any] = {"preset": "tournament", "trump": "R", "leader": 0, "
                             "hands": [["B6", "R5"], ["B7", "Rook"], ["B8", "R6"], ["B9", "G5"]]}
 
 
-def _played_mini(seed: int = 1) -> HandState:
-    """A hand of MINI played to its end at random (with a play)."""
-    rng = random.Random(seed)
-    while True:
-        h = HandState.deal(MINI, seed)
-        while not h.is_over:
-            h.apply(rng.choice(h.legal_actions()))
-        if h.trump is not None:
-            return h
-        seed += 1
-
 
 def test_T8_a_review_of_a_hand_from_a_position_says_it_has_no_declarer() -> None:
     # a position played to its end was called "thrown in before any card was
@@ -168,7 +157,7 @@ def test_T8_a_review_of_a_hand_from_a_position_says_it_has_no_declarer() -> None
 def test_review_hand_refuses_a_nest_that_is_no_bool(nest: object) -> None:
     # "false" used to ask for the nest review
     with pytest.raises(RookError, match="nest must be True or False"):
-        review_hand(_played_mini(), nest=nest)  # type: ignore[arg-type]
+        review_hand(played_to_end(MINI), nest=nest)  # type: ignore[arg-type]
 
 
 # -------------------------------------------------------------- analysis
@@ -177,12 +166,12 @@ def test_review_hand_refuses_a_nest_that_is_no_bool(nest: object) -> None:
 def test_review_answer_refuses_a_max_hands_that_is_no_count(max_hands: object) -> None:
     # "x" raised a bare TypeError; -1 refused every document, "at most -1"
     with pytest.raises(RookError, match="max_hands must be an int >= 0"):
-        review_answer(1000, max_hands)(_played_mini().to_json())  # type: ignore[arg-type]
+        review_answer(1000, max_hands)(played_to_end(MINI).to_json())  # type: ignore[arg-type]
 
 
 def test_review_answer_refuses_a_searching_that_is_no_function() -> None:
     with pytest.raises(RookError, match="searching must be a function"):     # was a bare TypeError
-        review_answer(1000, searching=5)(_played_mini().to_json())  # type: ignore[arg-type]
+        review_answer(1000, searching=5)(played_to_end(MINI).to_json())  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("solver", ["x", 5, object()])
@@ -194,7 +183,7 @@ def test_solve_answer_refuses_a_solver_that_is_no_solver(solver: object) -> None
 def test_review_many_reads_a_document_of_bytes_as_played_hands_does() -> None:
     # played_hands reads JSON text as str or bytes; review_many refused bytes
     # as "not JSON data: Object of type bytes is not JSON serializable"
-    text = json.dumps(_played_mini().to_json())
+    text = json.dumps(played_to_end(MINI).to_json())
     assert review_many([text.encode()], node_budget=10_000) == review_many([text], node_budget=10_000)
     assert len(review_many([text.encode()], node_budget=10_000)[0]) == 1
     with pytest.raises(RookError, match="document 0 is not JSON data"):

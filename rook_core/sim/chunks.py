@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from ..errors import RookError, int_arg
 
-__all__ = ["MOST_WORKERS", "Inline", "as_tuple", "check_executor", "check_pickles", "check_workers", "process_pool",
+__all__ = ["MOST_WORKERS", "Inline", "check_executor", "check_pickles", "check_workers", "process_pool",
            "run_chunks"]
 
 T = TypeVar("T")
@@ -43,15 +43,6 @@ class Inline:
     def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
         """Nothing to stop."""
 
-
-def as_tuple(x: Any) -> tuple[Any, ...] | None:
-    """``x`` as a tuple, or None for a text or something that is not a collection."""
-    if isinstance(x, (str, bytes)):
-        return None
-    try:
-        return tuple(x)
-    except TypeError:
-        return None
 
 
 MOST_WORKERS = 256     # the most workers of a run (threads or processes of this machine); the CLI's too

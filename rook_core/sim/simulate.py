@@ -56,14 +56,22 @@ from ..actions import Phase
 from ..bots.agents import AGENTS, Agent, act_for, make_agent
 from ..bots.outside import BotFactory, EngineBot
 from ..bots.policy import NativePolicy
-from ..errors import BotActionError, BotError, IllegalActionError, RookError, bool_arg, check_progress, int_arg
+from ..errors import (
+    BotActionError,
+    BotError,
+    IllegalActionError,
+    RookError,
+    as_tuple,
+    bool_arg,
+    check_progress,
+    int_arg,
+)
 from ..game import Game
 from ..hand import HandState
 from ..rng import agent_seed, check_seed, hand_seed, hand_seeds
 from ..variant import Variant, as_variant
 from .chunks import (
     Inline,
-    as_tuple,
     check_executor,
     check_pickles,
     check_workers,

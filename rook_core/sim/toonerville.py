@@ -30,12 +30,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import RookError, check_progress
+from ..errors import RookError, as_tuple, check_progress
 from ..rng import agent_seed, check_seed, hand_seed
 from ..toonerville.agents import make_toonerville_agent, play_game, toonerville_agent_kinds
 from ..toonerville.game import ToonervilleGame
 from ..toonerville.rules import ToonervilleRules
-from .chunks import as_tuple, check_executor, chunk_count, process_pool, run_chunks
+from .chunks import check_executor, chunk_count, process_pool, run_chunks
 from .stats import mean_ci, wilson
 from .tables import Tables, check_rows_fit
 

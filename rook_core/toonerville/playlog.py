@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from ..cards import card_name
-from ..errors import RookError
+from ..errors import RookError, as_tuple
 from ..rng import agent_seed
 from .actions import Buy, Discard, Draw, Lay, LayOff, Meld, Pass, Swap, Take
 from .agents import ToonervilleAgent, make_toonerville_agent
@@ -30,15 +30,6 @@ from .rules import ToonervilleRules
 
 __all__ = ["new_table", "write_game_log", "contract_text", "cards_text"]
 
-
-def _as_tuple(x: Any) -> tuple[Any, ...] | None:
-    """``x`` as a tuple, or None for a text or what is not a collection."""
-    if isinstance(x, (str, bytes)):
-        return None
-    try:
-        return tuple(x)
-    except TypeError:
-        return None
 
 
 def cards_text(counts: Sequence[int]) -> str:
@@ -85,11 +76,11 @@ def new_table(players: int, seed: int, agents: Sequence[str], rounds: Sequence[i
 
     :raises RookError: for a bad number of players, agents or rounds.
     """
-    kinds = _as_tuple(agents)
+    kinds = as_tuple(agents)
     if kinds is None:
         raise RookError(f"agents must be a list of Toonerville agent kinds, one per player, not "
                         f"{reprlib.repr(agents)}")
-    round_list = _as_tuple(rounds)       # rounds that are no list go to the rules as given: their check names them
+    round_list = as_tuple(rounds)       # rounds that are no list go to the rules as given: their check names them
     rules = ToonervilleRules(players=players, rounds=rounds if round_list is None else round_list,  # type: ignore[arg-type]
                              turn_limit=turn_limit)
     game = ToonervilleGame(rules, seed)
@@ -108,7 +99,7 @@ def write_game_log(players: int, seed: int, agents: Sequence[str], out: TextIO,
     """
     if not callable(getattr(out, "write", None)):
         raise RookError(f"out must be a text stream (with a write method), not {reprlib.repr(out)}")
-    agents = _as_tuple(agents) or agents     # read once: a generator too
+    agents = as_tuple(agents) or agents     # read once: a generator too
     game, bots = new_table(players, seed, agents, rounds, turn_limit)
     w = out.write
     w(f"rook play: toonerville, {players} players ({', '.join(agents)}), seed {seed}, "
