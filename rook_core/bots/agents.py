@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..errors import RookError
 from ..rng import M64, NativeStream, check_agent_seed
 from ..variant import Variant
-from .knowledge import agent_variant, legal_of
+from ._turns import TakesTurns
+from .knowledge import agent_variant, read_observation
 
 if TYPE_CHECKING:
     from ..hand import HandState
@@ -54,24 +55,33 @@ class Agent(Protocol):
     def act(self, observation: Mapping[str, Any]) -> int: ...
 
 
-class RandomAgent:
+class RandomAgent(TakesTurns):
     """Choose uniformly among the legal actions.
 
     It draws from :class:`~rook_core.rng.NativeStream` seeded by ``seed``:
     the ``k``-th legal action (ascending) with ``k`` a bounded draw, exactly
     as the native hand loop's random policy (``src/rook/sim.c``), so a
     simulation of random agents gives the same hands on both paths.
+
+    A copy (``copy.copy``, ``copy.deepcopy``, ``pickle``) has a stream of
+    its own in the same state: it goes on drawing what the original would
+    draw, and neither's draws move the other's.  Threads that share one
+    agent take turns with it, in an order of their own, so each thread
+    needs its own agent (or copy) for draws that repeat from the seed.
     """
 
     name = "random"
+    _own = ("stream",)
 
     def __init__(self, variant: Variant, seed: int = 0) -> None:
         self.variant = agent_variant(variant)
         self.stream = NativeStream(check_agent_seed(seed) & M64)
+        self._start_turns()
 
     def act(self, observation: Mapping[str, Any]) -> int:
-        legal = legal_of(observation, self.variant)
-        return legal[self.stream.below(len(legal))]
+        legal = read_observation(observation, self.variant).legal_actions or ()
+        with self._turn:
+            return legal[self.stream.below(len(legal))]
 
 
 def _heuristic(variant: Variant, seed: int, **options: Any) -> Agent:

@@ -34,10 +34,10 @@ from .. import _layout as L
 from .._native import rules_for
 from ..actions import BID, PASS, TRUMP
 from ..cards import iter_bits
-from ..errors import RookError
+from ..errors import RookError, int_arg
 from ..rng import check_agent_seed
 from ..variant import Variant
-from .knowledge import Knowledge, agent_variant, legal_of
+from .knowledge import Knowledge, agent_variant, read_observation
 
 __all__ = ["HeuristicAgent", "hand_estimate", "estimate_units"]
 
@@ -166,7 +166,8 @@ class HeuristicAgent:
         """Return the action for ``observation`` (which must list legal actions).
 
         :raises RookError: for an observation of a seat not to move, or of another variant."""
-        legal = legal_of(observation, self.variant)
+        observation = read_observation(observation, self.variant)
+        legal = list(observation.legal_actions or ())
         if len(legal) == 1:
             return legal[0]
         k = Knowledge.from_observation(observation, self.variant)
@@ -227,7 +228,9 @@ class HeuristicAgent:
     def discard_for(self, observation: Mapping[str, Any], trump: int) -> int:
         """Return the card to bury next in the nest phase (T-20, T-21) as if
         ``trump`` (0..3) were to be trump: the card least worth keeping."""
-        legal = [int(a) for a in observation["legal_actions"]]
+        observation = read_observation(observation, self.variant)
+        trump = int_arg(trump, "trump must be a color 0..3", 0, L.N_COLORS - 1)
+        legal = list(observation.legal_actions or ())
         return self._discard(Knowledge.from_observation(observation, self.variant), legal, trump)
 
     def _pass(self, k: Knowledge, legal: list[int]) -> int:

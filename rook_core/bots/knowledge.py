@@ -28,11 +28,13 @@ from typing import Any, Literal, TypeAlias
 
 from .. import _layout as L
 from .._native import Rules, rules_for
-from ..errors import RookError, VariantError
+from ..actions import BID, N_ACTIONS, PASS, TRUMP, action_name
+from ..cards import CardSet, card_name
+from ..errors import RookError, VariantError, as_int, as_tuple
 from ..observation import Observation
 from ..variant import Variant, get_preset
 
-__all__ = ["Holder", "Knowledge", "NEST", "agent_variant", "legal_of"]
+__all__ = ["Holder", "Knowledge", "NEST", "agent_variant", "legal_of", "read_observation"]
 
 NEST: Literal["nest"] = "nest"
 Holder: TypeAlias = 'int | Literal["nest"]'
@@ -50,13 +52,37 @@ def agent_variant(variant: object) -> Variant:
     raise VariantError(f"an agent is made for a Variant or a preset's name, not {reprlib.repr(variant)}")
 
 
+def read_observation(observation: object, variant: Variant) -> Observation:
+    """``observation``, the view of the seat to move in a hand of ``variant``
+    (the agent's), as a typed :class:`~rook_core.observation.Observation`
+    (T-15): a typed one as it is, a JSON form read into one, and either
+    checked to be a view an agent can answer.
+
+    :raises RookError: for what is no such view, naming which: no observation,
+        a Toonerville one, one of another variant, one with fields missing or
+        of the wrong kind, one of a seat that is not to move (it lists no
+        legal action), or one whose legal actions or cards cannot be so
+        (:func:`legal_of`)."""
+    legal = legal_of(observation, variant)
+    assert isinstance(observation, Mapping)
+    if not isinstance(observation, Observation):     # its legal actions as read (a generator is read once)
+        observation = dict(observation, legal_actions=legal)
+    try:
+        o = Observation.from_json(observation, variant)
+    except OverflowError as e:      # int() of an infinite number
+        raise RookError(f"not an observation of a trick-taking hand: {e}") from None
+    _check_answerable(o, typed=o is observation)
+    return o
+
+
 def legal_of(observation: object, variant: Variant) -> list[int]:
     """The legal actions of ``observation``, the view of the seat to move in
     a hand of ``variant`` (the agent's), as ints (T-15).
 
     :raises RookError: for what is no such view: no observation, a
         Toonerville one, one of another variant, one of a seat that is not to
-        move (it lists no legal action), naming which."""
+        move (it lists no legal action), naming which; for legal actions that
+        are not ints of the action space (:mod:`rook_core.actions`)."""
     if isinstance(observation, Observation):     # first: the common case, and a cheap test
         seen: Any = observation.variant
         other = seen is not variant and seen != variant
@@ -72,13 +98,72 @@ def legal_of(observation: object, variant: Variant) -> list[int]:
     if other:
         raise RookError(f"an agent made for {variant.name!r} was handed an observation of {reprlib.repr(seen)}")
     legal = observation.get("legal_actions")
-    if not legal:
+    items = () if legal is None else None if isinstance(legal, Mapping) else as_tuple(legal)
+    if items is None:
+        raise RookError(f"legal actions are a list of ints, not {reprlib.repr(legal)}")
+    if not items:
         raise RookError(f"the observation of seat {observation.get('seat')!r} lists no legal action: "
                         f"the seat is not to move (seat {observation.get('to_move')!r} is; None: the hand is over)")
-    try:
-        return [int(a) for a in legal]
-    except (TypeError, ValueError):
-        raise RookError(f"legal actions are ints, not {reprlib.repr(legal)}") from None
+    out = [as_int(a) for a in items]
+    if None in out or not all(0 <= a < N_ACTIONS for a in out):    # type: ignore[operator]
+        raise RookError(f"legal actions are ints of the action space 0 .. {N_ACTIONS - 1}, "
+                        f"not {reprlib.repr(legal)}")
+    return out   # type: ignore[return-value]
+
+
+def _check_answerable(o: Observation, typed: bool = False) -> None:
+    """Refuse an observation that no seat to move can be shown (T-15): its
+    seat not the seat to move, no declarer after the bidding (T-7) or no
+    trump in the play (T-8), legal actions that are none of its phase
+    (bids and passes in the bidding, T-3, T-4; trumps when trump is named,
+    T-7; cards of the seat's hand otherwise, T-8, T-20, T-22), a hand with
+    a card of a suit its seat showed it lacks, or (read from the JSON form,
+    not ``typed``, whose voids are the hand's own) a card played in a suit
+    its seat had shown it lacks (T-9, T-10).
+
+    :raises RookError: naming what is wrong."""
+    bad = "not an observation an agent can answer"
+    phase = o.phase.label
+    if o.to_move != o.seat:
+        raise RookError(f"{bad}: it lists legal actions for seat {o.seat}, but seat {o.to_move} is to move "
+                        "(None: the hand is over)")
+    if phase in ("done", "thrown_in"):
+        raise RookError(f"{bad}: it lists legal actions in phase {phase!r}, after the hand")
+    if phase != "bid" and o.declarer is None:
+        raise RookError(f"{bad}: phase {phase!r} with no declarer (T-7)")
+    if phase == "play" and o.trump is None:
+        raise RookError(f"{bad}: the play with no trump named (T-7, T-8)")
+    v = o.variant
+    legal = o.legal_actions or ()
+    if phase == "bid":
+        wrong = [a for a in legal if a != PASS and not (BID + v.min_bid <= a <= BID + v.max_bid)]
+    elif phase == "trump":
+        wrong = [a for a in legal if not TRUMP <= a < TRUMP + L.N_COLORS]
+    else:
+        wrong = [a for a in legal if a >= 64 or not o.hand >> a & 1]
+    if wrong:
+        raise RookError(f"{bad}: {', '.join(action_name(a) for a in wrong[:4])} cannot be a legal "
+                        f"action of phase {phase!r} with hand {CardSet(o.hand)} (T-3 .. T-22)")
+    if o.hand & o.voids[o.seat]:
+        raise RookError(f"{bad}: seat {o.seat} holds {CardSet(o.hand & o.voids[o.seat])} "
+                        f"of a suit it had shown it lacks (T-9, T-10)")
+    if o.trump is None or typed:
+        return
+    rules = rules_for(v)
+    lacks = [0, 0, 0, 0]
+    for cards in [t.cards for t in o.tricks] + [o.trick]:
+        for s, c in cards:
+            if lacks[s] >> c & 1:
+                raise RookError(f"{bad}: seat {s} played {card_name(c)} in a suit it had shown it lacks "
+                                f"(T-9, T-10)")
+        if cards:
+            led = cards[0][1]
+            allowed = rules.legal_mask(v.deck_mask, led, o.trump)
+            for s, c in cards[1:]:
+                if not allowed >> c & 1:
+                    lacks[s] |= rules.suit_mask(led, o.trump)
+                    if v.must_trump and not rules.trump_mask(o.trump) >> c & 1:
+                        lacks[s] |= rules.trump_mask(o.trump)
 
 
 @dataclass

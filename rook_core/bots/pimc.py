@@ -41,15 +41,17 @@ from ..errors import RookError
 from ..rng import check_agent_seed
 from ..solver import BudgetExceeded, Solver, SolveResult, solve_many
 from ..variant import Variant
+from ._turns import TakesTurns
 from .bid_signal import auction_calls, bid_weights, weighted_choice
 from .declaring import NestPlan, plan_by_worlds
 from .heuristic import HeuristicAgent
-from .knowledge import NEST, Holder, Knowledge, agent_variant, legal_of
+from .knowledge import NEST, Holder, Knowledge, agent_variant, read_observation
 from .worlds import MAX_WORLDS, sample_world, world_position
 
 if TYPE_CHECKING:
     from ..cards import Card
     from ..hand import HandState
+    from ..observation import Observation
     from ..position import Position
 
 __all__ = ["PIMCAgent", "DDAgent", "card_means"]
@@ -107,8 +109,16 @@ def _choose(means: dict[int, float], team: int, variant: Variant) -> int:
     return max(means, key=lambda c: (round(sign * means[c], 9),) + _tie_break(variant, c))
 
 
-class PIMCAgent:
+class PIMCAgent(TakesTurns):
     """Perfect-information Monte Carlo card play (see the module docstring).
+
+    A copy (``copy.copy``, ``copy.deepcopy``, ``pickle``) is an agent in the
+    same state with a random generator, counts (``stats``) and plan of its
+    own: from the same observations it draws the same worlds and makes the
+    same choices as the original would, and neither's decisions move the
+    other's generator.  Threads that share one agent take turns with it,
+    in an order of their own, so each thread needs its own agent (or copy)
+    for play that repeats from the seed.
 
     :param worlds: deals sampled per card decision (1 ..
         :data:`~rook_core.bots.worlds.MAX_WORLDS`).
@@ -170,6 +180,7 @@ class PIMCAgent:
     """
 
     name = "pimc"
+    _own = ("rng", "stats")
 
     def __init__(self, variant: Variant, seed: int = 0, worlds: int = 16, node_budget: int = 300_000,
                  time_budget: float = 0.0, workers: int | None = 1, tt_bytes: int = 8 << 20,
@@ -231,11 +242,16 @@ class PIMCAgent:
         self.last_used = 0        # complete worlds behind the last card decision
         self.stats = {"decisions": 0, "worlds": 0, "solved": 0, "fallbacks": 0,   # card decisions searched
                       "rolled_out": 0, "played_out": 0}   # decisions, and worlds, judged by playouts
+        self._start_turns()
 
     def act(self, observation: Mapping[str, Any]) -> int:
         """Return the action for ``observation``."""
-        started = time.perf_counter()          # the decision's clock (decision_time) counts the sampling too
-        legal = legal_of(observation, self.variant)
+        observation = read_observation(observation, self.variant)
+        with self._turn:       # the decision's clock (decision_time) counts the sampling too, not the wait
+            return self._act(observation, time.perf_counter())
+
+    def _act(self, observation: Observation, started: float) -> int:
+        legal = list(observation.legal_actions or ())
         if self.nest == "worlds" and observation["phase"] in ("nest", "trump") and len(legal) > 1:
             planned = self._planned(observation, legal)
             if planned is not None:
@@ -372,7 +388,7 @@ class PIMCAgent:
         return {c: s / len(complete) for c, s in sums.items()}
 
 
-class DDAgent:
+class DDAgent(TakesTurns):
     """Play a best card of the true deal (double dummy); bid, discard and
     name trump like :class:`~rook_core.bots.heuristic.HeuristicAgent`.
 
@@ -380,10 +396,16 @@ class DDAgent:
     by ``node_budget`` (default 5,000,000 nodes; 0: none); past it the
     agent plays the best of the cards whose values were proven, or the
     heuristic's card when none was.
+
+    A copy (``copy.copy``, ``copy.deepcopy``, ``pickle``) has a solver of
+    its own (same budget and table size); every decision starts from an
+    empty table, so it decides as the original does.  Threads that share one
+    agent take turns with it.
     """
 
     name = "dd"
     sees_all = True
+    _own = ("solver",)
 
     def __init__(self, variant: Variant, seed: int = 0, node_budget: int = 5_000_000,
                  tt_bytes: int = 8 << 20) -> None:
@@ -392,6 +414,7 @@ class DDAgent:
         self.variant = variant = agent_variant(variant)
         self.fallback = HeuristicAgent(variant, seed)
         self.solver = Solver(tt_bytes, node_budget)
+        self._start_turns()
 
     def act(self, observation: Mapping[str, Any]) -> int:
         raise RookError("the dd agent sees every card: call act_with_state(state)")
@@ -410,11 +433,12 @@ class DDAgent:
         legal = obs["legal_actions"]
         if obs["phase"] != "play" or len(legal) == 1:
             return self.fallback.act(obs)
-        self.solver.clear()
-        try:
-            values = self.solver.solve(state).move_values
-        except BudgetExceeded as e:
-            values = e.move_values or {}
+        with self._turn:         # the table is cleared for each decision: another thread's search would fill it
+            self.solver.clear()
+            try:
+                values = self.solver.solve(state).move_values
+            except BudgetExceeded as e:
+                values = e.move_values or {}
         if not values:
             return self.fallback.act(obs)
         return _choose({int(c): float(v) for c, v in values.items()}, seat & 1, self.variant)
