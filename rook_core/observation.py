@@ -134,7 +134,7 @@ class Observation(Mapping[str, Any]):
                 passed=parse_cards(obs.get("passed", [])),
                 legal_actions=None if legal is None else tuple(int(a) for a in legal),
             )
-        except (KeyError, TypeError, ValueError, IndexError) as e:
+        except (KeyError, TypeError, ValueError, IndexError, OverflowError) as e:   # (int() of an infinite number)
             raise RookError(f"not an observation of a trick-taking hand: {e}") from None
         _check_seats(obs, o)
         _check_numbers(obs, o)

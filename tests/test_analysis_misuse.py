@@ -263,6 +263,14 @@ def test_T3_an_observation_refuses_counts_no_hand_can_show(changes: dict[str, An
         Observation.from_json(_seen(**changes))
 
 
+@pytest.mark.parametrize("field", ["high_bid", "dealer", "points", "tricks_won", "score"])
+def test_T15_an_observation_refuses_an_infinite_number_by_name(field: str) -> None:
+    """``int(inf)`` raised a bare OverflowError out of the reading."""
+    value: Any = [float("inf"), 0] if field in ("points", "tricks_won", "score") else float("inf")
+    with pytest.raises(RookError, match="not an observation"):
+        Observation.from_json(_seen(**{field: value}))
+
+
 def test_an_observation_of_every_preset_at_every_step_of_random_play_reads_back() -> None:
     """The bounds above hold for what the engine itself shows (points taken up to
     the hand's whole, the last trick's bonus included)."""

@@ -67,10 +67,7 @@ def read_observation(observation: object, variant: Variant) -> Observation:
     assert isinstance(observation, Mapping)
     if not isinstance(observation, Observation):     # its legal actions as read (a generator is read once)
         observation = dict(observation, legal_actions=legal)
-    try:
-        o = Observation.from_json(observation, variant)
-    except OverflowError as e:      # int() of an infinite number
-        raise RookError(f"not an observation of a trick-taking hand: {e}") from None
+    o = Observation.from_json(observation, variant)
     _check_answerable(o, typed=o is observation)
     return o
 
