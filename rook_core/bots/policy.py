@@ -45,8 +45,9 @@ from typing import TYPE_CHECKING, Any
 
 from .._native import VIEW_SLOTS, view_of
 from ..errors import RookError
-from ..rng import M64, NativeStream
+from ..rng import M64, NativeStream, check_agent_seed
 from ..variant import Variant
+from ._turns import TakesTurns
 
 if TYPE_CHECKING:
     from ..hand import HandState
@@ -84,24 +85,31 @@ class NativePolicy:
         return NativePolicyAgent(self, variant, seed)
 
 
-class NativePolicyAgent:
+class NativePolicyAgent(TakesTurns):
     """Runs a :class:`NativePolicy` for one seat from Python: the seat's view
     is filled natively from the state and the random slot comes from the
-    seat's stream, as in the native loop."""
+    seat's stream, as in the native loop.  A copy owns its stream, and
+    threads that share one take turns (:mod:`rook_core.bots._turns`).
+
+    :raises RookError: for a ``seed`` that is no int."""
+
+    _own = ("stream",)
 
     def __init__(self, policy: NativePolicy, variant: Variant, seed: int = 0) -> None:
         self.policy = policy
         self.name: str = policy.name
         self.variant = variant
-        self.stream = NativeStream(seed & M64)
+        self.stream = NativeStream(check_agent_seed(seed) & M64)
+        self._start_turns()
 
     def act(self, observation: Mapping[str, Any]) -> int:
         raise RookError("a native policy reads the seat's native view: call act_with_state(state)")
 
     def act_with_state(self, state: HandState) -> int:
-        view = view_of(state, state.seat_to_move(), self.stream.next())
-        ptr = view.ctypes.data_as(ctypes.POINTER(ctypes.c_int64))
-        return int(self.policy._call(ptr, len(view)))
+        with self._turn:
+            view = view_of(state, state.seat_to_move(), self.stream.next())
+            ptr = view.ctypes.data_as(ctypes.POINTER(ctypes.c_int64))
+            return int(self.policy._call(ptr, len(view)))
 
 
 def example_policy() -> NativePolicy:

@@ -269,3 +269,20 @@ def test_T8_pimc_at_the_extremes_of_its_settings_plays_a_legal_card(options: dic
     for h in (played(0), played(20)):
         agent = PIMCAgent(V, 1, **{"worlds": 2, **options})
         assert agent.act(h.observe(h.seat_to_move())) in h.legal_actions()
+
+
+def test_a_copy_of_a_native_policy_agent_owns_its_stream_and_its_seed_is_an_int() -> None:
+    """copy.copy of a native policy's agent shared the stream its random slot
+    comes from; a seed of 1.5 or "7" was masked or raised a bare TypeError."""
+    pytest.importorskip("numba")
+    from rook_core.bots.policy import example_policy
+
+    agent = example_policy().agent(V, 5)
+    twin = copy.copy(agent)
+    assert twin.stream is not agent.stream
+    expected = copy.deepcopy(agent.stream).next()
+    twin.act_with_state(H)                    # draws from the twin's stream only
+    assert agent.stream.next() == expected
+    for seed in (1.5, "7", True, None):
+        with pytest.raises(RookError, match="seed"):
+            example_policy().agent(V, seed)  # type: ignore[arg-type]
