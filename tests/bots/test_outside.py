@@ -227,7 +227,7 @@ def test_a_line_left_unfinished_ends_the_wait_at_the_timeout() -> None:
         start = time.monotonic()
         e = _within(5, lambda: bot.ask(0, REQUEST))
         assert isinstance(e, RookError) and "badbot" in str(e) and "no answer within 0.5 s" in str(e)
-        assert '{"action":' in str(e) and time.monotonic() - start < 2
+        assert '{"action":' in str(e) and time.monotonic() - start < 10   # not the program's 30 s
     finally:
         bot.close()
 
@@ -421,8 +421,8 @@ def test_a_failed_program_and_what_it_started_leave_no_process_behind(tmp_path: 
                 time.sleep(60)
             print(json.dumps({"action": r["observation"]["legal_actions"][0]}), flush=True)
         time.sleep(60)                     # it does not end at the end of its input
-    """, str(tmp_path), timeout=0.5)
-    with pytest.raises(RookError, match="bot 'badbot' at seat 0 gave no answer within 0.5 s"):
+    """, str(tmp_path), timeout=2)     # (the first answer comes after two interpreters start: room for a busy machine)
+    with pytest.raises(RookError, match="bot 'badbot' at seat 0 gave no answer within 2 s"):
         simulate("tournament", [bot, "random", bot, "random"], hands=1, seed=1)
     pids = {tuple(f.name.split()[:2]): int(f.name.split()[2]) for f in tmp_path.iterdir()}
     assert len(pids) == 4
