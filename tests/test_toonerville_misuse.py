@@ -160,3 +160,15 @@ def test_the_simulator_summary_formatter_refuses_what_is_no_summary() -> None:
             format_toonerville_summary(bad)   # type: ignore[arg-type]
     r = simulate_toonerville(["random"] * 3, games=2, rounds=(1,), turn_limit=20)
     assert format_toonerville_summary(r.summary()).startswith("toonerville: 2 games")
+
+
+def test_the_simulator_bounds_its_workers_as_simulate_does_and_takes_numpy_counts() -> None:
+    """workers=10**6 was taken (a process a chunk of games), and NumPy counts refused."""
+    for workers in (0, 257, 10**6, 1.5, True):
+        with pytest.raises(RookError, match="workers"):
+            simulate_toonerville(["random"] * 3, games=1, workers=workers)
+    for games in (0, -1, 1.5, True):
+        with pytest.raises(RookError, match="games"):
+            simulate_toonerville(["random"] * 3, games=games)
+    r = simulate_toonerville(["random"] * 3, games=np.int64(2), workers=np.int64(1), rounds=(1,))
+    assert r == simulate_toonerville(["random"] * 3, games=2, rounds=(1,))

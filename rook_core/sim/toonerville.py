@@ -30,12 +30,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import RookError, as_tuple, check_progress
+from ..errors import RookError, as_tuple, check_progress, int_arg
 from ..rng import agent_seed, check_seed, hand_seed
 from ..toonerville.agents import make_toonerville_agent, play_game, toonerville_agent_kinds
 from ..toonerville.game import ToonervilleGame
 from ..toonerville.rules import ToonervilleRules
-from .chunks import check_executor, chunk_count, process_pool, run_chunks
+from .chunks import check_executor, check_workers, chunk_count, process_pool, run_chunks
 from .stats import mean_ci, wilson
 from .tables import Tables, check_rows_fit
 
@@ -156,8 +156,10 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
     """Play ``games`` seeded games of Toonerville between ``agents`` (one kind per
     player, 3 to 5: ``random`` or ``heuristic``) and return the columns.
 
-    ``workers`` > 1 plays chunks of games in processes (or on ``executor``);
-    ``progress(done, total)`` is called as games finish.
+    ``workers`` > 1 (at most 256, as :func:`~rook_core.sim.simulate` takes)
+    plays chunks of games in processes (or on ``executor``);
+    ``progress(done, total)`` is called as games finish.  ``games`` and
+    ``workers`` may be NumPy ints.
 
     :raises RookError: for an unknown agent, a bad count or bad rules.
     """
@@ -170,12 +172,10 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
     # rounds that are no list go to the rules as given: their check names them (TV-2)
     rules = ToonervilleRules(players=len(kinds), rounds=rounds if round_list is None else round_list,  # type: ignore[arg-type]
                              max_buys=max_buys, turn_limit=turn_limit)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RookError(f"games must be an int >= 1, not {games!r}")
+    games = int_arg(games, "games must be an int >= 1", 1)
     check_rows_fit(games * len(rules.rounds), 8 * (8 + 4 * len(kinds)), f"{games:,} games")
     check_seed(seed)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise RookError(f"workers must be an int >= 1, not {workers!r}")
+    workers = check_workers(workers)
     check_executor(executor)
     check_progress(progress)
     chunk = max(1, min(50, math.ceil(games / (4 * workers))))
