@@ -313,3 +313,20 @@ def test_T34_a_hosted_game_ends_or_stops_as_the_rules_say() -> None:
             assert result["winner_team"] is None and g.hand_number == 4 and not g.is_over
         else:
             assert result["winner_team"] == g.winner is not None
+
+
+@pytest.mark.parametrize(("name", "moon", "seeds"), [("house-180", 0, [402, 1656, 2438, 2473]),
+                                                     ("tournament", 250, [143, 175, 200, 214])])
+def test_H1_a_set_declarer_loses_its_bid_while_the_defenders_shoot_the_moon(name: str, moon: int,
+                                                                            seeds: list[int]) -> None:
+    v = PRESETS[name].replace(moon_score=moon) if moon else PRESETS[name]
+    for seed in seeds:
+        h = HandState.deal(v, seed, seed % 4)
+        rng = random.Random(seed)
+        while not h.is_over:
+            h.apply(rng.choice(h.legal_actions()))
+        assert h.declarer is not None
+        team = h.declarer % 2
+        assert h.points[team] == 0                                           # the defenders took every point
+        assert h.score[team] == -h.high_bid and h.score[1 - team] == v.moon_score
+        assert (h.points, h.score) == expected_hand(v, h)
