@@ -58,7 +58,7 @@ class ToonervilleRules:
             if value is not None:
                 object.__setattr__(self, name, value)
         if isinstance(self.rounds, (list, tuple)):
-            object.__setattr__(self, "rounds", tuple(r if as_int(r) is None else as_int(r) for r in self.rounds))
+            object.__setattr__(self, "rounds", tuple(r if (n := as_int(r)) is None else n for r in self.rounds))
         if not is_int(self.players) or not 3 <= self.players <= 5:
             raise VariantError(f"Toonerville is for 3 to 5 players, not {self.players!r} (TV-1)")
         if not is_int(self.max_buys) or self.max_buys < 0:

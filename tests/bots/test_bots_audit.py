@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import copy
 import pickle
-import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -215,6 +215,13 @@ def test_a_copy_of_the_dd_bot_has_a_solver_of_its_own_and_plays_alike() -> None:
         assert twin.act_with_state(H) == dd.act_with_state(H)
 
 
+def on_threads(work: Callable[[], list[int]], n: int) -> list[int]:
+    """What ``work()`` returns on each of ``n`` threads started together, joined
+    (an error in a thread is raised here)."""
+    with ThreadPoolExecutor(n) as pool:
+        return [x for f in [pool.submit(work) for _ in range(n)] for x in f.result()]
+
+
 def test_threads_that_share_a_pimc_bot_take_turns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two threads in one PIMC bot searched at once, sharing its generator,
     its counts and its plan (a plan made for one hand could be read for
@@ -234,12 +241,7 @@ def test_threads_that_share_a_pimc_bot_take_turns(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(pimc_module, "solve_many", slow)
     agent = PIMCAgent(V, 1, worlds=2, node_budget=20_000)
     obs = H.observe(TO)
-    answers: list[int] = []
-    threads = [threading.Thread(target=lambda: answers.extend(agent.act(obs) for _ in range(3))) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    answers = on_threads(lambda: [agent.act(obs) for _ in range(3)], 4)
     assert most[0] == 1
     assert agent.stats["decisions"] == 12 and set(answers) <= set(H.legal_actions())
 
@@ -248,12 +250,7 @@ def test_threads_that_share_a_random_bot_draw_its_stream_once_each() -> None:
     """The draws of threads sharing a random bot are, together, the stream's draws."""
     shared, alone = RandomAgent(V, 9), RandomAgent(V, 9)
     obs = played(0).observe(played(0).seat_to_move())
-    got: list[int] = []
-    threads = [threading.Thread(target=lambda: got.extend(shared.act(obs) for _ in range(200))) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    got = on_threads(lambda: [shared.act(obs) for _ in range(200)], 4)
     assert sorted(got) == sorted(alone.act(obs) for _ in range(800))
     assert shared.act(obs) == alone.act(obs)
 
