@@ -87,6 +87,9 @@ struct rook_solver {
     uint64_t time_budget_ns, deadline_ns;
     int stop, aborted; /* (the searching thread's own) */
     int abort_request; /* rook_solver_abort, from any thread: read and written atomically */
+#ifdef DD_TORN_READS
+    uint64_t torn_stores; /* (table.h's diagnostic) the stores so far */
+#endif
     int tolerance;     /* card values wanted only to within this many points (rook_dd_move_bounds; 0: exact) */
     unsigned interrupts; /* the count of Ctrl-Cs its caller began at (interrupt.c) */
     uint64_t nodes_by_cards[65];

@@ -84,10 +84,16 @@ static inline int dd_keep_within(uint32_t in, uint32_t keep)
     return 1;
 }
 
-/* The words of a quasi-symmetry entry after its lock: data, and the tags. */
+/* The check of a quasi-symmetry entry's words after its lock (data, and
+ * the tag planes), which the lock word carries XORed in.  Each plane enters
+ * through a product by an odd constant of its own, so that a read that
+ * mixes the words of two writes to one slot fails it but by chance (2^-56
+ * with the lock): with the planes XORed in as they are, data and tag words
+ * taken from another entry of the same structure passed whenever the two
+ * entries' differences in them were equal, which tags and bounds can be. */
 static inline uint64_t dd_q_check(uint64_t data, const uint64_t t[3])
 {
-    return data ^ t[0] ^ (t[1] << 32 | t[1] >> 32) ^ (t[2] * 0x9E3779B97F4A7C15ULL);
+    return data ^ (t[0] * 0xC2B2AE3D27D4EB4FULL) ^ (t[1] * 0x165667B19E3779F9ULL) ^ (t[2] * 0x9E3779B97F4A7C15ULL);
 }
 
 static inline dd_qentry *dd_qbucket(const rook_solver *s, uint64_t lock)

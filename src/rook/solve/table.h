@@ -488,10 +488,30 @@ static inline void dd_below_widen(const rook_solver *s, const dd_key *k, uint64_
     }
 }
 
-/* The check an entry's counts carry of its lock and data words. */
-static inline uint64_t dd_below_check(uint64_t lock, uint64_t d)
+/* The check an entry's counts carry, in the top half of their second word:
+ * of the entry's lock and data words and of the counts themselves.  The
+ * four words are written one at a time, by several threads when solvers
+ * share the table, and a store moves entries down the bucket word by word
+ * (dd_tt_store), so a read may mix the words of two writes: counts of one
+ * entry beside the lock and data of another, or one word of the counts
+ * from each of two entries.  Either fails the check (but one time in 2^32),
+ * where a check of the lock and data alone let the second through, and
+ * with it a bound widened by the points of another position's counts.
+ * (The inner mix keeps the two count words apart: two reads that differ
+ * in the first word alone cannot give the same check.) */
+static inline uint64_t dd_below_check(uint64_t lock, uint64_t d, uint64_t c0, uint64_t c1)
 {
-    return (dd_mix64(lock ^ d) >> 32) << 32;
+    return (dd_mix64(lock ^ d ^ dd_mix64(c0 ^ (uint64_t)(uint32_t)c1 * 0x9E3779B97F4A7C15ULL)) >> 32) << 32;
+}
+
+/* Read the counts of entry i of bucket b, whose lock (with the generation)
+ * and data words read lk and d, into e[2]; return whether they are the
+ * entry's (the check holds). */
+static inline int dd_below_read(const dd_entry *b, int i, uint64_t lk, uint64_t d, uint64_t e[2])
+{
+    e[0] = dd_ld(&b[DD_BUCKET + i].lock);
+    e[1] = dd_ld(&b[DD_BUCKET + i].data);
+    return (e[1] & ~0xFFFFFFFFULL) == dd_below_check(lk, d, e[0], e[1]);
 }
 #endif
 
@@ -523,8 +543,8 @@ static inline int dd_tt_probe(rook_solver *s, const dd_key *k, int alpha, int be
 #ifndef DD_NO_PTS_GENERAL
         if (s->pgen) {
             /* the entry's counts, against this position's */
-            uint64_t e[2] = {dd_ld(&b[DD_BUCKET + i].lock), dd_ld(&b[DD_BUCKET + i].data)};
-            if ((e[1] & ~0xFFFFFFFFULL) != dd_below_check(lk, d))
+            uint64_t e[2];
+            if (!dd_below_read(b, i, lk, d, e))
                 continue;
             if (e[0] != s->kc[0] || (uint32_t)e[1] != (uint32_t)s->kc[1]) {
                 int neg, pos;
@@ -608,7 +628,15 @@ enum { DD_STORED_SAME, DD_STORED_FREE, DD_STORED_EVICTED, DD_STORED_KINDS };
  * always come first, and a probe or a store stops at the first slot that
  * is not live.  (Two threads storing into one bucket at once may leave a
  * torn slot, which reads as free: it hides the entries after it from
- * probes until a store fills it, which costs nodes, never an answer.) */
+ * probes until a store fills it, which costs nodes, never an answer; or
+ * counts that are not the slot's entry's, which fail their check.)
+ *
+ * A diagnostic build, -D DD_TORN_READS=n (tests/test_solver_sides.py),
+ * leaves every n-th store's bucket as a thread reading it in the middle of
+ * another's store may see it, in turn: the new entry beside another
+ * entry's first count word, or the slot the entries moved into with its
+ * old counts.  Its answers must stay exact; with counts checked against
+ * the lock and data alone, 16 of 300 values were not (n = 2). */
 static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint32_t keep, int lo, int hi, int cards)
 {
     uint64_t lock = dd_lock(k, keep, dd_keep_mask(k, keep)) | s->gen;
@@ -621,10 +649,11 @@ static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint32_t keep, in
         if (live && lk == lock) {
 #ifndef DD_NO_PTS_GENERAL
             /* the same position, or one of other points below the line
-             * (its bounds are not this one's) */
+             * (its bounds are not this one's), or counts that are not the
+             * entry's (a read that mixed two writes: dd_below_check) */
+            uint64_t e[2];
             if (!s->pgen
-                || (dd_ld(&b[DD_BUCKET + i].lock) == s->kc[0]
-                    && (uint32_t)dd_ld(&b[DD_BUCKET + i].data) == (uint32_t)s->kc[1]))
+                || (dd_below_read(b, i, lk, d, e) && e[0] == s->kc[0] && (uint32_t)e[1] == (uint32_t)s->kc[1]))
 #endif
                 dd_e_tighten(s, d, &lo, &hi);
             victim = i;
@@ -636,10 +665,17 @@ static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint32_t keep, in
             break;
     }
     uint64_t d = dd_e_pack(keep, cards, s->end_points, lo, hi);
+#ifdef DD_TORN_READS
+    int torn = ++s->torn_stores % DD_TORN_READS ? 0 : 1 + (int)(s->torn_stores / DD_TORN_READS & 1);
+#endif
     for (int i = victim; i > 0; i--) {
         dd_st(&b[i].data, dd_ld(&b[i - 1].data));
         dd_st(&b[i].lock, dd_ld(&b[i - 1].lock));
 #ifndef DD_NO_PTS_GENERAL
+#ifdef DD_TORN_READS
+        if (torn == 2 && i == victim)
+            continue; /* this slot's counts left as they were */
+#endif
         if (s->pgen) {
             dd_st(&b[DD_BUCKET + i].lock, dd_ld(&b[DD_BUCKET + i - 1].lock));
             dd_st(&b[DD_BUCKET + i].data, dd_ld(&b[DD_BUCKET + i - 1].data));
@@ -649,11 +685,15 @@ static inline int dd_tt_store(rook_solver *s, const dd_key *k, uint32_t keep, in
 #ifndef DD_NO_PTS_GENERAL
     if (s->pgen) {
         dd_st(&b[DD_BUCKET].lock, s->kc[0]);
-        dd_st(&b[DD_BUCKET].data, s->kc[1] | dd_below_check(lock, d));
+        dd_st(&b[DD_BUCKET].data, s->kc[1] | dd_below_check(lock, d, s->kc[0], s->kc[1]));
     }
 #endif
     dd_st(&b[0].data, d);
     dd_st(&b[0].lock, lock ^ d);
+#if defined(DD_TORN_READS) && !defined(DD_NO_PTS_GENERAL)
+    if (torn == 1 && s->pgen && victim > 0)
+        dd_st(&b[DD_BUCKET].lock, dd_ld(&b[DD_BUCKET + 1].lock)); /* another entry's first count word */
+#endif
     return victim_live < 0 ? DD_STORED_SAME : victim_live ? DD_STORED_EVICTED : DD_STORED_FREE;
 }
 
