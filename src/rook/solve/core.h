@@ -90,7 +90,7 @@ struct rook_solver {
 #ifdef DD_TORN_READS
     uint64_t torn_stores; /* (table.h's diagnostic) the stores so far */
 #endif
-    int tolerance;     /* card values wanted only to within this many points (rook_dd_move_bounds; 0: exact) */
+    int tolerance; /* card values wanted only to within this many points (rook_dd_move_bounds; 0: exact) */
     unsigned interrupts; /* the count of Ctrl-Cs its caller began at (interrupt.c) */
     uint64_t nodes_by_cards[65];
     uint64_t tt_hits;

@@ -93,7 +93,8 @@ static inline int dd_keep_within(uint32_t in, uint32_t keep)
  * entries' differences in them were equal, which tags and bounds can be. */
 static inline uint64_t dd_q_check(uint64_t data, const uint64_t t[3])
 {
-    return data ^ (t[0] * 0xC2B2AE3D27D4EB4FULL) ^ (t[1] * 0x165667B19E3779F9ULL) ^ (t[2] * 0x9E3779B97F4A7C15ULL);
+    return data ^ (t[0] * 0xC2B2AE3D27D4EB4FULL) ^ (t[1] * 0x165667B19E3779F9ULL)
+        ^ (t[2] * 0x9E3779B97F4A7C15ULL);
 }
 
 static inline dd_qentry *dd_qbucket(const rook_solver *s, uint64_t lock)
