@@ -38,7 +38,7 @@ def run_demo(out: TextIO, seed: int = 8, hands: int = 400, playouts: int = 1_000
 
     w = out.write
     preset = "tournament"
-    check_seed(seed)
+    seed = check_seed(seed)
     check_run_fits(hands, duplicate=True)          # before a line is written
     w(f"== 1. A seeded deal: {preset}, seed {seed} ==\n")
     deal = seed

@@ -41,7 +41,7 @@ class Game:
         self.seed = check_seed(seed)
         dealer = self.variant.first_dealer if first_dealer is None else _seat(first_dealer, "first_dealer")
         self.first_dealer = dealer
-        self.hands: list[HandState] = [HandState.deal(self.variant, hand_seed(seed, 0), dealer)]
+        self.hands: list[HandState] = [HandState.deal(self.variant, hand_seed(self.seed, 0), dealer)]
 
     # ------------------------------------------------------------------ state
     @property

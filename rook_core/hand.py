@@ -153,7 +153,7 @@ class HandState(HandCore):
         :raises RookError: for a seed that is not an int 0 .. 2**64-1.
         """
         v = as_variant(variant)
-        check_seed(seed)
+        seed = check_seed(seed)
         st = cls.__new__(cls)
         st._start_deal(rules_for(v), v.first_dealer if dealer is None else dealer, seed)
         return st

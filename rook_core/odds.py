@@ -331,7 +331,7 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
             any(isinstance(t, bool) or not isinstance(t, int) or t not in range(4) for t in asked):
         raise RookError(f"trumps are distinct colors 0..3, not {trumps!r}")
     trumps = asked
-    check_seed(seed)
+    seed = check_seed(seed)
     check_progress(progress)
     rng = random.Random(seed)
     unseen = [c for c in range(64) if v.deck_mask >> c & 1 and not mine >> c & 1]

@@ -21,6 +21,8 @@ True
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 import numpy.typing as npt
 
@@ -34,14 +36,17 @@ M32 = (1 << 32) - 1
 
 
 def check_seed(seed: object, what: str = "a seed") -> int:
-    """Return ``seed`` if it is a seed: an int 0 .. 2**64-1, the one rule of every
-    deal, game, simulation and service request (the command line says the same).
+    """Return ``seed`` as an int if it is a seed: an integer 0 .. 2**64-1 (a
+    Python int or a NumPy integer, such as one drawn from an array of
+    seeds), the one rule of every deal, game, simulation and service request
+    (the command line says the same).  Callers keep the int returned, so
+    that what they record (JSON, pickles) holds a plain int.
 
-    :raises RookError: for anything else, naming it.
+    :raises RookError: for anything else (bools included), naming it.
     """
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= M64:
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, Integral) or not 0 <= int(seed) <= M64:
         raise RookError(f"{what} must be an int in 0 .. 2**64-1, not {seed!r}")
-    return seed
+    return int(seed)
 
 
 def check_agent_seed(seed: object) -> int:

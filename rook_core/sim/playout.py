@@ -44,8 +44,8 @@ def random_playouts(preset: str | Variant, n: int, *, seed: int = 0, trump: int 
     """
     v = as_variant(preset)
     n = int_arg(n, "n must be an int >= 0", 0)
-    check_seed(seed)
-    check_seed(first, "first")
+    seed = check_seed(seed)
+    first = check_seed(first, "first")
     t = parse_color(trump)
     w = min(os.cpu_count() or 1, MOST_WORKERS) if workers is None else check_workers(workers)
     check_rows_fit(n, 8, f"{n:,} playouts")

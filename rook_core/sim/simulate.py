@@ -435,7 +435,7 @@ def simulate(preset: str | Variant, agents: Sequence[AgentSpec] = ("heuristic",)
         raise RookError("give exactly one of hands= and games=")
     what = f"the number of {'hands' if hands is not None else 'games'} must be an int >= 0"
     n = int_arg(hands if hands is not None else games, what, 0)
-    check_seed(seed)
+    seed = check_seed(seed)
     workers = check_workers(workers)
     hands_most = f"max_hands must be an int 1..{MOST_HANDS:,}"
     max_hands = int_arg(max_hands, hands_most, 1, MOST_HANDS)

@@ -126,7 +126,7 @@ def odds_many(variant: Variant | str, hands: Sequence[tuple[Sequence[int], int]]
     """
     from ..odds import check_worlds
     v = as_variant(variant)
-    check_seed(seed)
+    seed = check_seed(seed)
     check_worlds(worlds)
     items = tuple(_odds_item(v, i, h) for i, h in enumerate(_listed(hands, "hands")))
     pool, own = _pool(workers, executor, chunk, len(items), node_budget, progress)

@@ -174,7 +174,7 @@ def simulate_toonerville(agents: Sequence[str], *, games: int, seed: int = 0,
                              max_buys=max_buys, turn_limit=turn_limit)
     games = int_arg(games, "games must be an int >= 1", 1)
     check_rows_fit(games * len(rules.rounds), 8 * (8 + 4 * len(kinds)), f"{games:,} games")
-    check_seed(seed)
+    seed = check_seed(seed)
     workers = check_workers(workers)
     check_executor(executor)
     check_progress(progress)

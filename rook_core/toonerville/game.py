@@ -109,7 +109,7 @@ class ToonervilleGame:
 
     def __init__(self, players: int | ToonervilleRules = 4, seed: int = 0, first_dealer: int = 0) -> None:
         self.rules = players if isinstance(players, ToonervilleRules) else ToonervilleRules(players=players)
-        check_seed(seed)
+        seed = check_seed(seed)
         dealer = _player_number(first_dealer, self.rules.players)
         if dealer is None:
             raise RookError(f"first_dealer must be a player 0..{self.rules.players - 1}, not {quoted(first_dealer)}")
