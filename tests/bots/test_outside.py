@@ -107,7 +107,9 @@ def test_the_example_bot_is_seeded_and_runs_on_workers() -> None:
 
 
 @pytest.mark.parametrize(("program", "words"), [
-    ("print('hello', flush=True)", "not JSON"),
+    # (after its request: printed at once, the line may come before the request, which
+    # test_a_line_written_before_the_request_is_an_error checks)
+    ("import sys; sys.stdin.readline(); print('hello', flush=True)", "not JSON"),
     ("import sys; sys.stdin.readline()", "ended"),
     ("import json, sys\nfor l in sys.stdin: print(json.dumps({'move': 1}), flush=True)", "'action'"),
     ("import time; time.sleep(30)", "no answer within"),
