@@ -127,7 +127,7 @@ def test_TV1_first_dealer_takes_a_numpy_int_and_refuses_a_float() -> None:
         ToonervilleGame.from_json(dict(ToonervilleGame(4, 0).to_json(), first_dealer=1.0))
 
 
-@pytest.mark.parametrize("seed", [-1, 2**64, 1.0, True, "1", None, np.int64(5)])
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.0, True, "1", None, np.float64(5.0), np.bool_(True)])
 def test_a_seed_that_is_no_int_in_range_is_refused_by_name(seed: Any) -> None:
     with pytest.raises(RookError, match="seed must be an int in 0 .. 2"):
         ToonervilleGame(3, seed)
