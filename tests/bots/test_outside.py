@@ -327,13 +327,13 @@ def test_a_program_that_does_not_read_its_requests_cannot_block_the_run() -> Non
     ("import sys\nsys.stdin.readline(); print('thinking', flush=True)", "not JSON.*standard error"),
 ])
 def test_a_program_that_ends_or_garbles_its_answer_is_named(program: str, words: str) -> None:
-    bot = _bot(program, timeout=2)
+    bot = _bot(program, timeout=30)
     try:
-        start = time.monotonic()
-        e = _within(5, lambda: [bot.ask(0, REQUEST) for _ in range(2)])
+        # named well within the 30 s answer timeout: seen, not waited out (a bound
+        # far from what a loaded machine takes, where 2 s against a 2 s timeout was not)
+        e = _within(20, lambda: [bot.ask(0, REQUEST) for _ in range(2)])
         assert isinstance(e, RookError), repr(e)
         assert "badbot" in str(e) and re.search(words, str(e)), str(e)
-        assert time.monotonic() - start < 2
     finally:
         bot.close()
 
