@@ -21,13 +21,11 @@ True
 
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
 import numpy.typing as npt
 
 from . import _layout as L
-from .errors import RookError, int_arg
+from .errors import RookError, as_int, int_arg
 
 __all__ = ["NativeStream", "agent_seed", "check_agent_seed", "check_seed", "hand_seed", "hand_seeds", "splitmix64"]
 
@@ -44,9 +42,10 @@ def check_seed(seed: object, what: str = "a seed") -> int:
 
     :raises RookError: for anything else (bools included), naming it.
     """
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, Integral) or not 0 <= int(seed) <= M64:
+    n = as_int(seed)
+    if n is None or not 0 <= n <= M64:
         raise RookError(f"{what} must be an int in 0 .. 2**64-1, not {seed!r}")
-    return int(seed)
+    return n
 
 
 def check_agent_seed(seed: object) -> int:
