@@ -16,6 +16,8 @@ import httpx
 import pytest
 from _server import Server, bearer, free_port
 
+from rook_core.service.store import GameDamaged, Store, StoreDamaged
+
 SEATS = ["human", "bot:heuristic", "bot:heuristic", "bot:heuristic"]
 
 
@@ -58,6 +60,10 @@ def _answered_until_killed(s: Server, games: int, seconds: float, seed: int) -> 
 
 @pytest.mark.parametrize("lose_journal", [False, True])
 def test_answered_actions_survive_a_kill_at_random_points(tmp_path: Path, lose_journal: bool) -> None:
+    """With its log, the file keeps every answered action.  Without it, a kill
+    that cut a fold short leaves a file only the log could have mended: the
+    next server then refuses it at start by name (it reads the whole file after
+    a server that did not close it), and otherwise keeps every answered action."""
     db = tmp_path / "games.sqlite"
     rng = random.Random(7)
     for round_ in range(3):
@@ -67,7 +73,14 @@ def test_answered_actions_survive_a_kill_at_random_points(tmp_path: Path, lose_j
         if lose_journal:
             for extra in tmp_path.glob("games.sqlite-*"):          # the journal, a WAL, its index
                 extra.unlink()
-        s = Server(db, port=s.port)
+        try:
+            s = Server(db, port=s.port)
+        except RuntimeError as refused:
+            assert lose_journal, str(refused)
+            assert str(db) in str(refused) and "integrity" in str(refused) and "did not close" in str(refused)
+            for old in tmp_path.glob("games.sqlite*"):              # moved aside, as it says: a new file
+                old.unlink()
+            continue
         try:
             with s.client() as c:
                 for g, move in answered.items():
@@ -76,6 +89,80 @@ def test_answered_actions_survive_a_kill_at_random_points(tmp_path: Path, lose_j
                     assert now.json()["move"] >= move, f"game {g}: answered move {move} lost"
         finally:
             s.stop()
+
+
+def _a_fold_cut_short(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A file as a kill in the middle of a fold leaves it once its log is lost:
+    some pages of after the fold, the others of before, mixed so that
+    ``quick_check`` passes; and the games whose reads SQLite finds damaged."""
+    db = tmp_path / "games.sqlite"
+    s = Store(str(db))
+    ids = [f"{k:032x}" for k in range(80)]                     # 32 characters, as the service gives them
+    for k, g in enumerate(ids[:40]):
+        s.create_game(g, {"game": "tournament", "seed": k}, [("human", None)] * 4)
+        s.append_many(g, 0, [(i % 4, f"a{i}") for i in range(5 + 7 * k % 35)])
+    s.make_durable()
+    before = db.read_bytes()
+    for k, g in enumerate(ids[40:]):
+        s.create_game(g, {"game": "tournament", "seed": k}, [("human", None)] * 4)
+        s.append_many(g, 0, [(i % 4, f"a{i}") for i in range(5 + 11 * k % 35)])
+    for g in ids[:40:3]:
+        s.append_many(g, len(s.actions(g)), [(0, "b")] * 20)
+    s.make_durable()
+    after = db.read_bytes()
+    page = 4096
+    for seed in range(400):                                      # which pages the fold had reached
+        rng = random.Random(seed)
+        cut = bytearray(after)
+        for start in range(0, len(before), page):
+            if rng.random() < 0.5:
+                cut[start:start + page] = before[start:start + page]
+        trial = tmp_path / f"cut{seed}.sqlite"
+        trial.write_bytes(bytes(cut))
+        try:
+            store = Store(str(trial))                            # reads it with quick_check
+        except StoreDamaged:
+            continue
+        unreadable = []
+        for g in ids:
+            try:
+                store.game(g)
+                store.actions(g)
+            except sqlite3.DatabaseError:
+                unreadable.append(g)
+            except GameDamaged:
+                pass
+        if unreadable:
+            return trial, unreadable
+    raise AssertionError("no mix of the two files passed quick_check with a damaged read")
+
+
+def test_a_fold_cut_short_with_its_log_lost_is_refused_at_start_after_a_kill(tmp_path: Path) -> None:
+    """After a server that did not close the file (its process id left in the
+    lock file), the start reads the whole file and refuses it by name."""
+    db, _ = _a_fold_cut_short(tmp_path)
+    Path(f"{db}.lock").write_text("4242")
+    with pytest.raises(RuntimeError) as refused:
+        Server(db)
+    assert str(db) in str(refused.value) and "fails its integrity check" in str(refused.value)
+    assert "did not close it" in str(refused.value)
+
+
+def test_a_damaged_read_is_refused_with_503_naming_the_file(tmp_path: Path) -> None:
+    """After a clean stop the start checks quickly, which such a file passes; a
+    read that meets the damage is then a 503 naming the file, and the server
+    goes on answering the rest."""
+    db, unreadable = _a_fold_cut_short(tmp_path)
+    s = Server(db)
+    try:
+        with s.client() as c:
+            r = c.get(f"/games/{unreadable[0]}")
+            assert r.status_code == 503 and r.headers["content-type"] == "application/json", r.text
+            assert str(db) in r.json()["error"] and "could not be read" in r.json()["error"]
+            assert c.get("/health").status_code == 200
+    finally:
+        s.stop()
+    assert Path(f"{db}.lock").read_text() == ""                   # stopped cleanly: the next start checks quickly
 
 
 def test_a_changed_or_lost_row_is_refused_with_json_naming_its_game(tmp_path: Path) -> None:

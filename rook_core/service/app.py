@@ -46,6 +46,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sqlite3
 import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -379,6 +380,13 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
     @app.exception_handler(StoreDamaged)
     async def store_damaged(request: Request, exc: StoreDamaged) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=503)
+
+    @app.exception_handler(sqlite3.DatabaseError)
+    async def unreadable(request: Request, exc: sqlite3.DatabaseError) -> JSONResponse:
+        _log.error("%s %s: the database could not be read", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"error": f"{db_path!r} could not be read ({exc}); nothing is answered from what "
+                                      "cannot be read: stop the server, and move the file aside or restore it "
+                                      "from a copy"}, status_code=503)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -17,13 +17,19 @@ durable: before a person's request is answered, :meth:`Store.make_durable`
 folds the write-ahead log into the database file itself and syncs it
 (``wal_checkpoint(FULL)``), so losing the ``-wal`` file after a crash can
 only take bot actions that no person was answered with, and those the bots
-play again, the same, from the log (their choices depend on the log alone).
-The integrity check at start (``PRAGMA quick_check``) refuses a damaged file
-instead of serving from it.  A server's store is ``exclusive``: it holds a lock
-on ``PATH.lock`` while it lives, and a second server on the same file is
-refused at start (each keeps its games in memory and would answer from a
-copy the other no longer matches).  Each append is one transaction; ``(game_id,
-n)`` is the primary key, so two writers can never both append action ``n``.
+play again, the same, from the log (their choices depend on the log alone),
+unless the crash cut a fold short: the file then holds some pages of after
+the fold and some of before, which only the lost log could have mended.
+The integrity check at start refuses a damaged file instead of serving from
+it: ``PRAGMA quick_check`` after a server that closed the file, the whole
+``PRAGMA integrity_check`` (which also reads every index against its table,
+where a cut fold shows) after one that did not (its process id is still in
+``PATH.lock``).  A read that SQLite finds damaged later is refused with 503.
+A server's store is ``exclusive``: it holds a lock on ``PATH.lock`` while it
+lives, and a second server on the same file is refused at start (each keeps
+its games in memory and would answer from a copy the other no longer
+matches).  Each append is one transaction; ``(game_id, n)`` is the primary
+key, so two writers can never both append action ``n``.
 
 >>> import tempfile, os
 >>> s = Store(os.path.join(tempfile.mkdtemp(), "games.sqlite"))
@@ -77,16 +83,18 @@ def _genesis(game_id: str, spec_text: str) -> str:
     return hashlib.sha256(f"{game_id}\n{spec_text}".encode()).hexdigest()
 
 
-def _hold(lock_path: str) -> Any:
+def _hold(lock_path: str) -> tuple[Any, bool]:
     """The open file ``lock_path``, locked for this process until it is closed (where
-    the system has ``flock``: elsewhere, not locked).
+    the system has ``flock``: elsewhere, not locked), and whether the store that
+    held it last let it go (:meth:`Store.release` empties it; a store that was
+    killed leaves its process id in it).
 
     :raises RookError: another process, or another store of this one, holds the lock.
     """
     try:
         import fcntl
     except ImportError:                      # no flock (Windows): one server a file is up to the operator
-        return None
+        return None, True
     f = open(lock_path, "a+", encoding="ascii")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -96,10 +104,12 @@ def _hold(lock_path: str) -> Any:
         f.close()
         raise RookError(f"{lock_path[:-5]!r} is in use by another rook serve (process {holder or '?'} holds "
                         f"{lock_path!r}); give each server a database file of its own") from None
+    f.seek(0)
+    released = not f.read(20).strip()
     f.truncate(0)
     f.write(str(os.getpid()))
     f.flush()
-    return f
+    return f, released
 
 
 def hash_token(token: str) -> str:
@@ -117,7 +127,8 @@ class Store:
         if "\x00" in path:
             raise RookError(f"the database path {path!r} holds a NUL character, which no file name can")
         self.path = path
-        self._held = _hold(path + ".lock") if exclusive else None
+        self._held: Any
+        self._held, released = _hold(path + ".lock") if exclusive else (None, True)
         self._local = threading.local()
         self._commits = 0                         # write transactions committed by this store
         self._folded = 0                          # of them, the ones folded into the file (make_durable)
@@ -126,13 +137,15 @@ class Store:
         try:
             db = self._db()
             db.execute("PRAGMA journal_mode=WAL")
-            found = [str(r[0]) for r in db.execute("PRAGMA quick_check").fetchall()]
+            check = "quick_check" if released else "integrity_check"    # a killed server: read it all
+            found = [str(r[0]) for r in db.execute(f"PRAGMA {check}").fetchall()]
         except sqlite3.DatabaseError as e:
             raise StoreDamaged(f"{str(path)!r} is not a readable database ({e}); move it aside or restore "
                                "it from a copy") from None
         if found != ["ok"]:
-            raise StoreDamaged(f"{str(path)!r} fails its integrity check ({'; '.join(found[:3])}); move it aside "
-                               "or restore it from a copy")
+            after = "" if released else ", after a server that did not close it (killed, or its machine stopped)"
+            raise StoreDamaged(f"{str(path)!r} fails its integrity check ({'; '.join(found[:3])}){after}; move it "
+                               "aside or restore it from a copy")
         db.executescript(_SCHEMA)
         if "chain" not in [r[1] for r in db.execute("PRAGMA table_info(actions)")]:
             db.execute("ALTER TABLE actions ADD COLUMN chain TEXT")    # a file of before the chains
@@ -143,6 +156,7 @@ class Store:
         """Let another exclusive store have the file (this one is done with it)."""
         held, self._held = self._held, None
         if held is not None:
+            held.truncate(0)                     # closed cleanly: the next store checks the file quickly
             held.close()
 
     def _db(self) -> sqlite3.Connection:
@@ -197,7 +211,9 @@ class Store:
                 if db.in_transaction:            # SQLite ends some failed transactions by itself
                     db.execute("ROLLBACK")
                 raise
-        except sqlite3.OperationalError as e:
+        except sqlite3.IntegrityError:
+            raise                                # a key taken: the caller's answer, not damage
+        except sqlite3.DatabaseError as e:       # a full disk, a locked or a damaged file
             raise StoreDamaged(f"{self.path}: could not write ({e})") from None
         self._count_commit()
         return out
