@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ._html import html_table
 from ._native import SolverCore, interrupt_count, work_begun_at
 from .cards import Card
-from .errors import PositionError, RookError, check_progress, int_arg, list_arg
+from .errors import PositionError, RookError, check_progress, int_arg, list_arg, report_progress
 
 if TYPE_CHECKING:
     from .hand import HandState
@@ -267,7 +267,8 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
     positions not yet begun are dropped.
 
     :raises RookError: for ``positions`` or ``windows`` that are not
-        iterables, a bad ``what``, ``workers``, ``tolerance`` or ``progress``.
+        iterables, a bad ``what``, ``workers``, ``tolerance`` or ``progress``,
+        or a ``progress`` that raised (naming its error).
     """
     items: Sequence[HandState | PositionData] = list_arg(positions, "positions")
     window_list = None if windows is None else list_arg(windows, "windows")
@@ -300,7 +301,7 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
         if progress is not None:
             with lock:
                 done[0] += 1
-                progress(done[0], len(items))
+                report_progress(progress, done[0], len(items))
         return out
 
     return map_on_threads(one, range(len(items)), n_workers if len(items) > 1 else 1)
