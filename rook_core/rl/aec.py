@@ -43,7 +43,7 @@ import math
 import random
 import reprlib
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -52,7 +52,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
 from ..actions import Phase
-from ..errors import IllegalActionError, RookError, int_arg
+from ..errors import IllegalActionError, RookError, as_int, int_arg
 from ..game import Game
 from ..hand import HandState
 from ..rng import M64
@@ -67,11 +67,6 @@ __all__ = ["EpisodeView", "MAX_HANDS", "RENDER_MODES", "RookAECEnv", "action_id"
 REWARDS = ("hand", "game")
 RENDER_MODES = ("human", "ansi")
 MAX_HANDS = 40
-
-
-def _is_int(x: object) -> bool:
-    """Whether ``x`` is an integer (a Python or NumPy one), not a bool."""
-    return isinstance(x, Integral) and not isinstance(x, (bool, np.bool_))
 
 
 def check_int(x: object, what: str, low: int, high: int | None = None) -> int:
@@ -128,9 +123,9 @@ def check_seed(seed: object) -> int | None:
     """
     if seed is None:
         return None
-    if not isinstance(seed, Integral) or not _is_int(seed):
+    n = as_int(seed)
+    if n is None:
         raise RookError(f"seed must be an int or None, not {seed!r}")
-    n = int(seed)
     if n < -(1 << 63):    # (its two's complement would wrap onto the seed of another run)
         raise RookError(f"seed must be an int from -2**63 to 2**64-1 or None, not {seed!r}")
     # then the project's one rule of seeds (0 .. 2**64-1): a seed past it is refused here, by name
@@ -169,9 +164,10 @@ def action_id(action: Any, who: str) -> int:
     """
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         action = action.item()
-    if not _is_int(action):
+    n = as_int(action)
+    if n is None:
         raise IllegalActionError(f"{who} must act with an action id (an int), not {action!r}")
-    return int(action)
+    return n
 
 
 def check_options(reward_scale: object, render_mode: object) -> tuple[float, str | None]:
