@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import operator
 import reprlib
-from collections.abc import Callable
 from typing import Any
 
 
@@ -90,23 +89,6 @@ def check_progress(progress: object) -> None:
     """
     if progress is not None and not callable(progress):
         raise RookError(f"progress must be a function (done, total) or None, not {progress!r}")
-
-
-def report_progress(progress: Callable[[int, int], object] | None, done: int, total: int) -> None:
-    """Call ``progress(done, total)`` (nothing for None), the one way the long
-    calls report: a function that raises stops the call with a RookError
-    naming it and its cause (the cause is the error's ``__cause__``).
-
-    :raises RookError: when ``progress`` raised.
-    """
-    if progress is None:
-        return
-    try:
-        progress(done, total)
-    except RookError:
-        raise                      # a RookError already (one of ours, reporting on through a wrapper)
-    except Exception as e:  # noqa: BLE001 - a caller's function may raise anything
-        raise RookError(f"progress({done}, {total}) raised {type(e).__name__}: {e}") from e
 
 
 def as_int(x: object) -> int | None:

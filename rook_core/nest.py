@@ -46,7 +46,7 @@ from ._layout import BB_COLORS
 from ._native import rules_for
 from .actions import TRUMP, Phase
 from .cards import CardSet, color_name
-from .errors import PositionError, RookError, check_progress, report_progress
+from .errors import PositionError, RookError, check_progress
 from .solver import BudgetExceeded, Solver, map_on_threads
 
 if TYPE_CHECKING:
@@ -548,9 +548,8 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
     :raises PositionError: for a hand not in the nest phase, or a variant
         that passes cards after the nest (T-22: the hands of the play are not
         known then).
-    :raises RookError: for a ``hand`` that is no HandState, bad
-        ``workers``, ``tt_bytes``, ``time_limit`` or ``progress``, or a
-        ``progress`` that raised (naming its error).
+    :raises RookError: for a ``hand`` that is no HandState, or bad
+        ``workers``, ``tt_bytes``, ``time_limit`` or ``progress``.
     """
     declarer, k, starts = _check(hand)
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -569,7 +568,7 @@ def nest_decision(hand: HandState, *, workers: int = 1, tt_bytes: int = 256 << 2
         if progress is not None:
             with lock:
                 counts[0] += 1
-                report_progress(progress, counts[0], counts[1])
+                progress(counts[0], counts[1])
 
     # One solver per thread, reused from trump to trump: a new trump empties
     # its table (a new generation), but the memory is only taken once.

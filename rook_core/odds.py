@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ._layout import COLOR_NAMES
 from .actions import BID, PASS, TRUMP, Phase
 from .cards import CardSet, color_name, parse_cards
-from .errors import RookError, check_progress, int_arg, report_progress
+from .errors import RookError, check_progress, int_arg
 from .intervals import wilson
 from .solver import BudgetExceeded, solve_many
 from .variant import Variant, as_variant
@@ -264,7 +264,7 @@ def _counted(progress: Callable[[int, int], None] | None, before: int,
     if progress is None:
         return None
     report = progress
-    return lambda done, _n: report_progress(report, before + done, total)
+    return lambda done, _n: report(before + done, total)
 
 
 def declared_at_lowest(v: Variant, seat: int, hands: Sequence[int], nest: int) -> HandState:
@@ -313,8 +313,8 @@ def bid_odds(variant: Variant | str, hand: Iterable[str | int] | str, *, seat: i
 
     :raises NotationError: for a bad or foreign card.
     :raises RookError: for a hand of the wrong size, a bad count, seed,
-        ``workers`` or ``progress``, ``trumps`` that are not distinct
-        colors 0..3, or a ``progress`` that raised (naming its error).
+        ``workers`` or ``progress``, or ``trumps`` that are not distinct
+        colors 0..3.
     """
     from .bots.heuristic import HeuristicAgent
     from .rng import check_seed

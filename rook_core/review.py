@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 from ._layout import COLOR_NAMES
 from .actions import Phase
 from .cards import CardSet, card_name, color_name
-from .errors import RookError, check_progress, report_progress
+from .errors import RookError, check_progress
 from .jsonio import check_id
 from .solver import BudgetExceeded, SearchStopped, Solver
 
@@ -258,8 +258,8 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
 
     :raises RookError: for a hand whose play has not begun (thrown in, or
         still in the bidding or the nest), one built from a position (it has
-        no declarer), a ``nest`` that is no bool, a ``solver`` given with
-        budgets or a table size, or a ``progress`` that raised (naming its error).
+        no declarer), a ``nest`` that is no bool, or a ``solver`` given with
+        budgets or a table size.
     :raises SearchStopped: the caller stopped ``solver``.
     """
     from .hand import HandState
@@ -339,7 +339,8 @@ def review_hand(h: HandState, *, node_budget: int = 0, time_budget: float = 0.0,
             nodes += solver.last_nodes
         cards.append(CardReview(trick, seat, a, before, after, max(lost, 0), best, exact))
         before = after
-        report_progress(progress, len(cards), plays)
+        if progress is not None:
+            progress(len(cards), plays)
     decision = None
     skipped = ""
     if nest:

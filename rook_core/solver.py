@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ._html import html_table
 from ._native import SolverCore, interrupt_count, work_begun_at
 from .cards import Card
-from .errors import PositionError, RookError, check_progress, int_arg, list_arg, report_progress
+from .errors import PositionError, RookError, check_progress, int_arg, list_arg
 
 if TYPE_CHECKING:
     from .hand import HandState
@@ -267,8 +267,7 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
     positions not yet begun are dropped.
 
     :raises RookError: for ``positions`` or ``windows`` that are not
-        iterables, a bad ``what``, ``workers``, ``tolerance`` or ``progress``,
-        or a ``progress`` that raised (naming its error).
+        iterables, a bad ``what``, ``workers``, ``tolerance`` or ``progress``.
     """
     items: Sequence[HandState | PositionData] = list_arg(positions, "positions")
     window_list = None if windows is None else list_arg(windows, "windows")
@@ -301,7 +300,7 @@ def solve_many(positions: Iterable[HandState | PositionData], *, workers: int | 
         if progress is not None:
             with lock:
                 done[0] += 1
-                report_progress(progress, done[0], len(items))
+                progress(done[0], len(items))
         return out
 
     return map_on_threads(one, range(len(items)), n_workers if len(items) > 1 else 1)

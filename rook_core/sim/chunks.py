@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
-from ..errors import RookError, int_arg, report_progress
+from ..errors import RookError, int_arg
 
 __all__ = ["MOST_WORKERS", "Inline", "check_executor", "check_pickles", "check_workers", "process_pool",
            "run_chunks"]
@@ -102,6 +102,15 @@ def _failed(first: int, count: int, e: Exception) -> RookError:
     return RookError(f"units {first} .. {first + count - 1} failed: {type(e).__name__}: {e}")
 
 
+def _report(progress: Callable[[int, int], None] | None, done: int, n: int) -> None:
+    if progress is None:
+        return
+    try:
+        progress(done, n)
+    except Exception as e:  # noqa: BLE001 - a caller's function may raise anything
+        raise RookError(f"progress({done}, {n}) raised {type(e).__name__}: {e}") from e
+
+
 def run_chunks(work: Callable[[int, int], T], n: int, chunk: int, pool: Executor | Inline, own: bool,
                progress: Callable[[int, int], None] | None,
                held: tuple[Callable[[T], int], Callable[[int], None]] | None = None) -> list[T]:
@@ -139,7 +148,7 @@ def run_chunks(work: Callable[[int, int], T], n: int, chunk: int, pool: Executor
                     raise _failed(s, sizes[i], e) from e
                 keep(i, part)
                 done += sizes[i]
-                report_progress(progress, done, n)
+                _report(progress, done, n)
             return parts
         for i, s in enumerate(starts):
             try:
@@ -166,7 +175,7 @@ def run_chunks(work: Callable[[int, int], T], n: int, chunk: int, pool: Executor
                 continue
             keep(i, part)
             done += sizes[i]
-            report_progress(progress, done, n)
+            _report(progress, done, n)
         if failed:
             i = min(failed)
             if isinstance(failed[i], RookError):
