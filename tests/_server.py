@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
+import select
 import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import httpx
 
@@ -28,11 +30,14 @@ class Server:
     def __init__(self, db: Path, port: int | None = None,
                  args: tuple[str, ...] = ("--requests-per-second", "0", "--games-per-minute", "0")) -> None:
         self.db = db
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen([sys.executable, "-m", "rook_core", "serve", "--port", str(self.port),
+        # Port 0 (no port given): the server binds a free port and says which.  A port found
+        # free beforehand (free_port) could be taken by another socket before the server bound it.
+        self.proc = subprocess.Popen([sys.executable, "-m", "rook_core", "serve", "--port", str(port or 0),
                                       "--db", str(db), *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self._said = b""
+        self.port = self._listening()
+        self.url = f"http://127.0.0.1:{self.port}"
         deadline = time.time() + 60
         while True:
             try:
@@ -41,9 +46,27 @@ class Server:
             except httpx.HTTPError:
                 pass
             if self.proc.poll() is not None or time.time() > deadline:
-                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
-                raise RuntimeError(f"rook serve did not start: {out}")
+                self._not_started()
             time.sleep(0.1)
+
+    def _listening(self) -> int:
+        """The port of the server's "listening on" line, once it prints it (within a minute)."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + 60
+        while not (m := re.search(rb"listening on http://\S+:(\d+)/", self._said)):
+            left = deadline - time.monotonic()
+            chunk = os.read(fd, 65536) if left > 0 and select.select([fd], [], [], left)[0] else b""
+            if not chunk:                                   # it ended, or said nothing for a minute
+                self._not_started()
+            self._said += chunk
+        return int(m.group(1))
+
+    def _not_started(self) -> NoReturn:
+        if self.proc.poll() is None:
+            self.kill()
+        out = self._said + (self.proc.stdout.read() if self.proc.stdout else b"")
+        raise RuntimeError(f"rook serve did not start: {out.decode(errors='replace')}")
 
     def client(self, **kw: Any) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=60, **kw)

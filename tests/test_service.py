@@ -323,8 +323,11 @@ def test_a_long_solve_does_not_hold_the_games_up(server: Server) -> None:
     threads = [threading.Thread(target=solve) for _ in range(5)]            # more than the game threads
     for t in threads:
         t.start()
-    time.sleep(0.5)
     with server.client() as c:
+        for _ in range(6000):                                   # a solve under way (each takes over a second)
+            if c.get("/health").json()["searches"]["waiting"]:
+                break
+            time.sleep(0.01)
         g = new_game(c, "tournament", seed=77)                  # games are served meanwhile
         view = c.get(f"/games/{g['game_id']}/view", headers=bearer(join(c, g["game_id"], 0)))
         assert view.status_code == 200 and c.get("/health").status_code == 200

@@ -306,7 +306,7 @@ def test_a_refused_move_shows_the_game_as_it_is_now(browser_and_server) -> None:
         now = c.post(f"/games/{view['game_id']}/actions", headers=bearer(token),
                      json={"action": view["legal"][0], "move": view["move"]}).json()
     browser.find_elements(By.CSS_SELECTOR, "#legal button")[-1].click()
-    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move")
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move")
                                      == str(now["move"]))
     error = browser.find_element(By.ID, "error").text
     assert "refused" in error and "stale move" in error
@@ -374,13 +374,13 @@ def test_a_reload_while_the_server_cannot_answer_keeps_the_game(browser_and_serv
     browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/view*"]})
     try:
         browser.refresh()
-        WebDriverWait(browser, 10).until(lambda b: "cannot be reached" in b.find_element(By.ID, "error").text)
+        WebDriverWait(browser, 30).until(lambda b: "cannot be reached" in b.find_element(By.ID, "error").text)
         time.sleep(2)
         saved = browser.execute_script("return JSON.parse(localStorage.getItem('rook_core.seat'));")
         assert saved and saved["game"] == view["game_id"] and saved["token"] == token
     finally:
         browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
-    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move")
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "board").get_attribute("data-move")
                                      == str(view["move"]) and b.find_element(By.ID, "error").text == "")
     with server.client() as c:                    # the seat was never freed: its token still works
         assert c.get(f"/games/{view['game_id']}/view", headers=bearer(token)).status_code == 200
@@ -393,7 +393,7 @@ def test_the_table_goes_on_after_the_server_restarts(browser_and_server) -> None
     view, _ = _open(browser, server, "tournament", lambda v: bool(v["legal"]))
     server.stop()
     try:
-        WebDriverWait(browser, 10).until(lambda b: "cannot be reached" in b.find_element(By.ID, "error").text)
+        WebDriverWait(browser, 30).until(lambda b: "cannot be reached" in b.find_element(By.ID, "error").text)
     finally:
         server.proc = Server(server.db, port=server.port).proc        # the same server, started again
     WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "error").text == "")
