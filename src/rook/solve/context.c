@@ -140,10 +140,7 @@ rook_solver *rook_solver_new(size_t tt_bytes)
      * compare the two) */
     s->pext = !env_flag("ROOK_NO_PEXT") && dd_pext_is_fast();
     s->t = table_new(tt_bytes);
-    s->two = calloc(DD_TWO_ENTRIES, sizeof *s->two);
-    if (!s->t || !s->two) {
-        table_release(s->t);
-        free(s->two);
+    if (!s->t) {
         free(s);
         return NULL;
     }
@@ -155,7 +152,6 @@ void rook_solver_free(rook_solver *s)
     if (s) {
         dd_worker_stop(s);
         table_release(s->t);
-        free(s->two);
         free(s);
     }
 }
@@ -461,17 +457,6 @@ int dd_setup(rook_solver *s, const rook_rules *r, const rook_dd_pos *p)
     s->qwide = qwide;
     s->n_qbuckets = t->n_qbuckets >> qwide;
     s->gen = t->gen;
-    if (s->two_tgen != s->gen || s->two_r != r || s->two_trump != p->trump) {
-        /* a cleared table, or another layout: forget the cached endings too
-         * (an answer then never depends on what was solved before) */
-        if (++s->two_gen == DD_TWO_GENS) {
-            memset(s->two, 0, DD_TWO_ENTRIES * sizeof *s->two);
-            s->two_gen = 1;
-        }
-        s->two_r = r;
-        s->two_trump = p->trump;
-        s->two_tgen = s->gen;
-    }
     dd_search_reset(s);
     return 0;
 }

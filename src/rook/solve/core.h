@@ -40,7 +40,6 @@ typedef struct dd_key {
 } dd_key;
 
 typedef struct dd_entry dd_entry;
-typedef struct dd_two_entry dd_two_entry;
 typedef struct dd_split dd_split;
 typedef struct dd_worker dd_worker;
 typedef struct dd_qentry dd_qentry;
@@ -149,13 +148,6 @@ struct rook_solver {
     int pts_out; /* points in hands and in the current trick */
     uint64_t zsum;
     uint64_t kc[2]; /* (with pgen) counts of the cards in hands by point value, seat and suit (table.h) */
-    /* the last two tricks' cache (endgame.h): its entries, and the layout
-     * they belong to */
-    dd_two_entry *two;
-    uint16_t two_gen;
-    uint8_t two_tgen; /* the table's generation they go with */
-    const rook_rules *two_r;
-    int two_trump;
     /* search helpers */
     dd_key keys[DD_MAX_TRICKS + 1];                /* by tricks left: the boundary keys on the current path */
     uint8_t killer[DD_MAX_TRICKS + 1][DD_KILLERS]; /* leads that cut, by tricks left */

@@ -6,13 +6,16 @@
  * followed by at most 16 lines of the last two.  So the first of the three
  * tricks is searched card by card with a short list of classes in the
  * order of moves.h, and the last two by a fixed loop over the lead and the
- * three replies (the second trick is forced), through a small cache of
- * their results: the same eight cards come back often, after other first
- * tricks from sibling positions (and, the cache being keyed by the order of
- * the eight within their lanes rather than by their ranks, after first
- * tricks that took other cards between them).  Both searches are unrolled:
+ * three replies (the second trick is forced).  Both searches are unrolled:
  * each seat is a function of its own, with its place in the trick and the
  * leader's team as constants, all inlined.
+ *
+ * No cache of the last two tricks' results: one keyed by the order of the
+ * eight cards within their lanes answered a third of its lookups, but
+ * since the table stores the last three tricks' results at twelve cards,
+ * searching without it took 1.0-1.6% less time per deal (tournament value
+ * and every card, crowsnest, partnership-57 from 40 cards) and as many
+ * nodes or fewer.
  *
  * Relevant ranks.  A bound that a move cut with rests on that move's
  * result alone (the moves before it only raised the window), so a cut
@@ -26,9 +29,9 @@
 #include "rook/solve/table.h"
 
 #ifdef DD_COUNT
-/* A diagnostic build's counters: calls of dd_last_two, those its cache
- * answered, and completed first tricks that needed the last two. */
-uint64_t dd_l2_calls, dd_l2_repeat, dd_l3_leaves;
+/* A diagnostic build's counters: calls of dd_last_two, and completed first
+ * tricks that needed the last two. */
+uint64_t dd_l2_calls, dd_l3_leaves;
 #define DD_CNT(x) ((x)++)
 #else
 #define DD_CNT(x) ((void)0)
@@ -146,126 +149,10 @@ static int last_two_search(const rook_solver *s, int alpha, int beta, uint64_t *
     return L & 1 ? two_seat0_1(&x, 0, 0, alpha, beta, rel) : two_seat0_0(&x, 0, 0, alpha, beta, rel);
 }
 
-#ifdef DD_HAVE_PEXT
-/* The eight cards in rank order within their lanes (only their order
- * counts, and each one's holder and tag): each seat bit and tag plane as
- * the extraction of its cards from the eight, and the lanes' sizes. */
-static __attribute__((target("bmi2"))) uint64_t two_norm_key(const rook_solver *s, uint64_t all)
-{
-    _Static_assert(DD_TAG_PLANES == 3, "three tag planes");
-    return _pext_u64(s->hands[1] | s->hands[3], all) | _pext_u64(s->hands[2] | s->hands[3], all) << 8
-        | _pext_u64(s->tag_mask[0], all) << 16 | _pext_u64(s->tag_mask[1], all) << 24
-        | _pext_u64(s->tag_mask[2], all) << 32 | (uint64_t)rook_popcount(all & DD_LANE(0)) << 40
-        | (uint64_t)rook_popcount(all & DD_LANE(1)) << 44 | (uint64_t)rook_popcount(all & DD_LANE(2)) << 56
-        | 1ULL << 63;
-}
-static __attribute__((target("bmi2"))) uint64_t two_pdep(uint64_t x, uint64_t all)
-{
-    return _pdep_u64(x, all);
-}
-static __attribute__((target("bmi2"))) uint64_t two_pext(uint64_t x, uint64_t all)
-{
-    return _pext_u64(x, all);
-}
-#endif
-
-/* The cards of x among the eight of `all` as places, bit i for the i-th of
- * them (two_places), and back (two_cards): by bit extraction where it is
- * fast, else one card at a time. */
-static inline uint8_t two_places(const rook_solver *s, uint64_t x, uint64_t all)
-{
-#ifdef DD_HAVE_PEXT
-    if (s->pext)
-        return (uint8_t)two_pext(x, all);
-#endif
-    (void)s;
-    uint8_t r = 0;
-    for (int i = 0; all; all &= all - 1, i++)
-        if (x & all & -all)
-            r |= (uint8_t)(1u << i);
-    return r;
-}
-static inline uint64_t two_cards(const rook_solver *s, uint64_t x, uint64_t all)
-{
-#ifdef DD_HAVE_PEXT
-    if (s->pext)
-        return two_pdep(x, all);
-#endif
-    (void)s;
-    uint64_t r = 0;
-    for (; all; all &= all - 1, x >>= 1)
-        if (x & 1)
-            r |= all & -all;
-    return r;
-}
-
-/* last_two_search through the cache of results (DD_TWO_ENTRIES): a stored
- * bound that decides the window answers, with the cards that bound rests
- * on; else the search's result is stored as a lower bound, an upper bound
- * or both, each with its cards, and the other bound of the same position
- * kept.  The key: the leader, team 0's tricks and, with bit extraction, the
- * eight cards in rank order within their lanes (the value and its line of
- * play only depend on that order, the holders and the tags), else each
- * seat's two cards; the relevant cards are stored as places among the
- * eight.  End points past what a tag holds bypass the cache. */
-static inline __attribute__((always_inline)) int last_two(const rook_solver *s, int alpha, int beta,
-                                                          uint64_t *rel)
-{
-    DD_CNT(dd_l2_calls);
-#ifndef DD_NO_TWO_CACHE
-    if (s->end_points > DD_TWO_END_MAX)
-        return last_two_search(s, alpha, beta, rel);
-    uint64_t all = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3];
-    uint64_t key = (uint64_t)s->leader << 48 | (uint64_t)(s->won[0] & 63) << 50;
-#ifdef DD_HAVE_PEXT
-    int norm = s->pext && !s->exact_keys;
-#else
-    const int norm = 0;
-#endif
-    if (norm)
-        key |= two_norm_key(s, all);
-    else
-        for (int i = 0; i < 4; i++)
-            key |= (uint64_t)(rook_lsb(s->hands[i]) | rook_msb(s->hands[i]) << 6) << (12 * i);
-    uint16_t tag = (uint16_t)(s->end_points | s->two_gen << 10);
-    dd_two_entry *e = &s->two[dd_mix64(key) >> (64 - DD_TWO_BITS)];
-    int same = e->key == key && e->tag == tag;
-    if (same && (e->hi <= alpha || e->lo == e->hi || e->lo >= beta)) {
-        /* the bound that answers, and the cards it rests on */
-        int up = e->hi <= alpha || e->lo == e->hi;
-        *rel = two_cards(s, e->lo == e->hi ? e->rlo | e->rhi : up ? e->rhi : e->rlo, all);
-        DD_CNT(dd_l2_repeat);
-        return up ? e->hi : e->lo;
-    }
-    int v = last_two_search(s, alpha, beta, rel);
-#ifdef DD_ORACLE
-    if (s->oracle) /* the oracle's searches leave no trace (search.c) */
-        return v;
-#endif
-    uint8_t r = two_places(s, *rel, all);
-    if (!same) {
-        e->key = key;
-        e->tag = tag;
-        e->lo = -1;
-        e->hi = 30000;
-    }
-    if (v > alpha && v > e->lo) { /* a lower bound (or the value) */
-        e->lo = (int16_t)v;
-        e->rlo = r;
-    }
-    if (v < beta && v < e->hi) { /* an upper bound (or the value) */
-        e->hi = (int16_t)v;
-        e->rhi = r;
-    }
-    return v;
-#else
-    return last_two_search(s, alpha, beta, rel);
-#endif
-}
-
 __attribute__((noinline)) int dd_last_two(const rook_solver *s, int alpha, int beta, uint64_t *rel)
 {
-    return last_two(s, alpha, beta, rel);
+    DD_CNT(dd_l2_calls);
+    return last_two_search(s, alpha, beta, rel);
 }
 
 /* The last three tricks from a trick boundary (three cards in each hand):
