@@ -317,3 +317,24 @@ def test_a_database_path_no_file_can_have_is_refused_by_name() -> None:
     from rook_core.service.store import Store
     with pytest.raises(RookError, match="NUL character"):
         Store("games\x00.sqlite")
+
+
+@pytest.mark.parametrize("error,status,words", [
+    (sqlite3.DatabaseError("database disk image is malformed"), 503, "could not be read"),
+    (sqlite3.IntegrityError("UNIQUE constraint failed: actions.game_id, actions.n"), 500, "internal error"),
+])
+def test_a_database_error_under_a_request_is_named_for_what_it_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  error: Exception, status: int, words: str) -> None:
+    """A read SQLite finds damaged is a 503 naming the file; a key taken (no read
+    failed) stays the plain internal error, not a damaged file."""
+    from fastapi.testclient import TestClient
+
+    from rook_core.service.app import create_app
+    app = create_app(str(tmp_path / "games.sqlite"))
+
+    def fails(*args: object, **kw: object) -> None:
+        raise error
+    monkeypatch.setattr(app.state.hub, "public", fails)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.get(f"/games/{'0' * 32}")
+        assert r.status_code == status and words in r.json()["error"], r.text

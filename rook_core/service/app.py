@@ -383,6 +383,8 @@ def create_app(db_path: str, jobs_dir: str | None = None, max_body: int = MAX_BO
 
     @app.exception_handler(sqlite3.DatabaseError)
     async def unreadable(request: Request, exc: sqlite3.DatabaseError) -> JSONResponse:
+        if isinstance(exc, sqlite3.IntegrityError):       # a key taken: no read failed
+            return await unexpected(request, exc)
         _log.error("%s %s: the database could not be read", request.method, request.url.path, exc_info=exc)
         return JSONResponse({"error": f"{db_path!r} could not be read ({exc}); nothing is answered from what "
                                       "cannot be read: stop the server, and move the file aside or restore it "
