@@ -54,10 +54,25 @@ struct dd_qentry {
 
 _Static_assert(sizeof(struct dd_qentry) == 32, "a quasi-symmetry slot is 32 bytes");
 
-/* The most cards in hands of a position the quasi-symmetry table answers. */
-static inline int dd_qs_max_cards(const rook_solver *s)
+/* The fewest cards in hands of a position the quasi-symmetry table answers:
+ * not the twelve-card boundaries, where the exact table has just answered
+ * 55% of the probes and a miss costs one search of the last three tricks
+ * (endgame.c), so a second probe (another cache line) saves less than it
+ * costs.  Against twelve, in same-process runs of each deal's best of three
+ * (bench/solver_vs.py -D DD_QS_MIN_CARDS=16 --base HEAD): `tournament`, 300
+ * deals from each of seeds 1000, 2000 and 3000, value, every card and "at
+ * least the value" 1.02x less time per deal, as many nodes (within 0.5%);
+ * twelve full `partnership-57` deals on 512 MiB 1.05x per deal (1.06x by the
+ * mean) and 1.01x fewer nodes.  (An earlier solver, with its cache of the
+ * last two tricks' results, measured 0.94x-1.01x.) */
+#ifndef DD_QS_MIN_CARDS
+#define DD_QS_MIN_CARDS 16
+#endif
+
+/* Whether the quasi-symmetry table answers positions of n_cards cards in hands. */
+static inline int dd_qs_answers(const rook_solver *s, int n_cards)
 {
-    return s->qwide ? 64 : 32;
+    return n_cards >= DD_QS_MIN_CARDS && n_cards <= (s->qwide ? 64 : 32) && !s->exact_keys;
 }
 
 /* The lock of the key's structure: everything but the points of unmarked cards. */

@@ -260,7 +260,7 @@ static inline int boundary_bounds(rook_solver *s, int n_cards, int total, int *a
     else
         dd_key_make(s, key);
 #if DD_QS_SHARE
-    if (n_cards <= dd_qs_max_cards(s) && !s->exact_keys) {
+    if (dd_qs_answers(s, n_cards)) {
         b->qlock = dd_qs_lock(s, key);
         __builtin_prefetch(dd_qbucket(s, b->qlock));
     }
