@@ -26,7 +26,6 @@
  */
 #include "rook/solve/endgame.h"
 #include "rook/solve/node.h"
-#include "rook/solve/table.h"
 
 #ifdef DD_COUNT
 /* A diagnostic build's counters: calls of dd_last_two, and completed first
@@ -131,8 +130,9 @@ static inline int two_played(const two_tricks *x, uint64_t m1, int pts, uint64_t
 DD_TWO_SEATS(0)
 DD_TWO_SEATS(1)
 
-static int last_two_search(const rook_solver *s, int alpha, int beta, uint64_t *rel)
+__attribute__((noinline)) int dd_last_two(const rook_solver *s, int alpha, int beta, uint64_t *rel)
 {
+    DD_CNT(dd_l2_calls);
     two_tricks x;
     x.s = s;
     int L = s->leader;
@@ -147,12 +147,6 @@ static int last_two_search(const rook_solver *s, int alpha, int beta, uint64_t *
     for (int n0 = 0; n0 < 3; n0++)
         x.bonus[n0] = s->won[0] + n0 > s->won[1] + 2 - n0 ? s->most_bonus : 0;
     return L & 1 ? two_seat0_1(&x, 0, 0, alpha, beta, rel) : two_seat0_0(&x, 0, 0, alpha, beta, rel);
-}
-
-__attribute__((noinline)) int dd_last_two(const rook_solver *s, int alpha, int beta, uint64_t *rel)
-{
-    DD_CNT(dd_l2_calls);
-    return last_two_search(s, alpha, beta, rel);
 }
 
 /* The last three tricks from a trick boundary (three cards in each hand):

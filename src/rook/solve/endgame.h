@@ -6,9 +6,8 @@
  * fail-soft value of team 0's points from here to the end of the hand,
  * and in *rel the cards whose rank it rests on.  Neither checks a budget
  * (the work is bounded: at most 81 first tricks of 16 lines each) and the
- * position is the same on return.  dd_last_two keeps its results in the
- * solver's cache of endings (s->two), which dd_setup() empties with the
- * table.
+ * position is the same on return.  Neither keeps anything between calls:
+ * the table stores dd_last_three's results at twelve cards (search.c).
  */
 #ifndef ROOK_SOLVE_ENDGAME_H
 #define ROOK_SOLVE_ENDGAME_H
