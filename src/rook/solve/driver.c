@@ -9,9 +9,10 @@
  * targets come from the middle of what is open, from a caller's guess
  * (then stepping from the bounds it proves), or from a quarter in from
  * each end under a growing node allowance, nearer the middle once few
- * grains are open (anytime: the bounds narrow from the start).  Every card's value: the root's classes one after another,
- * the first by a wide search and each later one by probes from the best
- * value so far (most classes fall short of it), which is the position's
+ * grains are open (anytime: the bounds narrow from the start).  Every
+ * card's value: the root's classes one after another, the first by a wide
+ * search and each later one by probes from the best value so far (most
+ * classes fall short of it), which is the position's
  * value in the end; or, when a guess, an anytime order, a progress function
  * or a budget asks for the position's value first, by probes from it.
  * Every card's value to within a tolerance (rook_dd_move_bounds): the same
@@ -32,6 +33,9 @@ static void report(rook_solver *s, int lo, int hi)
     if (s->progress)
         s->progress(s->progress_arg, lo, hi, s->nodes);
 }
+
+/* The most grains open at which PICK_EDGES halves what is open. */
+#define DD_HALVE_OPEN 4
 
 /* Narrow [*lo, *hi], team 0's points from here (or after `card` when card
  * is a solver bit), with null-window searches until the value is known or
@@ -60,21 +64,22 @@ int dd_narrow(rook_solver *s, int card, int guess, int step, int pick, int wlo, 
         int open = (H - L) / gr;
         int capped = 0;
         if (g < 0) {
-            if (pick == PICK_EDGES && open > 4) {
+            if (pick == PICK_EDGES && open > DD_HALVE_OPEN) {
                 int q = gr * (open / 4);
                 g = side ? H - q : L + q;
-                /* with nine grains or fewer open, no nearer the end than
-                 * leaves four open whichever way the probe falls: on a hard
-                 * deal a probe near the value costs about as much as one
-                 * far from it (docs/solver.md), and one completed probe
-                 * then brings the bounds to halving.  72 full
+                /* with 2 * DD_HALVE_OPEN + 1 grains or fewer open, no
+                 * nearer the end than leaves DD_HALVE_OPEN open whichever
+                 * way the probe falls: on a hard deal a probe near the
+                 * value costs about as much as one far from it
+                 * (docs/solver.md), and one completed probe then brings
+                 * the bounds to halving.  72 full
                  * partnership-57 deals at 60 M nodes (bench/solver_vs.py
                  * --what anytime): 69 within four grains against 65, the
                  * sum of the widths 340 against 335; nodes to the exact
                  * value 1.04x more there (24 deals), 1.04x fewer on 150
                  * tournament deals.  Either end alone did worse. */
-                if (open <= 9) {
-                    int low = H - 4 * gr, high = L + 5 * gr;
+                if (open <= 2 * DD_HALVE_OPEN + 1) {
+                    int low = H - DD_HALVE_OPEN * gr, high = L + (DD_HALVE_OPEN + 1) * gr;
                     g = side ? (g > high ? high : g) : (g < low ? low : g);
                 }
                 capped = 1;
